@@ -1,0 +1,50 @@
+"""dlx: exact cover (with colours and multiplicities) by Knuth's dancing links, in numba.
+
+>>> from dlx import Problem, count
+>>> p = Problem(primary=["a", "b", "c"])
+>>> for option in (["a", "b"], ["c"], ["a"], ["b", "c"]):
+...     _ = p.add_option(option)
+>>> print(count(p))
+2
+"""
+
+from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.problem import Problem, ProblemError
+from dlx.search import (
+    BatchResult,
+    Count,
+    Search,
+    Solution,
+    SolutionStream,
+    Stats,
+    batch,
+    count,
+    first,
+    is_unique,
+    solutions,
+)
+from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
+
+__all__ = [
+    "BatchResult",
+    "Count",
+    "DlxFormatError",
+    "InvalidSolution",
+    "Problem",
+    "ProblemError",
+    "Search",
+    "Solution",
+    "SolutionStream",
+    "Stats",
+    "batch",
+    "check",
+    "count",
+    "first",
+    "is_solution",
+    "is_unique",
+    "naive_solutions",
+    "parse",
+    "read",
+    "solutions",
+    "write",
+]

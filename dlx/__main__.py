@@ -1,0 +1,3 @@
+from dlx.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,161 @@
+"""Knuth's ``.dlx`` text format, read and written (the rules of DLX1, DLX2 and DLX3).
+
+- Lines whose first non-blank character is ``|`` are comments; blank lines are skipped.
+- The first other line names the items: primary items, then ``|`` (a word of its own),
+  then secondary items. A primary item may carry bounds: ``u|name`` (exactly u times)
+  or ``l:u|name`` (between l and u times).
+- Every later line is an option: item names separated by blanks; ``x:c`` gives the
+  secondary item ``x`` the colour ``c``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dlx.problem import Problem, ProblemError
+
+_BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)\|(.+)$")
+
+
+class DlxFormatError(ProblemError):
+    """A malformed ``.dlx`` file; the message starts with ``line N:``."""
+
+
+def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
+    """Declare the items named on the first line."""
+
+    def fail(reason: str):
+        raise DlxFormatError(f"line {line_no}: {reason}")
+
+    secondary = False
+    for word in words:
+        if word == "|":
+            if secondary:
+                fail("the item line contains '|' twice")
+            secondary = True
+            continue
+        lo = hi = 1
+        name = word
+        m = _BOUNDS.match(word)
+        if m:
+            if secondary:
+                fail(f"secondary item {m.group(3)!r} cannot have bounds")
+            hi = int(m.group(2))
+            lo = int(m.group(1)) if m.group(1) is not None else hi
+            name = m.group(3)
+            if hi == 0:
+                fail(f"item {name!r} has upper bound 0")
+            if lo > hi:
+                fail(f"item {name!r}: lower bound {lo} exceeds upper bound {hi}")
+        if "|" in name:
+            fail(f"illegal '|' in item name {word!r}")
+        if ":" in name:
+            fail(f"illegal ':' in item name {word!r}")
+        if name in problem._index:
+            fail(f"item {name!r} is declared twice")
+        try:
+            if secondary:
+                problem.add_secondary(name)
+            else:
+                problem.add_primary(name, lo, hi)
+        except ProblemError as e:
+            fail(str(e))
+    if not problem.primary:
+        fail("no primary items")
+
+
+def parse(text: str) -> Problem:
+    """Read a problem in Knuth's ``.dlx`` format.
+
+    >>> p = parse('''| a comment
+    ... a b c | x
+    ... a b x:1
+    ... c x:1
+    ... ''')
+    >>> p.primary, p.secondary, p.n_options
+    (['a', 'b', 'c'], ['x'], 2)
+    """
+    problem: Problem | None = None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("|"):
+            continue
+        words = stripped.split()
+        if problem is None:
+            problem = Problem()
+            _item_line(problem, words, line_no)
+            continue
+        entries = []
+        for word in words:
+            name, sep, colour = word.partition(":")
+            if not name:
+                raise DlxFormatError(f"line {line_no}: empty item name in {word!r}")
+            code = problem._index.get(name)
+            if code is None:
+                raise DlxFormatError(f"line {line_no}: unknown item {name!r}")
+            if sep and code >= 0:
+                raise DlxFormatError(f"line {line_no}: primary item {name!r} cannot have a colour")
+            if sep and not colour:
+                raise DlxFormatError(f"line {line_no}: item {name!r} has an empty colour")
+            if name in (e[0] for e in entries):
+                raise DlxFormatError(f"line {line_no}: item {name!r} appears twice in one option")
+            entries.append((name, colour if sep else None))
+        problem.add_option([name if c is None else (name, c) for name, c in entries])
+    if problem is None:
+        raise DlxFormatError("line 1: no item line (the file is empty or all comments)")
+    return problem
+
+
+def read(path) -> Problem:
+    """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
+    import sys
+
+    if str(path) == "-":
+        text = sys.stdin.read()
+        label = "<stdin>"
+    else:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        label = str(path)
+    try:
+        return parse(text)
+    except DlxFormatError as e:
+        raise DlxFormatError(f"{label}: {e}") from None
+
+
+def _check_word(name: str) -> str:
+    """A name fit for the text format."""
+    if not name or any(c.isspace() for c in name) or "|" in name or ":" in name:
+        raise ProblemError(f"name {name!r} cannot be written in the .dlx format")
+    return name
+
+
+def format_option(problem: Problem, k: int) -> str:
+    """Option ``k`` as one line of the format."""
+    words = []
+    for name, colour in problem.option_entries(k):
+        words.append(_check_word(name) if colour is None else f"{name}:{_check_word(colour)}")
+    return " ".join(words)
+
+
+def write(problem: Problem, comment: str | None = None) -> str:
+    """The problem in Knuth's ``.dlx`` format (``parse(write(p))`` rebuilds ``p``)."""
+    lines = []
+    if comment:
+        lines.extend(f"| {c}" for c in comment.splitlines())
+    words = []
+    for name in problem.primary:
+        lo, hi = problem.bounds(name)
+        _check_word(name)
+        if (lo, hi) == (1, 1):
+            words.append(name)
+        elif lo == hi:
+            words.append(f"{hi}|{name}")
+        else:
+            words.append(f"{lo}:{hi}|{name}")
+    if problem.secondary:
+        words.append("|")
+        words.extend(_check_word(name) for name in problem.secondary)
+    lines.append(" ".join(words))
+    lines.extend(format_option(problem, k) for k in range(problem.n_options))
+    return "\n".join(lines) + "\n"

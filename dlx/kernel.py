@@ -1,0 +1,587 @@
+"""The numba search kernel: Algorithm M of TAOCP 7.2.2.1 (Knuth's DLX3) on flat arrays.
+
+Every ``@njit(cache=True)`` function of the project lives in this file, and nothing else
+does: numba's cache only notices edits to the file a function is defined in.
+
+Data structures
+---------------
+Items are numbered ``1..n_items``; primary items come first, ``1..second-1``, and
+secondary items after them, ``second..n_items``. Item ``0`` is the root of the circular
+doubly linked list of *active* primary items.
+
+``item[i, PREV]``, ``item[i, NEXT]``
+    the active-list links (primary items only).
+``item[i, BOUND]``, ``item[i, SLACK]``
+    for primary items: how many more options may still cover ``i`` (``hi`` minus the
+    options chosen so far), and ``hi - lo``. Exact cover is ``BOUND = 1, SLACK = 0``.
+
+Nodes live in one ``int32`` array ``node[x, field]`` of four fields, so that the fields
+of one node share a cache line. Nodes ``0..n_items`` are the item headers; then come the
+options, each followed by a *spacer* node. Knuth's layout:
+
+``node[x, TOP]``
+    for an option node, its item; for a header, the length of the item's list (LEN);
+    for a spacer, ``-k`` where ``k`` is the number of the option before it.
+``node[x, ULINK]``, ``node[x, DLINK]``
+    the vertical links of the item's list. A spacer's ULINK is the first node of the
+    option before it and its DLINK the last node of the option after it, so an
+    option's nodes are reached cyclically by ``x + 1`` and a jump at the spacer.
+``node[x, COLOR]``
+    ``0``: no colour; ``> 0``: the colour number; ``-1``: a node whose colour is
+    already settled by a purification (Knuth's trick to skip it).
+
+Invariants: a node is in its item's list unless its option was hidden (or tweaked);
+``node[i, TOP]`` counts the nodes in item ``i``'s list; a removed node keeps its own
+links, so restoring in the reverse order (or, as Knuth shows, in the same order) puts
+every link back exactly. After a complete search every array equals its initial state.
+
+The search is iterative: ``level`` and the arrays ``choice``, ``best``, ``first_tweak``,
+``branch_index`` and ``branch_degree`` (one entry a level) hold everything, so a call can
+stop after a budget of nodes and a later call resumes where it stopped (``state``).
+The step names follow Knuth: FORWARD is "enter level" (M2-M4), ADVANCE "try x_l"
+(M5-M6), BACKUP "restore i" (M8) and BACKDOWN "leave level" (M9 then M7).
+"""
+
+import numpy as np
+from numba import njit
+
+TOP, ULINK, DLINK, COLOR = 0, 1, 2, 3
+PREV, NEXT, BOUND, SLACK = 0, 1, 2, 3
+
+FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
+
+DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
+
+NO_SPLIT = -1
+
+
+@njit(cache=True)
+def _deactivate(item, i):
+    """Remove primary item ``i`` from the active list."""
+    left = item[i, PREV]
+    right = item[i, NEXT]
+    item[left, NEXT] = right
+    item[right, PREV] = left
+
+
+@njit(cache=True)
+def _reactivate(item, i):
+    """Put primary item ``i`` back into the active list."""
+    left = item[i, PREV]
+    right = item[i, NEXT]
+    item[left, NEXT] = i
+    item[right, PREV] = i
+
+
+@njit(cache=True)
+def _hide_all(node, first, n_items):
+    """Hide every option in the list that starts at ``first``; return the updates."""
+    updates = 0
+    rr = first
+    while rr > n_items:
+        nn = rr + 1
+        while nn != rr:
+            if node[nn, COLOR] >= 0:
+                cc = node[nn, TOP]
+                if cc <= 0:
+                    nn = node[nn, ULINK]
+                    continue
+                uu = node[nn, ULINK]
+                dd = node[nn, DLINK]
+                node[uu, DLINK] = dd
+                node[dd, ULINK] = uu
+                node[cc, TOP] -= 1
+                updates += 1
+            nn += 1
+        rr = node[rr, DLINK]
+    return updates
+
+
+@njit(cache=True)
+def _unhide_all(node, first, n_items):
+    """Undo ``_hide_all`` for the list that starts at ``first``."""
+    rr = first
+    while rr > n_items:
+        nn = rr + 1
+        while nn != rr:
+            if node[nn, COLOR] >= 0:
+                cc = node[nn, TOP]
+                if cc <= 0:
+                    nn = node[nn, ULINK]
+                    continue
+                uu = node[nn, ULINK]
+                dd = node[nn, DLINK]
+                node[uu, DLINK] = nn
+                node[dd, ULINK] = nn
+                node[cc, TOP] += 1
+            nn += 1
+        rr = node[rr, DLINK]
+
+
+@njit(cache=True)
+def _cover(node, item, c, n_items):
+    """cover(c): deactivate primary item ``c`` and hide every option in its list."""
+    _deactivate(item, c)
+    return 1 + _hide_all(node, node[c, DLINK], n_items)
+
+
+@njit(cache=True)
+def _uncover(node, item, c, n_items):
+    """uncover(c): the inverse of ``_cover``."""
+    _unhide_all(node, node[c, DLINK], n_items)
+    _reactivate(item, c)
+
+
+@njit(cache=True)
+def _purify(node, p, n_items):
+    """purify(p): hide the options whose colour on p's item differs from p's colour."""
+    cc = node[p, TOP]
+    x = node[p, COLOR]
+    updates = 1
+    rr = node[cc, DLINK]
+    while rr > n_items:
+        if node[rr, COLOR] != x:
+            nn = rr + 1
+            while nn != rr:
+                c2 = node[nn, TOP]
+                if c2 <= 0:
+                    nn = node[nn, ULINK]
+                    continue
+                if node[nn, COLOR] >= 0:
+                    uu = node[nn, ULINK]
+                    dd = node[nn, DLINK]
+                    node[uu, DLINK] = dd
+                    node[dd, ULINK] = uu
+                    node[c2, TOP] -= 1
+                    updates += 1
+                nn += 1
+        elif rr != p:
+            node[rr, COLOR] = -1
+        rr = node[rr, DLINK]
+    return updates
+
+
+@njit(cache=True)
+def _unpurify(node, p, n_items):
+    """unpurify(p): the inverse of ``_purify`` (upwards, leftwards)."""
+    cc = node[p, TOP]
+    x = node[p, COLOR]
+    rr = node[cc, ULINK]
+    while rr > n_items:
+        if node[rr, COLOR] < 0:
+            node[rr, COLOR] = x
+        elif rr != p:
+            nn = rr - 1
+            while nn != rr:
+                c2 = node[nn, TOP]
+                if c2 <= 0:
+                    nn = node[nn, DLINK]
+                    continue
+                if node[nn, COLOR] >= 0:
+                    uu = node[nn, ULINK]
+                    dd = node[nn, DLINK]
+                    node[uu, DLINK] = nn
+                    node[dd, ULINK] = nn
+                    node[c2, TOP] += 1
+                nn -= 1
+        rr = node[rr, ULINK]
+
+
+@njit(cache=True)
+def _tweak(node, n):
+    """tweak(n): hide the option of node ``n``, ``n`` itself included (top of its list)."""
+    updates = 0
+    nn = n + 1
+    while True:
+        if node[nn, COLOR] >= 0:
+            cc = node[nn, TOP]
+            if cc <= 0:
+                nn = node[nn, ULINK]
+                continue
+            uu = node[nn, ULINK]
+            dd = node[nn, DLINK]
+            node[uu, DLINK] = dd
+            node[dd, ULINK] = uu
+            node[cc, TOP] -= 1
+            updates += 1
+        if nn == n:
+            break
+        nn += 1
+    return updates
+
+
+@njit(cache=True)
+def _untweak(node, c, x):
+    """untweak(c, x): restore every option tweaked away from item c since node x was top."""
+    z = node[c, DLINK]
+    node[c, DLINK] = x
+    rr = x
+    k = 0
+    qq = c
+    while rr != z:
+        node[rr, ULINK] = qq
+        k += 1
+        nn = rr + 1
+        while nn != rr:
+            if node[nn, COLOR] >= 0:
+                cc = node[nn, TOP]
+                if cc <= 0:
+                    nn = node[nn, ULINK]
+                    continue
+                uu = node[nn, ULINK]
+                dd = node[nn, DLINK]
+                node[uu, DLINK] = nn
+                node[dd, ULINK] = nn
+                node[cc, TOP] += 1
+            nn += 1
+        qq = rr
+        rr = node[rr, DLINK]
+    node[rr, ULINK] = qq
+    node[c, TOP] += k
+
+
+@njit(cache=True)
+def _commit_option(node, item, x, second, n_items):
+    """Cover, purify or count down every item of x's option other than x's own."""
+    updates = 0
+    pp = x + 1
+    while pp != x:
+        cc = node[pp, TOP]
+        if cc <= 0:
+            pp = node[pp, ULINK]
+            continue
+        if cc < second:
+            b = item[cc, BOUND] - 1
+            item[cc, BOUND] = b
+            if b == 0:
+                updates += _cover(node, item, cc, n_items)
+        else:
+            colour = node[pp, COLOR]
+            if colour == 0:
+                updates += 1 + _hide_all(node, node[cc, DLINK], n_items)
+            elif colour > 0:
+                updates += _purify(node, pp, n_items)
+        pp += 1
+    return updates
+
+
+@njit(cache=True)
+def _uncommit_option(node, item, x, second, n_items):
+    """The inverse of ``_commit_option``, leftwards."""
+    pp = x - 1
+    while pp != x:
+        cc = node[pp, TOP]
+        if cc <= 0:
+            pp = node[pp, DLINK]
+            continue
+        if cc < second:
+            if item[cc, BOUND] == 0:
+                _uncover(node, item, cc, n_items)
+            item[cc, BOUND] += 1
+        else:
+            colour = node[pp, COLOR]
+            if colour == 0:
+                _unhide_all(node, node[cc, DLINK], n_items)
+            elif colour > 0:
+                _unpurify(node, pp, n_items)
+        pp -= 1
+
+
+@njit(cache=True)
+def _choose_item(node, item, has_bounds):
+    """M3: the active primary item of least branching degree; returns (item, degree).
+
+    Plain exact cover: fewest options left, ties to the leftmost. With bounds, Knuth's
+    DLX3 rule: degree ``len + min(slack, bound) - bound + 1``; ties to the smaller
+    slack, then to the longer list.
+    """
+    best = 0
+    score = 1 << 30
+    k = item[0, NEXT]
+    if not has_bounds:
+        while k != 0:
+            t = node[k, TOP]
+            if t < score:
+                score = t
+                best = k
+                if t == 0:
+                    break
+            k = item[k, NEXT]
+        return best, score
+    best_s = 0
+    best_l = 0
+    while k != 0:
+        b = item[k, BOUND]
+        s = min(item[k, SLACK], b)
+        length = node[k, TOP]
+        t = length + s - b + 1
+        if t <= score:
+            if t < score or s < best_s or (s == best_s and length > best_l):
+                score = t
+                best = k
+                best_s = s
+                best_l = length
+                if t <= 0:
+                    break
+        k = item[k, NEXT]
+    return best, score
+
+
+@njit(cache=True)
+def search(
+    node,
+    item,
+    second,
+    has_bounds,
+    choice,
+    best,
+    first_tweak,
+    branch_index,
+    branch_degree,
+    state,
+    stats,
+    forced,
+    prefix,
+    split_depth,
+    node_budget,
+    max_solutions,
+    stream,
+):
+    """Run (or resume) Algorithm M until done, a solution (if ``stream``), a leaf, or
+    the budget.
+
+    Parameters
+    ----------
+    node : int32[n_nodes, 4], item : int32[n_items + 1, 4]
+        The links (see the module essay); changed in place, restored when done.
+    second : int
+        The first secondary item (``n_primary + 1``).
+    has_bounds : bool
+        True when some primary item has ``BOUND != 1`` or ``SLACK != 0``.
+    choice, best, first_tweak, branch_index, branch_degree : int32[max_level]
+        Per level: the node tried (a header means the null choice), the item branched
+        on, the first tweaked node (0 if the item was covered), which branch (from 0)
+        and how many branches.
+    state : int64[2]
+        ``level, step``; ``0, FORWARD`` to start, then as the last call left it.
+    stats : int64[3]
+        ``solutions, nodes, updates``, accumulated.
+    forced : int32[k]
+        Nodes of options forced at levels ``0..k-1``, each in an exact-cover item
+        (``lo = hi = 1``); the options must be compatible with each other.
+    prefix : int32[m]
+        Branch numbers taken at levels ``k..k+m-1`` (a subproblem of a split).
+    split_depth : int
+        Stop at this level and report a LEAF (``NO_SPLIT`` for none).
+    node_budget : int
+        Nodes this call may enter before it pauses.
+    max_solutions : int
+        Stop with LIMIT once ``stats[0]`` reaches it.
+    stream : bool
+        Return at each solution (with the path in ``choice[:level]``).
+
+    Returns
+    -------
+    int: DONE, SOLUTION, PAUSED, LEAF or LIMIT. On SOLUTION and LEAF the current
+    ``level`` is ``state[0]``, and the next call goes on from there.
+    """
+    n_items = item.shape[0] - 1
+    level = state[0]
+    step = state[1]
+    solutions = stats[0]
+    nodes = stats[1]
+    updates = stats[2]
+    n_forced = forced.shape[0]
+    n_fixed = n_forced + prefix.shape[0]
+    node_stop = nodes + node_budget
+    code = DONE
+    cur = 0
+    i = 0
+    if step != FORWARD:
+        cur = choice[level]
+        i = best[level]
+    while True:
+        if step == FORWARD:
+            # M2: enter level
+            if nodes >= node_stop:
+                code = PAUSED
+                break
+            nodes += 1
+            if item[0, NEXT] == 0:
+                solutions += 1
+                step = BACKDOWN
+                if stream:
+                    code = SOLUTION
+                    break
+                if solutions >= max_solutions:
+                    code = LIMIT
+                    break
+                continue
+            if level == split_depth:
+                code = LEAF
+                step = BACKDOWN
+                break
+            # M3: choose i
+            if level < n_forced:
+                cur = forced[level]
+                i = node[cur, TOP]
+                score = 1
+            else:
+                i, score = _choose_item(node, item, has_bounds)
+                if score <= 0:
+                    step = BACKDOWN
+                    continue
+                cur = node[i, DLINK]
+            # M4: prepare to branch on i
+            best[level] = i
+            choice[level] = cur
+            branch_index[level] = 0
+            branch_degree[level] = score
+            b = item[i, BOUND] - 1
+            item[i, BOUND] = b
+            if b == 0 and item[i, SLACK] == 0:
+                updates += _cover(node, item, i, n_items)
+                first_tweak[level] = 0
+            else:
+                first_tweak[level] = cur
+                if b == 0:
+                    _deactivate(item, i)
+            step = ADVANCE
+        elif step == ADVANCE:
+            # M5: possibly tweak x_l
+            if item[i, BOUND] == 0 and item[i, SLACK] == 0:
+                if cur == i:
+                    step = BACKUP
+                    continue
+            elif node[i, TOP] <= item[i, BOUND] - item[i, SLACK]:
+                step = BACKUP
+                continue
+            elif cur != i:
+                updates += _tweak(node, cur)
+            elif item[i, BOUND] != 0:
+                _deactivate(item, i)
+            if n_forced <= level < n_fixed and branch_index[level] < prefix[level - n_forced]:
+                # replaying a subproblem: this branch belongs to another one
+                if cur == i:
+                    _reactivate(item, i)
+                    step = BACKUP
+                    continue
+                branch_index[level] += 1
+                cur = node[cur, DLINK]
+                choice[level] = cur
+                continue
+            # M6: try x_l
+            if cur > n_items:
+                updates += _commit_option(node, item, cur, second, n_items)
+            level += 1
+            step = FORWARD
+        elif step == BACKUP:
+            # M8: restore i
+            if item[i, BOUND] == 0 and item[i, SLACK] == 0:
+                _uncover(node, item, i, n_items)
+            else:
+                _untweak(node, i, first_tweak[level])
+            item[i, BOUND] += 1
+            step = BACKDOWN
+        else:
+            # M9: leave level, then M7: try again
+            if level == 0:
+                code = DONE
+                break
+            level -= 1
+            cur = choice[level]
+            i = best[level]
+            if cur <= n_items:
+                _reactivate(item, i)
+                step = BACKUP
+                continue
+            _uncommit_option(node, item, cur, second, n_items)
+            if level < n_fixed:
+                step = BACKUP
+                continue
+            cur = node[cur, DLINK]
+            choice[level] = cur
+            branch_index[level] += 1
+            step = ADVANCE
+    state[0] = level
+    state[1] = step
+    stats[0] = solutions
+    stats[1] = nodes
+    stats[2] = updates
+    return code
+
+
+@njit(cache=True)
+def search_batch(
+    node,
+    item,
+    second,
+    has_bounds,
+    forced_nodes,
+    forced_start,
+    max_level,
+    max_solutions,
+    counts,
+    first_solution,
+    batch_stats,
+):
+    """Search once per forced set: set ``k`` forces ``forced_nodes[forced_start[k]:
+    forced_start[k+1]]``. Counts up to ``max_solutions`` each into ``counts[k]``, the
+    first solution's nodes (levels past the forced ones, ``-1`` padded) into
+    ``first_solution[k]``, and ``solutions, nodes, updates`` into ``batch_stats[k]``.
+    Each search runs to its end or its limit; the links are restored after each.
+    """
+    choice = np.zeros(max_level, np.int32)
+    best = np.zeros(max_level, np.int32)
+    first_tweak = np.zeros(max_level, np.int32)
+    branch_index = np.zeros(max_level, np.int32)
+    branch_degree = np.zeros(max_level, np.int32)
+    prefix = np.zeros(0, np.int32)
+    state = np.zeros(2, np.int64)
+    stats = np.zeros(3, np.int64)
+    budget = 1 << 62
+    for k in range(counts.shape[0]):
+        forced = forced_nodes[forced_start[k] : forced_start[k + 1]]
+        n_forced = forced.shape[0]
+        state[0] = 0
+        state[1] = FORWARD
+        stats[:] = 0
+        first_solution[k, :] = -1
+        while True:
+            code = search(
+                node, item, second, has_bounds, choice, best, first_tweak,
+                branch_index, branch_degree, state, stats, forced, prefix,
+                NO_SPLIT, budget, max_solutions, True,
+            )  # fmt: skip
+            if code != SOLUTION:
+                break
+            if stats[0] == 1:
+                for level in range(n_forced, state[0]):
+                    first_solution[k, level - n_forced] = choice[level]
+            if stats[0] >= max_solutions:
+                _unwind(node, item, second, choice, best, first_tweak, state, stats)
+                break
+        counts[k] = stats[0]
+        batch_stats[k, :] = stats
+
+
+@njit(cache=True)
+def _unwind(node, item, second, choice, best, first_tweak, state, stats):
+    """Undo every level of a search stopped early, restoring the links."""
+    n_items = item.shape[0] - 1
+    level = state[0]
+    while level > 0:
+        level -= 1
+        cur = choice[level]
+        i = best[level]
+        if cur <= n_items:
+            _reactivate(item, i)
+        else:
+            _uncommit_option(node, item, cur, second, n_items)
+        if item[i, BOUND] == 0 and item[i, SLACK] == 0:
+            _uncover(node, item, i, n_items)
+        else:
+            _untweak(node, i, first_tweak[level])
+        item[i, BOUND] += 1
+    state[0] = 0
+    state[1] = FORWARD

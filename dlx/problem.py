@@ -1,0 +1,335 @@
+"""Build an exact-cover problem from named items and options, and compile it to arrays.
+
+Glossary (Knuth's words):
+- *item*: something to cover. A *primary* item must be covered between ``lo`` and
+  ``hi`` times (exact cover: once); a *secondary* item at most once, or by any number
+  of options that give it the same *colour*.
+- *option*: a set of items; a solution is a set of options.
+- an option's item may be written ``"x:c"``: secondary item ``x`` with colour ``c``.
+
+All validation happens here, before anything reaches the numba kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dlx import kernel
+
+
+class ProblemError(ValueError):
+    """A problem that cannot be built: the message names the item or option at fault."""
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """A problem compiled for the kernel (see ``dlx/kernel.py`` for the layout).
+
+    ``node``: int32[n_nodes, 4]; ``item``: int32[n_items + 1, 4]; ``second``: the first
+    secondary item; ``option_of_node``: int32[n_nodes], the option of each node (-1 for
+    headers and spacers); ``first_node``: int32[n_options], the first node of each
+    option; ``max_level``: an upper bound on the depth of the search tree.
+    """
+
+    node: np.ndarray
+    item: np.ndarray
+    second: int
+    has_bounds: bool
+    option_of_node: np.ndarray
+    first_node: np.ndarray
+    max_level: int
+
+
+def _split_colour(entry) -> tuple[str, str | None]:
+    """``"x:c"`` or ``("x", "c")`` or ``"x"`` -> (name, colour or None)."""
+    if isinstance(entry, tuple):
+        name, colour = entry
+        return name, colour
+    if not isinstance(entry, str):
+        raise ProblemError(f"an option's items must be strings, not {entry!r}")
+    name, sep, colour = entry.partition(":")
+    return name, (colour if sep else None)
+
+
+class Problem:
+    """An exact-cover problem with colours (XCC) and multiplicities (MCC).
+
+    Examples
+    --------
+    >>> p = Problem(primary=["a", "b", "c"], secondary=["x"])
+    >>> p.add_option(["a", "b", "x:red"])
+    0
+    >>> p.add_option(["c", "x:red"])
+    1
+    >>> p.add_option(["a", "b", "c"])
+    2
+    >>> p.n_options, p.option(0)
+    (3, ['a', 'b', 'x:red'])
+    """
+
+    def __init__(self, primary=(), secondary=(), bounds=None):
+        self._primary: list[str] = []
+        self._secondary: list[str] = []
+        self._index: dict[str, int] = {}  # name -> p (primary) or ~s (secondary)
+        self._lo: list[int] = []
+        self._hi: list[int] = []
+        self._option_items: list[int] = []  # flat, in the encoding of _index
+        self._option_colours: list[int] = []  # flat, 0 = none
+        self._option_start: list[int] = [0]
+        self._option_names: list[str | None] = []
+        self._colour_index: dict[str, int] = {}
+        self._colours: list[str] = []
+        self._arrays: Arrays | None = None
+        bounds = dict(bounds or {})
+        for name in primary:
+            lo, hi = bounds.pop(name, (1, 1))
+            self.add_primary(name, lo, hi)
+        for name in secondary:
+            self.add_secondary(name)
+        if bounds:
+            raise ProblemError(f"bounds given for unknown primary item {next(iter(bounds))!r}")
+
+    # -- building -------------------------------------------------------------------
+
+    def _check_new_name(self, name) -> None:
+        """Refuse a name that is not a fresh, usable item name."""
+        if not isinstance(name, str) or not name:
+            raise ProblemError(f"item names must be non-empty strings, not {name!r}")
+        if ":" in name:
+            raise ProblemError(f"item name {name!r} contains ':' (used for colours)")
+        if name in self._index:
+            raise ProblemError(f"item {name!r} is declared twice")
+
+    def add_primary(self, name: str, lo: int = 1, hi: int = 1) -> None:
+        """Declare a primary item, to be covered at least ``lo`` and at most ``hi`` times."""
+        self._check_new_name(name)
+        if isinstance(lo, bool) or isinstance(hi, bool) or int(lo) != lo or int(hi) != hi:
+            raise ProblemError(f"bounds of item {name!r} must be integers")
+        lo, hi = int(lo), int(hi)
+        if lo < 0 or hi <= 0 or lo > hi:
+            raise ProblemError(
+                f"item {name!r}: bounds must satisfy 0 <= lo <= hi and hi >= 1, not {lo}:{hi}"
+            )
+        if hi >= 1 << 30:
+            raise ProblemError(f"item {name!r}: upper bound {hi} is too large")
+        self._index[name] = len(self._primary)
+        self._primary.append(name)
+        self._lo.append(lo)
+        self._hi.append(hi)
+        self._arrays = None
+
+    def add_secondary(self, name: str) -> None:
+        """Declare a secondary item: covered at most once, or by options of one colour."""
+        self._check_new_name(name)
+        self._index[name] = ~len(self._secondary)
+        self._secondary.append(name)
+        self._arrays = None
+
+    def add_option(self, items, name: str | None = None) -> int:
+        """Add an option (a list of item names, ``"x:c"`` for a colour); return its index."""
+        k = len(self._option_names)
+        where = f"option {k}" + (f" ({name})" if name is not None else "")
+        if isinstance(items, str):
+            raise ProblemError(f"{where}: give a list of item names, not the string {items!r}")
+        codes: list[int] = []
+        colours: list[int] = []
+        for entry in items:
+            item_name, colour = _split_colour(entry)
+            code = self._index.get(item_name)
+            if code is None:
+                raise ProblemError(f"{where}: unknown item {item_name!r}")
+            if code in codes:
+                raise ProblemError(f"{where}: item {item_name!r} appears twice")
+            if colour is None:
+                colours.append(0)
+            elif code >= 0:
+                raise ProblemError(f"{where}: primary item {item_name!r} cannot have a colour")
+            elif not isinstance(colour, str) or not colour:
+                raise ProblemError(f"{where}: item {item_name!r} has an empty colour")
+            else:
+                colours.append(self._colour_id(colour))
+            codes.append(code)
+        if not codes:
+            raise ProblemError(f"{where} is empty")
+        self._option_items.extend(codes)
+        self._option_colours.extend(colours)
+        self._option_start.append(len(self._option_items))
+        self._option_names.append(name)
+        self._arrays = None
+        return k
+
+    def add_options(self, options) -> None:
+        """Add many options: each a list of item names, or a (name, items) pair."""
+        for option in options:
+            if isinstance(option, tuple) and len(option) == 2 and isinstance(option[0], str):
+                self.add_option(option[1], name=option[0])
+            else:
+                self.add_option(option)
+
+    def _colour_id(self, colour: str) -> int:
+        """The number of a colour name, from 1."""
+        if colour not in self._colour_index:
+            self._colours.append(colour)
+            self._colour_index[colour] = len(self._colours)
+        return self._colour_index[colour]
+
+    @classmethod
+    def from_matrix(cls, matrix, n_secondary: int = 0, item_names=None) -> Problem:
+        """A problem from a 0/1 matrix: one row per option, one column per item.
+
+        The last ``n_secondary`` columns are secondary items. Items are named
+        ``"0", "1", ...`` unless ``item_names`` is given.
+
+        >>> Problem.from_matrix([[1, 0], [0, 1], [1, 1]]).n_options
+        3
+        """
+        m = np.asarray(matrix)
+        if m.ndim != 2:
+            raise ProblemError(f"the matrix must be two-dimensional, not of shape {m.shape}")
+        if not np.isin(m, (0, 1)).all():
+            raise ProblemError("the matrix must hold only 0 and 1")
+        n_items = m.shape[1]
+        if not 0 <= n_secondary <= n_items:
+            raise ProblemError(f"n_secondary={n_secondary} is not between 0 and {n_items}")
+        names = [str(j) for j in range(n_items)] if item_names is None else list(item_names)
+        if len(names) != n_items:
+            raise ProblemError(f"{len(names)} item names for {n_items} columns")
+        n_primary = n_items - n_secondary
+        problem = cls(primary=names[:n_primary], secondary=names[n_primary:])
+        for r, row in enumerate(m):
+            columns = np.flatnonzero(row)
+            if columns.size == 0:
+                raise ProblemError(f"row {r} of the matrix is empty")
+            problem.add_option([names[j] for j in columns])
+        return problem
+
+    # -- reading --------------------------------------------------------------------
+
+    @property
+    def primary(self) -> list[str]:
+        """The primary items, in order."""
+        return list(self._primary)
+
+    @property
+    def secondary(self) -> list[str]:
+        """The secondary items, in order."""
+        return list(self._secondary)
+
+    @property
+    def n_options(self) -> int:
+        """How many options."""
+        return len(self._option_names)
+
+    def bounds(self, name: str) -> tuple[int, int]:
+        """(lo, hi) of a primary item."""
+        code = self._index.get(name)
+        if code is None or code < 0:
+            raise ProblemError(f"no primary item {name!r}")
+        return self._lo[code], self._hi[code]
+
+    def _code_name(self, code: int) -> str:
+        """The name of an item in the encoding of ``_index``."""
+        return self._primary[code] if code >= 0 else self._secondary[~code]
+
+    def option(self, k: int) -> list[str]:
+        """Option ``k`` as item names, ``"x:c"`` for coloured items."""
+        if not 0 <= k < self.n_options:
+            raise IndexError(f"no option {k}: the problem has {self.n_options}")
+        out = []
+        for j in range(self._option_start[k], self._option_start[k + 1]):
+            name = self._code_name(self._option_items[j])
+            colour = self._option_colours[j]
+            out.append(name if colour == 0 else f"{name}:{self._colours[colour - 1]}")
+        return out
+
+    def option_name(self, k: int) -> str | None:
+        """The name given to option ``k``, if any."""
+        return self._option_names[k]
+
+    def option_entries(self, k: int) -> list[tuple[str, str | None]]:
+        """Option ``k`` as (item name, colour or None) pairs."""
+        return [_split_colour(entry) for entry in self.option(k)]
+
+    def __repr__(self) -> str:
+        return (
+            f"Problem({len(self._primary)} primary, {len(self._secondary)} secondary items, "
+            f"{self.n_options} options)"
+        )
+
+    # -- compiling ------------------------------------------------------------------
+
+    def arrays(self) -> Arrays:
+        """The kernel's arrays for this problem (built once, then cached)."""
+        if self._arrays is None:
+            self._arrays = self._compile()
+        return self._arrays
+
+    def _compile(self) -> Arrays:
+        """Lay the problem out as in Knuth's DLX3 (see the essay in ``dlx/kernel.py``)."""
+        n_primary = len(self._primary)
+        n_items = n_primary + len(self._secondary)
+        if n_primary == 0:
+            raise ProblemError("the problem has no primary items")
+        second = n_primary + 1
+        codes = np.asarray(self._option_items, dtype=np.int64)
+        ids = np.where(codes >= 0, codes + 1, second + ~codes)  # item numbers from 1
+        start = np.asarray(self._option_start, dtype=np.int64)
+        n_options = len(start) - 1
+        length = np.diff(start)
+        # node of entry j of option k: n_items + 2 + j + k (one spacer before each option)
+        option_of_entry = np.repeat(np.arange(n_options), length)
+        entry_node = n_items + 2 + np.arange(len(ids)) + option_of_entry
+        n_nodes = n_items + 2 + len(ids) + n_options
+        if n_nodes >= 1 << 31:
+            raise ProblemError("the problem is too large (more than 2**31 nodes)")
+        node = np.zeros((n_nodes, 4), dtype=np.int32)
+        node[entry_node, kernel.TOP] = ids
+        node[entry_node, kernel.COLOR] = self._option_colours
+        first_node = (n_items + 2 + start[:-1] + np.arange(n_options)).astype(np.int32)
+        last_node = first_node + length - 1
+        spacer_after = last_node + 1
+        node[spacer_after, kernel.TOP] = -(np.arange(n_options) + 1)
+        node[spacer_after, kernel.ULINK] = first_node
+        node[first_node - 1, kernel.DLINK] = last_node
+        # vertical lists: each item's nodes in the order of the options
+        order = np.argsort(ids, kind="stable")
+        sorted_nodes = entry_node[order]
+        sorted_ids = ids[order]
+        count = np.bincount(ids, minlength=n_items + 1)
+        node[: n_items + 1, kernel.TOP] = count
+        headers = np.arange(n_items + 1)
+        node[headers, kernel.ULINK] = headers
+        node[headers, kernel.DLINK] = headers
+        if len(sorted_nodes):
+            same_next = np.empty(len(sorted_nodes), dtype=bool)
+            same_next[:-1] = sorted_ids[1:] == sorted_ids[:-1]
+            same_next[-1] = False
+            down = np.where(same_next, np.roll(sorted_nodes, -1), sorted_ids)
+            up = np.empty_like(sorted_nodes)
+            same_prev = np.empty(len(sorted_nodes), dtype=bool)
+            same_prev[0] = False
+            same_prev[1:] = same_next[:-1]
+            up = np.where(same_prev, np.roll(sorted_nodes, 1), sorted_ids)
+            node[sorted_nodes, kernel.DLINK] = down
+            node[sorted_nodes, kernel.ULINK] = up
+            node[sorted_ids[~same_prev], kernel.DLINK] = sorted_nodes[~same_prev]
+            node[sorted_ids[~same_next], kernel.ULINK] = sorted_nodes[~same_next]
+        node[0] = 0
+        item = np.zeros((n_items + 1, 4), dtype=np.int32)
+        ring = np.arange(second)  # root 0 and the primary items, circularly linked
+        item[ring, kernel.PREV] = np.roll(ring, 1)
+        item[ring, kernel.NEXT] = np.roll(ring, -1)
+        secondary = np.arange(second, n_items + 1)
+        item[secondary, kernel.PREV] = secondary
+        item[secondary, kernel.NEXT] = secondary
+        lo = np.asarray(self._lo, dtype=np.int64)
+        hi = np.asarray(self._hi, dtype=np.int64)
+        item[1:second, kernel.BOUND] = hi
+        item[1:second, kernel.SLACK] = hi - lo
+        option_of_node = np.full(n_nodes, -1, dtype=np.int32)
+        option_of_node[entry_node] = option_of_entry
+        has_bounds = bool(np.any(lo != 1) or np.any(hi != 1))
+        max_level = int(hi.sum()) + n_primary + 1
+        return Arrays(node, item, second, has_bounds, option_of_node, first_node, max_level)

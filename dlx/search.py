@@ -1,0 +1,519 @@
+"""Stream, count, and check solutions: the Python loop around the resumable kernel.
+
+Each search works on its own copy of the problem's arrays and calls the kernel with a
+budget of nodes sized so that one call lasts about a tenth of a second. Between calls
+it updates the progress bar, checks the node and time limits, and lets Ctrl-C through
+(a KeyboardInterrupt leaves the problem untouched).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dlx import kernel
+from dlx.problem import Problem, ProblemError
+
+CALL_SECONDS = 0.1  # target duration of one kernel call
+FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
+
+
+@dataclass
+class Stats:
+    """Search statistics: solutions found, nodes entered, link updates, seconds."""
+
+    solutions: int = 0
+    nodes: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
+        return (
+            f"{self.solutions} solutions, {self.nodes} nodes, {self.updates} updates, "
+            f"{self.seconds:.3f} s ({rate / 1e6:.2f} M nodes/s)"
+        )
+
+
+@dataclass(frozen=True)
+class Count:
+    """The result of ``count``: a number of solutions and whether the search finished.
+
+    ``int(c)`` gives the number only when the search was complete; an incomplete one
+    (stopped by a limit) says "at least N".
+    """
+
+    solutions: int
+    complete: bool
+    stats: Stats = field(compare=False)
+    stopped_by: str | None = None
+
+    def __int__(self) -> int:
+        if not self.complete:
+            raise ValueError(f"the count is not final: {self}")
+        return self.solutions
+
+    def __str__(self) -> str:
+        if self.complete:
+            return str(self.solutions)
+        return f"at least {self.solutions} solutions (search incomplete: {self.stopped_by})"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solution: the chosen options, by index, in the order the search chose them."""
+
+    options: tuple[int, ...]
+    problem: Problem = field(repr=False, compare=False)
+
+    @property
+    def names(self) -> list[str | None]:
+        """The options' names (None where an option has none)."""
+        return [self.problem.option_name(k) for k in self.options]
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """The options as lists of item names."""
+        return [self.problem.option(k) for k in self.options]
+
+
+class Progress:
+    """Knuth's estimate of the fraction of the tree done, shown with tqdm on stderr.
+
+    If the choice at level l is branch k_l (from 0) of d_l, the fraction done is
+    ``sum_l k_l / (d_1 ... d_l)``: it only grows, and reaches 1 at the end.
+    """
+
+    def __init__(self, enabled: bool, desc: str = "search"):
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=1.0,
+                desc=desc,
+                bar_format="{desc}: {percentage:5.1f}%|{bar}| {elapsed}<{remaining} {postfix}",
+                smoothing=0.05,
+            )
+
+    def update(self, fraction: float, solutions: int) -> None:
+        """Show the fraction done and the solutions so far."""
+        if self.bar is not None:
+            self.bar.n = min(max(fraction, self.bar.n), 1.0)
+            self.bar.set_postfix_str(f"{solutions} solutions", refresh=False)
+            self.bar.refresh()
+
+    def close(self, fraction: float | None = None) -> None:
+        """Close the bar (at 100% if the search finished)."""
+        if self.bar is not None:
+            if fraction is not None:
+                self.bar.n = fraction
+                self.bar.refresh()
+            self.bar.close()
+
+
+def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
+    """Knuth's estimate of the fraction done, from levels ``start..stop-1``."""
+    fraction = 0.0
+    scale = 1.0
+    for level in range(start, stop):
+        d = max(int(branch_degree[level]), 1)
+        k = min(int(branch_index[level]), d - 1)
+        scale /= d
+        fraction += k * scale
+    return fraction + 0.5 * scale if stop > start else fraction
+
+
+def _forced_nodes(problem: Problem, forced) -> np.ndarray:
+    """Check that the forced options fit together; return one exact-cover node of each."""
+    arrays = problem.arrays()
+    forced = [int(k) for k in forced]
+    used: dict[str, int] = {}
+    colour_of: dict[str, tuple[str | None, int]] = {}
+    nodes = []
+    for k in forced:
+        if not 0 <= k < problem.n_options:
+            raise ProblemError(f"forced option {k} does not exist")
+        anchor = None
+        for j, (name, colour) in enumerate(problem.option_entries(k)):
+            if name in problem._index and problem._index[name] >= 0:
+                lo, hi = problem.bounds(name)
+                used[name] = used.get(name, 0) + 1
+                if used[name] > hi:
+                    raise ProblemError(f"forced options cover item {name!r} more than {hi} times")
+                if anchor is None and lo == hi == 1:
+                    anchor = j
+            else:
+                previous = colour_of.get(name)
+                if previous is not None and (colour is None or previous[0] != colour):
+                    raise ProblemError(
+                        f"forced options {previous[1]} and {k} clash on secondary item {name!r}"
+                    )
+                colour_of[name] = (colour, k)
+        if anchor is None:
+            raise ProblemError(
+                f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
+            )
+        nodes.append(arrays.first_node[k] + anchor)
+    return np.asarray(nodes, dtype=np.int32)
+
+
+class Search:
+    """One search of a problem, resumable; ``solutions`` and ``count`` are built on it.
+
+    Parameters
+    ----------
+    problem : Problem
+    forced : option indices that every solution must contain (each must have a
+        primary item with bounds 1:1); they are part of the solutions reported.
+    prefix : branch numbers to follow at the first levels (a subproblem of a split).
+    split_depth : stop at this depth and report leaves (see ``dlx.parallel``).
+    node_limit, time_limit : stop early (the result then says it is incomplete).
+    progress : show a tqdm progress bar on stderr.
+    """
+
+    def __init__(
+        self,
+        problem: Problem,
+        *,
+        forced=(),
+        prefix=(),
+        split_depth: int | None = None,
+        node_limit: int | None = None,
+        time_limit: float | None = None,
+        progress: bool = False,
+        desc: str = "search",
+    ):
+        self.problem = problem
+        arrays = problem.arrays()
+        self._arrays = arrays
+        self.forced = _forced_nodes(problem, forced)
+        self.prefix = np.asarray(list(prefix), dtype=np.int32)
+        if self.prefix.size and self.prefix.min() < 0:
+            raise ProblemError("a subproblem's branch numbers must be >= 0")
+        self.n_fixed = len(self.forced) + len(self.prefix)
+        max_level = arrays.max_level + self.n_fixed
+        self.node = arrays.node.copy()
+        self.item = arrays.item.copy()
+        self.choice = np.zeros(max_level, np.int32)
+        self.best = np.zeros(max_level, np.int32)
+        self.first_tweak = np.zeros(max_level, np.int32)
+        self.branch_index = np.zeros(max_level, np.int32)
+        self.branch_degree = np.zeros(max_level, np.int32)
+        self.state = np.zeros(2, np.int64)
+        self.kernel_stats = np.zeros(3, np.int64)
+        self.split_depth = kernel.NO_SPLIT if split_depth is None else int(split_depth)
+        if split_depth is not None and self.split_depth < self.n_fixed:
+            raise ProblemError(f"split depth {split_depth} is above the fixed levels")
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.progress_enabled = progress
+        self.desc = desc
+        self.seconds = 0.0
+        self.done = False
+        self.stopped_by: str | None = None
+        self._budget = FIRST_BUDGET
+
+    @property
+    def stats(self) -> Stats:
+        """Statistics so far."""
+        s, n, u = (int(v) for v in self.kernel_stats)
+        return Stats(s, n, u, self.seconds)
+
+    @property
+    def level(self) -> int:
+        """The current depth of the search."""
+        return int(self.state[0])
+
+    def fraction(self) -> float:
+        """Estimated fraction of this search's tree done so far."""
+        if self.done:
+            return 1.0
+        return tree_fraction(self.branch_index, self.branch_degree, self.n_fixed, self.level)
+
+    def path(self) -> list[int]:
+        """Branch numbers from the first free level to the current one."""
+        return [int(k) for k in self.branch_index[len(self.forced) : self.level]]
+
+    def path_weight(self) -> float:
+        """The share of the whole tree below the current node (1 / product of degrees)."""
+        weight = 1.0
+        for d in self.branch_degree[len(self.forced) : self.level]:
+            weight /= max(int(d), 1)
+        return weight
+
+    def current_options(self) -> tuple[int, ...]:
+        """The options chosen at levels 0..level-1 (null choices left out)."""
+        nodes = self.choice[: self.level]
+        options = self._arrays.option_of_node[nodes]
+        return tuple(int(k) for k in options if k >= 0)
+
+    def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
+        """Run until a stopping event; return the kernel's code (or kernel.LIMIT)."""
+        if self.done:
+            return kernel.DONE
+        max_solutions = (1 << 62) if max_solutions is None else int(max_solutions)
+        while True:
+            budget = self._budget
+            if self.node_limit is not None:
+                left = self.node_limit - int(self.kernel_stats[1])
+                if left <= 0:
+                    self.stopped_by = f"node limit {self.node_limit}"
+                    return kernel.LIMIT
+                budget = min(budget, left)
+            if self.time_limit is not None and self.seconds >= self.time_limit:
+                self.stopped_by = f"time limit {self.time_limit} s"
+                return kernel.LIMIT
+            if int(self.kernel_stats[0]) >= max_solutions:
+                self.stopped_by = f"solution limit {max_solutions}"
+                return kernel.LIMIT
+            t0 = time.perf_counter()
+            nodes_before = int(self.kernel_stats[1])
+            code = kernel.search(
+                self.node,
+                self.item,
+                self._arrays.second,
+                self._arrays.has_bounds,
+                self.choice,
+                self.best,
+                self.first_tweak,
+                self.branch_index,
+                self.branch_degree,
+                self.state,
+                self.kernel_stats,
+                self.forced,
+                self.prefix,
+                self.split_depth,
+                budget,
+                max_solutions,
+                stream,
+            )
+            dt = time.perf_counter() - t0
+            self.seconds += dt
+            if code == kernel.PAUSED:
+                done_nodes = int(self.kernel_stats[1]) - nodes_before
+                if dt > 0 and done_nodes > 0:
+                    rate = done_nodes / dt
+                    self._budget = int(min(max(rate * CALL_SECONDS, 1000), 1 << 40))
+                return code
+            if code == kernel.LIMIT:
+                self.stopped_by = f"solution limit {max_solutions}"
+            if code == kernel.DONE:
+                self.done = True
+            return code
+
+
+def _finish_progress(progress: Progress, search: Search) -> None:
+    """Close a progress bar at the search's final fraction."""
+    progress.close(1.0 if search.done else None)
+
+
+class SolutionStream:
+    """An iterator over solutions; ``.stats``, ``.complete`` and ``.stopped_by`` tell
+    how the search went once it stops."""
+
+    def __init__(self, search: Search, limit: int | None):
+        self._search = search
+        self._limit = limit
+        self._found = 0
+        self._generator = self._run()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> Solution:
+        return next(self._generator)
+
+    def close(self) -> None:
+        """Stop the search early."""
+        self._generator.close()
+
+    @property
+    def stats(self) -> Stats:
+        """Statistics so far."""
+        return self._search.stats
+
+    @property
+    def complete(self) -> bool:
+        """True when the whole tree was searched."""
+        return self._search.done
+
+    @property
+    def stopped_by(self) -> str | None:
+        """The limit that stopped the search, if one did."""
+        return self._search.stopped_by
+
+    def _run(self):
+        search = self._search
+        progress = Progress(search.progress_enabled, search.desc)
+        try:
+            while True:
+                if self._limit is not None and self._found >= self._limit:
+                    search.stopped_by = f"solution limit {self._limit}"
+                    return
+                code = search.run(stream=True)
+                if code == kernel.SOLUTION:
+                    self._found += 1
+                    progress.update(search.fraction(), self._found)
+                    yield Solution(search.current_options(), search.problem)
+                elif code == kernel.PAUSED:
+                    progress.update(search.fraction(), self._found)
+                elif code == kernel.LEAF:
+                    raise RuntimeError("solutions() does not take a split depth")
+                else:
+                    return
+        finally:
+            _finish_progress(progress, search)
+
+
+def solutions(
+    problem: Problem,
+    limit: int | None = None,
+    *,
+    forced=(),
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+) -> SolutionStream:
+    """Stream the solutions of ``problem``, stopping after ``limit`` of them.
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for k in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(k)
+    >>> [s.options for s in solutions(p)]
+    [(0, 1), (2,)]
+    """
+    search = Search(
+        problem, forced=forced, node_limit=node_limit, time_limit=time_limit, progress=progress
+    )
+    return SolutionStream(search, limit)
+
+
+def count(
+    problem: Problem,
+    limit: int | None = None,
+    *,
+    forced=(),
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+    workers: int | None = 1,
+    **parallel_options,
+) -> Count:
+    """Count the solutions of ``problem`` with no Python work per solution.
+
+    ``limit`` stops at that many solutions; ``node_limit``/``time_limit`` stop the
+    search early; the result then has ``complete=False``. ``workers`` > 1 (or None
+    for all cores) counts in parallel (see ``dlx.parallel``).
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for k in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(k)
+    >>> print(count(p))
+    2
+    """
+    if workers != 1 or parallel_options:
+        from dlx.parallel import parallel_count
+
+        return parallel_count(
+            problem,
+            workers=workers,
+            progress=progress,
+            forced=forced,
+            limit=limit,
+            **parallel_options,
+        )
+    search = Search(
+        problem, forced=forced, node_limit=node_limit, time_limit=time_limit, progress=progress
+    )
+    progress_bar = Progress(progress, "count")
+    try:
+        while True:
+            code = search.run(stream=False, max_solutions=limit)
+            if code == kernel.PAUSED:
+                progress_bar.update(search.fraction(), int(search.kernel_stats[0]))
+                continue
+            break
+    finally:
+        _finish_progress(progress_bar, search)
+    stats = search.stats
+    return Count(stats.solutions, search.done, stats, search.stopped_by)
+
+
+def first(problem: Problem, **options) -> Solution | None:
+    """The first solution, or None if there is none."""
+    stream = solutions(problem, limit=1, **options)
+    for solution in stream:
+        return solution
+    if not stream.complete:
+        raise TimeoutError(f"no solution found before the {stream.stopped_by}")
+    return None
+
+
+def is_unique(problem: Problem, **options) -> bool:
+    """True when ``problem`` has exactly one solution (stops at the second)."""
+    result = count(problem, limit=2, **options)
+    if result.solutions < 2 and not result.complete:
+        raise TimeoutError(f"uniqueness undecided: {result}")
+    return result.solutions == 1
+
+
+@dataclass
+class BatchResult:
+    """One search per forced set: ``counts[k]`` (capped at the limit), ``first[k]`` (the
+    options of the first solution, or None), and ``nodes[k]`` per search."""
+
+    counts: np.ndarray
+    first: list[tuple[int, ...] | None]
+    nodes: np.ndarray
+    updates: np.ndarray
+    seconds: float
+
+
+def batch(problem: Problem, forced_sets, limit: int = 2) -> BatchResult:
+    """Search ``problem`` once per set of forced options, all in one kernel call.
+
+    Meant for many small searches on one problem (e.g. sudoku givens): the problem is
+    laid out once and each search forces its own options. Counts stop at ``limit``.
+    """
+    arrays = problem.arrays()
+    groups = [_forced_nodes(problem, forced) for forced in forced_sets]
+    start = np.zeros(len(groups) + 1, dtype=np.int64)
+    start[1:] = np.cumsum([len(g) for g in groups])
+    flat = np.concatenate(groups) if groups else np.zeros(0, np.int32)
+    max_forced = max((len(g) for g in groups), default=0)
+    counts = np.zeros(len(groups), dtype=np.int64)
+    first_nodes = np.zeros((len(groups), arrays.max_level), dtype=np.int32)
+    stats = np.zeros((len(groups), 3), dtype=np.int64)
+    node = arrays.node.copy()
+    item = arrays.item.copy()
+    t0 = time.perf_counter()
+    kernel.search_batch(
+        node,
+        item,
+        arrays.second,
+        arrays.has_bounds,
+        flat.astype(np.int32),
+        start,
+        arrays.max_level + max_forced,
+        max(int(limit), 1),
+        counts,
+        first_nodes,
+        stats,
+    )
+    seconds = time.perf_counter() - t0
+    first_solutions: list[tuple[int, ...] | None] = []
+    for k, group in enumerate(groups):
+        if counts[k] == 0:
+            first_solutions.append(None)
+            continue
+        row = first_nodes[k]
+        chosen = arrays.option_of_node[row[row >= 0]]
+        forced_options = arrays.option_of_node[group]
+        options = [int(o) for o in forced_options] + [int(o) for o in chosen if o >= 0]
+        first_solutions.append(tuple(options))
+    return BatchResult(counts, first_solutions, stats[:, 1].copy(), stats[:, 2].copy(), seconds)

@@ -1,0 +1,66 @@
+"""The test oracle: an independent solution checker and a naive reference solver.
+
+Neither uses the kernel or the compiled arrays: they read the problem through its
+public accessors and check the definition directly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from dlx.problem import Problem
+
+
+class InvalidSolution(AssertionError):
+    """A claimed solution that breaks the problem's rules; the message says which."""
+
+
+def check(problem: Problem, options) -> None:
+    """Raise InvalidSolution unless ``options`` (indices) solve ``problem``.
+
+    Primary items must be covered between their bounds; a secondary item may be used
+    by one option without a colour, or by any number of options that agree on its colour.
+    """
+    options = list(options)
+    if len(set(options)) != len(options):
+        raise InvalidSolution(f"an option is chosen twice: {options}")
+    cover: Counter[str] = Counter()
+    colours: dict[str, list[str | None]] = {}
+    for k in options:
+        if not 0 <= k < problem.n_options:
+            raise InvalidSolution(f"no option {k}")
+        for name, colour in problem.option_entries(k):
+            if name in problem.primary:
+                cover[name] += 1
+            else:
+                colours.setdefault(name, []).append(colour)
+    for name in problem.primary:
+        lo, hi = problem.bounds(name)
+        if not lo <= cover[name] <= hi:
+            raise InvalidSolution(f"item {name!r} covered {cover[name]} times, not {lo}..{hi}")
+    for name, used in colours.items():
+        if len(used) > 1 and (None in used or len(set(used)) > 1):
+            raise InvalidSolution(f"secondary item {name!r} used inconsistently: {used}")
+
+
+def is_solution(problem: Problem, options) -> bool:
+    """True when ``options`` solve ``problem``."""
+    try:
+        check(problem, options)
+    except InvalidSolution:
+        return False
+    return True
+
+
+def naive_solutions(problem: Problem, max_options: int = 16) -> set[frozenset[int]]:
+    """Every solution, by trying every subset of the options (small problems only)."""
+    n = problem.n_options
+    if n > max_options:
+        raise ValueError(f"{n} options is too many for the naive solver")
+    found = set()
+    for size in range(n + 1):
+        for subset in combinations(range(n), size):
+            if is_solution(problem, subset):
+                found.add(frozenset(subset))
+    return found

@@ -1,0 +1,1 @@
+"""Puzzle adapters built on the dlx engine: each parses, builds a Problem, decodes."""
