@@ -60,8 +60,6 @@ def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
                 problem.add_primary(name, lo, hi)
         except ProblemError as e:
             fail(str(e))
-    if not problem.primary:
-        fail("no primary items")
 
 
 def parse(text: str) -> Problem:

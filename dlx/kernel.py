@@ -241,6 +241,45 @@ def _untweak(node, c, x):
 
 
 @njit(cache=True)
+def _tweak_special(node, n):
+    """tweak'(n): take node ``n`` out of its (covered) item's list; its option is hidden."""
+    uu = node[n, ULINK]
+    dd = node[n, DLINK]
+    node[uu, DLINK] = dd
+    node[dd, ULINK] = uu
+    node[node[n, TOP], TOP] -= 1
+
+
+@njit(cache=True)
+def _untweak_special(node, c, x):
+    """untweak'(c, x): put back the nodes tweak'ed out of c's list since x was on top."""
+    z = node[c, DLINK]
+    node[c, DLINK] = x
+    rr = x
+    k = 0
+    qq = c
+    while rr != z:
+        node[rr, ULINK] = qq
+        k += 1
+        qq = rr
+        rr = node[rr, DLINK]
+    node[rr, ULINK] = qq
+    node[c, TOP] += k
+
+
+@njit(cache=True)
+def _restore_item(node, item, i, first, n_items):
+    """M8: undo what M4 and M5 did to item i at this level (``first``: first tweaked)."""
+    if item[i, BOUND] == 0:
+        if item[i, SLACK] != 0:
+            _untweak_special(node, i, first)
+        _uncover(node, item, i, n_items)
+    else:
+        _untweak(node, i, first)
+    item[i, BOUND] += 1
+
+
+@njit(cache=True)
 def _commit_option(node, item, x, second, n_items):
     """Cover, purify or count down every item of x's option other than x's own."""
     updates = 0
@@ -439,13 +478,9 @@ def search(
             branch_degree[level] = score
             b = item[i, BOUND] - 1
             item[i, BOUND] = b
-            if b == 0 and item[i, SLACK] == 0:
+            first_tweak[level] = 0 if b == 0 and item[i, SLACK] == 0 else cur
+            if b == 0:
                 updates += _cover(node, item, i, n_items)
-                first_tweak[level] = 0
-            else:
-                first_tweak[level] = cur
-                if b == 0:
-                    _deactivate(item, i)
             step = ADVANCE
         elif step == ADVANCE:
             # M5: possibly tweak x_l
@@ -457,7 +492,11 @@ def search(
                 step = BACKUP
                 continue
             elif cur != i:
-                updates += _tweak(node, cur)
+                if item[i, BOUND] == 0:
+                    _tweak_special(node, cur)
+                    updates += 1
+                else:
+                    updates += _tweak(node, cur)
             elif item[i, BOUND] != 0:
                 _deactivate(item, i)
             if n_forced <= level < n_fixed and branch_index[level] < prefix[level - n_forced]:
@@ -477,11 +516,7 @@ def search(
             step = FORWARD
         elif step == BACKUP:
             # M8: restore i
-            if item[i, BOUND] == 0 and item[i, SLACK] == 0:
-                _uncover(node, item, i, n_items)
-            else:
-                _untweak(node, i, first_tweak[level])
-            item[i, BOUND] += 1
+            _restore_item(node, item, i, first_tweak[level], n_items)
             step = BACKDOWN
         else:
             # M9: leave level, then M7: try again
@@ -578,10 +613,6 @@ def _unwind(node, item, second, choice, best, first_tweak, state, stats):
             _reactivate(item, i)
         else:
             _uncommit_option(node, item, cur, second, n_items)
-        if item[i, BOUND] == 0 and item[i, SLACK] == 0:
-            _uncover(node, item, i, n_items)
-        else:
-            _untweak(node, i, first_tweak[level])
-        item[i, BOUND] += 1
+        _restore_item(node, item, i, first_tweak[level], n_items)
     state[0] = 0
     state[1] = FORWARD
