@@ -105,12 +105,13 @@ class Progress:
             self.bar.set_postfix_str(f"{solutions} solutions", refresh=False)
             self.bar.refresh()
 
-    def close(self, fraction: float | None = None) -> None:
-        """Close the bar (at 100% if the search finished)."""
+    def close(self, fraction: float | None, solutions: int) -> None:
+        """Close the bar, showing the final count (and 100% if the search finished)."""
         if self.bar is not None:
             if fraction is not None:
                 self.bar.n = fraction
-                self.bar.refresh()
+            self.bar.set_postfix_str(f"{solutions} solutions", refresh=False)
+            self.bar.refresh()
             self.bar.close()
 
 
@@ -306,8 +307,8 @@ class Search:
 
 
 def _finish_progress(progress: Progress, search: Search) -> None:
-    """Close a progress bar at the search's final fraction."""
-    progress.close(1.0 if search.done else None)
+    """Close a progress bar at the search's final fraction and count."""
+    progress.close(1.0 if search.done else None, int(search.kernel_stats[0]))
 
 
 class SolutionStream:

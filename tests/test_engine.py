@@ -77,19 +77,19 @@ def assert_matches_naive(p: dlx.Problem) -> None:
     assert dlx.count(p).solutions == len(expected)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(problems(bounds=False))
 def test_random_xcc_matches_naive(p):
     assert_matches_naive(p)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(problems())
 def test_random_mcc_matches_naive(p):
     assert_matches_naive(p)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(problems(), st.data())
 def test_split_and_replay_partition_the_tree(p, data):
     """The leaves of a split, replayed, count every solution exactly once."""
@@ -113,7 +113,7 @@ def test_split_and_replay_partition_the_tree(p, data):
     assert found == total
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(problems(bounds=False), st.data())
 def test_forced_options(p, data):
     """Forcing options keeps exactly the solutions that contain them."""

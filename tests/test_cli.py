@@ -1,0 +1,74 @@
+"""The command line ``python -m dlx``, through ``main([...])``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import dlx
+from dlx.cli import main
+from dlx.verify import check
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data" / "dlx"
+
+
+def test_count(capsys):
+    assert main(["--count", "--no-progress", str(DATA / "pent3x20_sym.dlx")]) == 0
+    out, err = capsys.readouterr()
+    assert out == "2\n"
+    assert "2 solutions" in err and "nodes" in err
+
+
+def test_solutions_printed_as_options(capsys):
+    path = DATA / "pent3x20_sym.dlx"
+    assert main(["--no-progress", str(path)]) == 0
+    out, _ = capsys.readouterr()
+    blocks = out.strip("\n").split("\n\n")
+    assert len(blocks) == 2
+    problem = dlx.read(path)
+    rows = {" ".join(problem.option(k)): k for k in range(problem.n_options)}
+    for block in blocks:
+        lines = block.splitlines()
+        assert len(lines) == 12
+        check(problem, [rows[line] for line in lines])
+
+
+def test_limit_and_incomplete_summary(capsys):
+    assert main(["--count", "--limit", "3", "--no-progress", str(DATA / "pent4x15_sym.dlx")]) == 0
+    out, err = capsys.readouterr()
+    assert out == "3\n"
+    assert "incomplete: solution limit 3" in err
+
+
+def test_stdin(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a b\na\nb\na b\n"))
+    assert main(["--count", "--no-progress", "-"]) == 0
+    assert capsys.readouterr().out == "2\n"
+
+
+def test_bad_file_names_line(tmp_path, capsys):
+    bad = tmp_path / "bad.dlx"
+    bad.write_text("a b | x\na b\nb x:1 q\n")
+    assert main(["--count", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.dlx: line 3: unknown item 'q'" in err
+
+
+def test_missing_file(capsys):
+    assert main(["--count", "/no/such/file.dlx"]) == 2
+    assert "No such file" in capsys.readouterr().err
+
+
+def test_module_entry_point():
+    out = subprocess.run(
+        [sys.executable, "-m", "dlx", "--count", "--no-progress", str(DATA / "pent3x20_all.dlx")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout == "8\n"
