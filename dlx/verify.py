@@ -25,13 +25,14 @@ def check(problem: Problem, options) -> None:
     options = list(options)
     if len(set(options)) != len(options):
         raise InvalidSolution(f"an option is chosen twice: {options}")
+    primary = set(problem.primary)
     cover: Counter[str] = Counter()
     colours: dict[str, list[str | None]] = {}
     for k in options:
         if not 0 <= k < problem.n_options:
             raise InvalidSolution(f"no option {k}")
         for name, colour in problem.option_entries(k):
-            if name in problem.primary:
+            if name in primary:
                 cover[name] += 1
             else:
                 colours.setdefault(name, []).append(colour)
