@@ -31,20 +31,24 @@ Workers are a ``concurrent.futures`` executor: a ``ProcessPoolExecutor`` made he
 loaded from numba's cache) in the parent by the split, before any worker starts;
 forked workers inherit it and spawned or Dask workers load it from the cache.
 
-The progress bar counts finished tasks by their weights (a running task counts
-only once it finishes), plus the share of the tree the split itself settled.
+The progress bar shows the finished tasks' share of the tasks' total weight plus, on
+a process pool made here, each running task's weight times its own estimate of the
+fraction it has done (``Search.fraction``, sent by the workers every half second); on
+Dask or a given executor a task counts only once it finishes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from queue import Empty
 
 import numpy as np
 
@@ -56,6 +60,7 @@ TASKS_PER_WORKER = 32  # default split: 1 / (32 * workers) is the heaviest task
 MAX_SPLIT_LEVELS = 64  # never expand a path longer than this
 MAX_TASKS = 200_000  # stop expanding once the split has this many tasks
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
+REPORT_SECONDS = 0.5  # a pool's workers report a running task's progress this often
 CHECKPOINT_FORMAT = "dlx-checkpoint"
 CHECKPOINT_VERSION = 1
 
@@ -218,12 +223,14 @@ class TaskResult:
 
 
 _WORKER_JOB: _Job | None = None
+_PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
 
 
-def _init_worker(job: _Job) -> None:
-    """Pool initializer: keep the job in the worker process."""
-    global _WORKER_JOB
+def _init_worker(job: _Job, progress_queue=None) -> None:
+    """Pool initializer: keep the job (and the progress queue) in the worker process."""
+    global _WORKER_JOB, _PROGRESS_QUEUE
     _WORKER_JOB = job
+    _PROGRESS_QUEUE = progress_queue
 
 
 def _cache_misses() -> int:
@@ -245,12 +252,17 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
     misses_before = _cache_misses()
     search = Search(job.problem, forced=job.forced, prefix=task.path)
     found = []
+    queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
+    last_report = time.perf_counter()
     while True:
         code = search.run(stream=job.stream, max_solutions=job.limit)
         if code == kernel.SOLUTION:
             found.append(search.current_options())
         elif code != kernel.PAUSED:
             break
+        if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
+            last_report = time.perf_counter()
+            queue.put_nowait((task.index, search.fraction()))
     s = search.stats
     misses = _cache_misses() - misses_before
     delay = os.environ.get("DLX_TEST_TASK_SLEEP")  # test hook: slow tasks down
@@ -321,21 +333,39 @@ class _Runner:
             self.executor = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        """A fresh process pool that holds the job."""
+        """A fresh process pool that holds the job and a queue for progress reports."""
+        context = self.mp_context or multiprocessing.get_context()
+        self.progress_queue = context.Queue()
         return ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=self.mp_context,
+            mp_context=context,
             initializer=_init_worker,
-            initargs=(self.job,),
+            initargs=(self.job, self.progress_queue),
         )
 
-    def results(self, tasks):
-        """Yield a TaskResult for each task, in the order they finish."""
+    def running_fractions(self) -> dict[int, float]:
+        """The latest fraction done of running tasks, from the workers' reports."""
+        queue = getattr(self, "progress_queue", None)
+        while queue is not None:
+            try:
+                index, fraction = queue.get_nowait()
+            except Empty:
+                break
+            self.running[index] = fraction
+        return self.running
+
+    def results(self, tasks, on_tick=None):
+        """Yield a TaskResult for each task, in the order they finish; call ``on_tick``
+        every ``REPORT_SECONDS`` while waiting."""
         pending: dict = {}
+        self.running: dict[int, float] = {}
         for task in tasks:
             pending[self.executor.submit(_run_task, task, *self._job_arg)] = task
         while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            timeout = REPORT_SECONDS if on_tick is not None else None
+            done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            if on_tick is not None:
+                on_tick()
             broken = False
             for future in done:
                 try:
@@ -346,6 +376,7 @@ class _Runner:
                     broken = True
                     continue
                 del pending[future]
+                self.running.pop(result.index, None)
                 yield result
             if broken:
                 pending = self._restart(pending)
@@ -363,6 +394,7 @@ class _Runner:
                 unfinished.append((None, task))
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.executor = self._new_pool()
+        self.running.clear()
         resubmitted = {}
         for future, task in unfinished:
             if future is None:
@@ -676,7 +708,13 @@ def _count_tasks(
     try:
         if runner is not None:
             left = len(todo)
-            for result in runner.results(todo):
+
+            def show_progress():
+                running = runner.running_fractions()
+                partial = sum(tasks[i].weight * f for i, f in running.items())
+                bar.update((done_weight + partial) / total_weight, solutions)
+
+            for result in runner.results(todo, on_tick=show_progress if progress else None):
                 task = tasks[result.index]
                 run.results.append(result)
                 solutions += result.solutions
@@ -804,7 +842,14 @@ class ParallelSolutionStream:
             runner = _Runner(
                 job, workers=n_workers, client=client, executor=executor, mp_context=mp_context
             )
-            for result in runner.results(the_split.tasks):
+
+            def show_progress():
+                running = runner.running_fractions()
+                partial = sum(the_split.tasks[i].weight * f for i, f in running.items())
+                bar.update((done_weight + partial) / total_weight, found)
+
+            ticks = show_progress if progress else None
+            for result in runner.results(the_split.tasks, on_tick=ticks):
                 nodes += result.nodes
                 updates += result.updates
                 done_weight += the_split.tasks[result.index].weight
