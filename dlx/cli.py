@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from dlx.dlxfile import DlxFormatError, format_option, read
-from dlx.parallel import CheckpointError
+from dlx.parallel import CheckpointError, parallel_run
 from dlx.search import count, solutions
 
 
@@ -82,24 +82,26 @@ def main(argv=None) -> int:
         return 2
     parallel = _parallel_options(args)
     if args.count:
-        if args.checkpoint is not None:
-            parallel["checkpoint"] = args.checkpoint
+        limits = {"limit": args.limit, "node_limit": args.node_limit}
+        limits["time_limit"] = args.time_limit
+        resumed = ""
         try:
-            result = count(
-                problem,
-                limit=args.limit,
-                node_limit=args.node_limit,
-                time_limit=args.time_limit,
-                progress=progress,
-                **parallel,
-            )
+            if args.checkpoint is not None:
+                run = parallel_run(
+                    problem, checkpoint=args.checkpoint, progress=progress, **limits, **parallel
+                )
+                result = run.count
+                done = f"{run.resumed} of {len(run.split.tasks)} subproblems"
+                resumed = f"; {args.checkpoint}: {done} were done before"
+            else:
+                result = count(problem, progress=progress, **limits, **parallel)
         except (CheckpointError, ImportError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
         print(result.solutions)
         stats = result.stats
         note = "" if result.complete else f" (incomplete: {result.stopped_by})"
-        print(f"{stats}{note}", file=sys.stderr)
+        print(f"{stats}{note}{resumed}", file=sys.stderr)
         return 0
     if parallel and (args.node_limit is not None or args.time_limit is not None):
         print("error: --node-limit and --time-limit need --count with --workers", file=sys.stderr)

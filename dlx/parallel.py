@@ -45,7 +45,7 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from queue import Empty
@@ -281,18 +281,6 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
     )
 
 
-class _InlineExecutor(Executor):
-    """Runs each task at once in this process (for ``workers=1``)."""
-
-    def submit(self, fn, /, *args, **kwargs):
-        future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as e:  # noqa: BLE001 - handed to the caller via the future
-            future.set_exception(e)
-        return future
-
-
 def _default_workers() -> int:
     """The number of cores this process may use."""
     try:
@@ -304,8 +292,8 @@ def _default_workers() -> int:
 class _Runner:
     """Runs tasks on an executor and yields their results as they finish.
 
-    ``kind`` is "pool" (a process pool made and rebuilt here), "dask" (a Dask client)
-    or "given" (an executor passed in, used as is).
+    ``kind`` is "pool" (a process pool made and rebuilt here), "dask" (a Dask client),
+    "given" (an executor passed in, used as is) or "inline" (one worker: this process).
     """
 
     def __init__(self, job: _Job, *, workers: int, client=None, executor=None, mp_context=None):
@@ -325,8 +313,8 @@ class _Runner:
             self.executor = executor
             self._job_arg = (job,)
         elif workers == 1:
-            self.kind = "inline"
-            self.executor = _InlineExecutor()
+            self.kind = "inline"  # tasks run one by one in this process, as they are asked for
+            self.executor = None
             self._job_arg = (job,)
         else:
             self.kind = "pool"
@@ -359,6 +347,10 @@ class _Runner:
         every ``REPORT_SECONDS`` while waiting."""
         pending: dict = {}
         self.running: dict[int, float] = {}
+        if self.kind == "inline":
+            for task in tasks:
+                yield _run_task(task, self.job)
+            return
         for task in tasks:
             pending[self.executor.submit(_run_task, task, *self._job_arg)] = task
         while pending:
@@ -409,6 +401,7 @@ class _Runner:
                 for process in list((getattr(self.executor, "_processes", None) or {}).values()):
                     process.terminate()
             self.executor.shutdown(wait=True, cancel_futures=True)
+            self.progress_queue.close()
         elif self.kind == "dask":
             if stop_running:
                 for future in list(self.executor._futures):

@@ -170,8 +170,8 @@ def test_dead_worker_is_replaced(tmp_path):
 
 
 def _task_lines(path: Path) -> list[dict]:
-    """The task records of a checkpoint file."""
-    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    """The task records of a checkpoint file (not a half-written last line)."""
+    return [json.loads(line) for line in path.read_text().split("\n")[1:-1]]
 
 
 def test_checkpoint_resume(tmp_path):
@@ -246,6 +246,7 @@ def test_cli_kill_and_resume(tmp_path):
     rerun = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
     assert int(rerun.stdout) == EXPECTED["scott_sym"]
+    assert f"{len(done_before)} of" in rerun.stderr  # the summary says what was resumed
     indices = [r["task"] for r in _task_lines(path)]
     assert len(indices) == len(set(indices))  # the finished tasks were not run again
     assert done_before <= set(indices)
