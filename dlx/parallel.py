@@ -147,7 +147,7 @@ def split(
     ...     _ = p.add_option(k)
     >>> s = split(p, split_depth=1)
     >>> [t.path for t in s.tasks], s.solutions
-    [((0,),), 1]
+    ([(0,)], 1)
     """
     forced = tuple(int(k) for k in forced)
     t0 = time.perf_counter()
