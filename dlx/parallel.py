@@ -205,7 +205,8 @@ class _Job:
 
 @dataclass(frozen=True)
 class TaskResult:
-    """A finished task: its count (capped by the limit), stats, and where it ran.
+    """A finished task: its count (capped by the limit), stats, and where it ran
+    (``seconds``: wall-clock time in the kernel; ``cpu_seconds``: the worker's CPU time).
 
     ``cache_misses``: how many times the kernel missed numba's cache during the task
     (0 when the worker inherited it or loaded it from the cache, i.e. did not compile).
@@ -219,6 +220,7 @@ class TaskResult:
     complete: bool
     pid: int
     cache_misses: int
+    cpu_seconds: float
     options: tuple[tuple[int, ...], ...] = ()
 
 
@@ -250,6 +252,7 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
                 f.write(str(os.getpid()))
             os._exit(13)  # test hook: die in the middle of a task, once
     misses_before = _cache_misses()
+    cpu_before = time.process_time()
     search = Search(job.problem, forced=job.forced, prefix=task.path)
     found = []
     queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
@@ -264,6 +267,7 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
             last_report = time.perf_counter()
             queue.put_nowait((task.index, search.fraction()))
     s = search.stats
+    cpu_seconds = time.process_time() - cpu_before
     misses = _cache_misses() - misses_before
     delay = os.environ.get("DLX_TEST_TASK_SLEEP")  # test hook: slow tasks down
     if delay:
@@ -277,6 +281,7 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
         search.done,
         os.getpid(),
         misses,
+        cpu_seconds,
         tuple(found),
     )
 

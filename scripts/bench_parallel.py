@@ -34,6 +34,14 @@ def timed(function):
     return time.perf_counter() - t0, result
 
 
+def busiest_worker_cpu(run) -> float:
+    """The CPU seconds of the worker that did the most work in a parallel run."""
+    per_worker: dict[int, float] = {}
+    for r in run.results:
+        per_worker[r.pid] = per_worker.get(r.pid, 0.0) + r.cpu_seconds
+    return max(per_worker.values())
+
+
 def main() -> None:
     """Run the rounds and print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -58,22 +66,27 @@ def main() -> None:
         )
         client = Client(cluster)
     times: dict[str, list[float]] = {"serial": [], "pool": [], "dask": []}
+    cpu: dict[str, list[float]] = {"serial": [], "pool": [], "busiest": []}
     expected = None
     options = {} if args.tasks is None else {"tasks": args.tasks}
     try:
         for round_no in range(args.repeat):
+            cpu0 = time.process_time()
             seconds, serial = timed(lambda: dlx.count(problem))
+            cpu["serial"].append(time.process_time() - cpu0)
             times["serial"].append(seconds)
             expected = serial.solutions
             seconds, run = timed(lambda: parallel_run(problem, workers=args.workers, **options))
             assert run.count.complete and run.count.solutions == expected
             times["pool"].append(seconds)
-            task_seconds = sorted((r.seconds for r in run.results), reverse=True)
+            cpu["pool"].append(sum(r.cpu_seconds for r in run.results))
+            cpu["busiest"].append(run.split.seconds + busiest_worker_cpu(run))
+            longest = max(r.cpu_seconds for r in run.results)
             line = (
-                f"round {round_no + 1}: serial {times['serial'][-1]:.2f} s, "
-                f"pool {seconds:.2f} s ({len(run.split.tasks)} tasks, split "
-                f"{run.split.seconds:.3f} s, longest task {task_seconds[0]:.2f} s, "
-                f"sum {sum(task_seconds):.2f} s)"
+                f"round {round_no + 1}: serial {times['serial'][-1]:.2f} s "
+                f"(cpu {cpu['serial'][-1]:.2f} s), pool {seconds:.2f} s ({len(run.split.tasks)} "
+                f"tasks, split {run.split.seconds:.3f} s, task cpu: longest {longest:.2f} s, "
+                f"sum {cpu['pool'][-1]:.2f} s, busiest worker {cpu['busiest'][-1]:.2f} s)"
             )
             if client is not None:
                 seconds, dask_run = timed(lambda: parallel_run(problem, client=client, **options))
@@ -92,6 +105,15 @@ def main() -> None:
     print(
         f"median pool ({args.workers} workers): {median['pool']:.2f} s, "
         f"speedup {median['serial'] / median['pool']:.2f}x"
+    )
+    serial_cpu = statistics.median(cpu["serial"])
+    pool_cpu = statistics.median(cpu["pool"])
+    busiest = statistics.median(cpu["busiest"])
+    print(
+        f"CPU time: serial {serial_cpu:.2f} s, pool tasks in all {pool_cpu:.2f} s "
+        f"(x{pool_cpu / serial_cpu:.2f}), split + busiest worker {busiest:.2f} s: on idle "
+        f"cores the pool would take about that, a speedup of {serial_cpu / busiest:.2f}x "
+        "(an estimate, not a timing)"
     )
     if "dask" in median:
         print(
