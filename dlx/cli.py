@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from dlx.dlxfile import DlxFormatError, format_option, read
+from dlx.parallel import CheckpointError, parallel_run
 from dlx.search import count, solutions
 
 
@@ -26,9 +27,39 @@ def _parser() -> argparse.ArgumentParser:
         help="show a progress bar on stderr (default: when stderr is a terminal)",
     )
     parser.add_argument(
-        "--workers", type=int, default=1, help="count on N processes (0: all cores)"
+        "--workers", type=int, default=1, help="search on N processes (0: all cores)"
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        default=None,
+        help="with --count: record finished subproblems in FILE; a rerun skips them",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        default=None,
+        help="search on the Dask cluster whose scheduler is at ADDRESS",
+    )
+    parser.add_argument(
+        "--tasks",
+        type=int,
+        default=None,
+        help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
     )
     return parser
+
+
+def _parallel_options(args) -> dict:
+    """The keyword arguments that select a parallel search (empty for a serial one)."""
+    options = {}
+    if args.workers != 1 or args.dask is not None or args.tasks is not None:
+        options["workers"] = None if args.workers == 0 else args.workers
+    if args.dask is not None:
+        options["dask"] = args.dask
+    if args.tasks is not None:
+        options["tasks"] = args.tasks
+    return options
 
 
 def main(argv=None) -> int:
@@ -43,28 +74,44 @@ def main(argv=None) -> int:
     if args.limit is not None and args.limit < 0:
         print("error: --limit must be >= 0", file=sys.stderr)
         return 2
+    if args.workers < 0 or (args.tasks is not None and args.tasks < 1):
+        print("error: --workers must be >= 0 and --tasks >= 1", file=sys.stderr)
+        return 2
+    if args.checkpoint is not None and not args.count:
+        print("error: --checkpoint needs --count", file=sys.stderr)
+        return 2
+    parallel = _parallel_options(args)
     if args.count:
-        workers = None if args.workers == 0 else args.workers
-        result = count(
-            problem,
-            limit=args.limit,
-            node_limit=args.node_limit,
-            time_limit=args.time_limit,
-            progress=progress,
-            **({} if workers == 1 else {"workers": workers}),
-        )
+        limits = {"limit": args.limit, "node_limit": args.node_limit}
+        limits["time_limit"] = args.time_limit
+        resumed = ""
+        try:
+            if args.checkpoint is not None:
+                run = parallel_run(
+                    problem, checkpoint=args.checkpoint, progress=progress, **limits, **parallel
+                )
+                result = run.count
+                done = f"{run.resumed} of {len(run.split.tasks)} subproblems"
+                resumed = f"; {args.checkpoint}: {done} were done before"
+            else:
+                result = count(problem, progress=progress, **limits, **parallel)
+        except (CheckpointError, ImportError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         print(result.solutions)
         stats = result.stats
         note = "" if result.complete else f" (incomplete: {result.stopped_by})"
-        print(f"{stats}{note}", file=sys.stderr)
+        print(f"{stats}{note}{resumed}", file=sys.stderr)
         return 0
-    stream = solutions(
-        problem,
-        limit=args.limit,
-        node_limit=args.node_limit,
-        time_limit=args.time_limit,
-        progress=progress,
-    )
+    if parallel and (args.node_limit is not None or args.time_limit is not None):
+        print("error: --node-limit and --time-limit need --count with --workers", file=sys.stderr)
+        return 2
+    limits = {} if parallel else {"node_limit": args.node_limit, "time_limit": args.time_limit}
+    try:
+        stream = solutions(problem, limit=args.limit, progress=progress, **limits, **parallel)
+    except ImportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     out = sys.stdout
     for n, solution in enumerate(stream):
         if n:

@@ -377,8 +377,13 @@ def solutions(
     node_limit: int | None = None,
     time_limit: float | None = None,
     progress: bool = False,
-) -> SolutionStream:
+    workers: int | None = 1,
+    **parallel_options,
+):
     """Stream the solutions of ``problem``, stopping after ``limit`` of them.
+
+    ``workers`` > 1 (or None for all cores) searches in parallel: the solutions then
+    come a subproblem at a time, in no fixed order (see ``dlx.parallel``).
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -387,6 +392,14 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
+    if workers != 1 or parallel_options:
+        from dlx.parallel import parallel_solutions
+
+        if node_limit is not None or time_limit is not None:
+            raise ValueError("solutions(workers=...) takes no node or time limit")
+        return parallel_solutions(
+            problem, limit, workers=workers, forced=forced, progress=progress, **parallel_options
+        )
     search = Search(
         problem, forced=forced, node_limit=node_limit, time_limit=time_limit, progress=progress
     )
@@ -426,6 +439,8 @@ def count(
             progress=progress,
             forced=forced,
             limit=limit,
+            node_limit=node_limit,
+            time_limit=time_limit,
             **parallel_options,
         )
     search = Search(
