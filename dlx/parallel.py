@@ -738,7 +738,7 @@ def _count_tasks(
         if runner is not None:
             runner.close(stop_running=not finished)
             run.restarts = runner.restarts
-        bar.close(1.0 if finished else None)
+        bar.close(1.0 if finished else None, solutions)
     if limit is not None and solutions >= limit:
         solutions, finished = limit, False  # as the serial count: "at least limit"
         stopped_by = f"solution limit {limit}"
@@ -865,7 +865,7 @@ class ParallelSolutionStream:
             self.stats = Stats(found, nodes, updates, time.perf_counter() - t0)
             if runner is not None:
                 runner.close(stop_running=not finished)
-            bar.close(1.0 if finished else None)
+            bar.close(1.0 if finished else None, found)
             if own_client:
                 client.close()
 
