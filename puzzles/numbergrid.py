@@ -1,0 +1,249 @@
+"""Grids of numbers with regions, shared by the sudoku and tectonic adapters.
+
+Glossary:
+- *value*: a cell's number, ``1..n``; ``0`` is an empty cell. A *given* is a value
+  printed in the puzzle.
+- *region*: a set of cells sharing a region id (a jigsaw piece, a tectonic block);
+  ``regions[r][c]`` numbers them from 0 in reading order of their first cell.
+- *style*: how the puzzle was written, so that an answer is printed the same way:
+  ``line`` (one puzzle a line, one character a cell: ``4.....8.5.3...``), ``grid``
+  (one row a line, characters or blank-separated tokens, then optionally a second block
+  of region ids) or ``puzzlekit`` (JSON, see ``puzzles.common.load_puzzlekit``).
+
+Cells are reported 1-based as ``row R, column C``, with the line they come from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from puzzles.common import PuzzleError, content_lines, puzzlekit_grids, split_grid
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
+EMPTY = {".", "0", "-", "_", "*"}
+
+
+@dataclass
+class Style:
+    """How a grid was written: ``kind`` (line, grid, puzzlekit), blank-separated tokens
+    or one character a cell, and the puzzlekit entry's id."""
+
+    kind: str
+    separated: bool = False
+    id: str = ""
+
+
+@dataclass
+class NumberGrid:
+    """A square or rectangular grid of values (0 empty) with optional regions.
+
+    ``row_line[r]``: the line of the input that row ``r`` came from (for messages);
+    ``where``: a prefix for messages (``"puzzle 3_9x9: "`` for puzzlekit entries).
+    """
+
+    values: list[list[int]]
+    regions: list[list[int]] | None
+    style: Style
+    row_line: list[int]
+    where: str = ""
+    region_line: list[int] = field(default_factory=list)
+
+    @property
+    def height(self) -> int:
+        """Number of rows."""
+        return len(self.values)
+
+    @property
+    def width(self) -> int:
+        """Number of columns."""
+        return len(self.values[0])
+
+    def cell(self, r: int, c: int, regions: bool = False) -> str:
+        """``line L, row R, column C`` for messages (the region block's line if asked)."""
+        lines = self.region_line if regions and self.region_line else self.row_line
+        return f"{self.where}line {lines[r]}, row {r + 1}, column {c + 1}"
+
+    def givens(self) -> list[tuple[int, int, int]]:
+        """(row, column, value) of every given, in reading order."""
+        return [(r, c, v) for r, row in enumerate(self.values) for c, v in enumerate(row) if v]
+
+
+def _token_value(token: str, separated: bool) -> int | None:
+    """The value of a token: 0 for empty, None when it is not a value at all."""
+    if token in EMPTY:
+        return 0
+    if separated:
+        return int(token) if token.isdigit() else None
+    k = SYMBOLS.find(token.upper())
+    return k + 1 if k >= 0 else None
+
+
+VALUE_OF = {ch: k + 1 for k, ch in enumerate(SYMBOLS)}
+VALUE_OF.update({ch.lower(): k + 1 for k, ch in enumerate(SYMBOLS) if ch.isalpha()})
+VALUE_OF.update(dict.fromkeys(EMPTY, 0))
+
+
+def _values(rows, lines, separated, where, max_value) -> list[list[int]]:
+    """Rows of tokens to values, refusing bad tokens and values above ``max_value``."""
+    if not separated:  # fast path: one dictionary look-up a cell
+        fast = [[VALUE_OF.get(t, -1) for t in row] for row in rows]
+        if all(0 <= v <= max_value for row in fast for v in row):
+            return fast
+    out = []
+    for r, (row, n) in enumerate(zip(rows, lines, strict=True)):
+        values = []
+        for c, token in enumerate(row):
+            v = _token_value(token, separated)
+            place = f"{where}line {n}, row {r + 1}, column {c + 1}"
+            if v is None:
+                raise PuzzleError(f"{place}: {token!r} is not a value")
+            if v > max_value:
+                raise PuzzleError(f"{place}: value {v} is out of range 1..{max_value}")
+            values.append(v)
+        out.append(values)
+    return out
+
+
+def region_grid(rows: list[list[str]]) -> list[list[int]]:
+    """Region ids (any tokens) to region numbers from 0, in reading order."""
+    number: dict[str, int] = {}
+    return [[number.setdefault(t, len(number)) for t in row] for row in rows]
+
+
+def _grid_of(lines, where, max_value, separated=None) -> NumberGrid:
+    """A value block, optionally followed by a region block of the same height."""
+    rows = split_grid(lines, separated)
+    sep = separated if separated is not None else len(rows[0]) < len(lines[0][1].strip())
+    height = len(rows)
+    regions = None
+    region_line: list[int] = []
+    if height == 2 * len(rows[0]):
+        height //= 2
+        regions = region_grid(rows[height:])
+        region_line = [n for n, _ in lines[height:]]
+    values = _values(rows[:height], [n for n, _ in lines[:height]], sep, where, max_value)
+    style = Style("grid", sep)
+    return NumberGrid(values, regions, style, [n for n, _ in lines[:height]], where, region_line)
+
+
+def parse_puzzlekit(text: str, max_value=None) -> list[NumberGrid]:
+    """Every puzzle of a puzzlekit JSON text (``{"puzzles": {id: {"problem": ...}}}``)."""
+    try:
+        table = json.loads(text)["puzzles"]
+        entries = [(str(k), v["problem"]) for k, v in table.items()]
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+        raise PuzzleError(f"not a puzzlekit JSON file with 'puzzles': {e}") from None
+    out = []
+    for key, problem in entries:
+        where = f"puzzle {key}: "
+        try:
+            height, width, blocks = puzzlekit_grids(problem)
+        except PuzzleError as e:
+            raise PuzzleError(f"{where}{e}") from None
+        lines = list(range(2, 2 + height))
+        limit = max_value or max(height, width)
+        values = _values(blocks[0], lines, True, where, limit)
+        regions = region_grid(blocks[1]) if len(blocks) > 1 else None
+        style = Style("puzzlekit", True, key)
+        out.append(NumberGrid(values, regions, style, lines, where, [n + height for n in lines]))
+    return out
+
+
+def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
+    """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or one grid.
+
+    A file whose lines are all as long as each other and as many as the width (or twice
+    as many: a region block follows) is a grid; otherwise each line is a puzzle of n*n
+    characters.
+    """
+    if text.lstrip().startswith("{"):
+        return parse_puzzlekit(text)
+    lines = content_lines(text)
+    if not lines:
+        raise PuzzleError("no puzzle found (the input is empty)")
+    first = lines[0][1].strip()
+    separated = " " in first or "\t" in first
+    width = len(first.split()) if separated else len(first)
+    if separated or not allow_lines or len(lines) in (width, 2 * width):
+        return [_grid_of(lines, "", max(width, 1), separated)]
+    out = []
+    for n, line in lines:
+        chars = line.strip()
+        size = math.isqrt(len(chars))
+        if size * size != len(chars) or size < 1:
+            raise PuzzleError(f"line {n}: {len(chars)} characters is not a square number")
+        rows = [list(chars[r * size : (r + 1) * size]) for r in range(size)]
+        values = _values(rows, [n] * size, False, "", size)
+        out.append(NumberGrid(values, None, Style("line"), [n] * size))
+    return out
+
+
+def region_cells(regions: list[list[int]]) -> list[list[tuple[int, int]]]:
+    """The cells of each region, in reading order."""
+    cells: list[list[tuple[int, int]]] = [[] for _ in range(1 + max(map(max, regions)))]
+    for r, row in enumerate(regions):
+        for c, k in enumerate(row):
+            cells[k].append((r, c))
+    return cells
+
+
+def check_regions(grid: NumberGrid, size: int | None = None) -> list[list[tuple[int, int]]]:
+    """Refuse regions that are not connected (or not of ``size`` cells); return the cells."""
+    assert grid.regions is not None
+    cells = region_cells(grid.regions)
+    for k, members in enumerate(cells):
+        r, c = members[0]
+        if size is not None and len(members) != size:
+            raise PuzzleError(
+                f"{grid.cell(r, c, True)}: its region has {len(members)} cells, not {size}"
+            )
+        inside = set(members)
+        seen = {members[0]}
+        todo = [members[0]]
+        while todo:
+            a, b = todo.pop()
+            for nb in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                if nb in inside and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        if len(seen) != len(members):
+            apart = min(inside - seen)
+            raise PuzzleError(
+                f"{grid.cell(*apart, True)}: its region is not connected to the cell at "
+                f"row {r + 1}, column {c + 1}"
+            )
+    return cells
+
+
+def symbol(v: int) -> str:
+    """The one-character symbol of a value (``.`` for empty)."""
+    return SYMBOLS[v - 1] if v else "."
+
+
+def render_values(grid: NumberGrid, values: list[list[int]]) -> str:
+    """Values in the grid's own style (a line, rows, or a puzzlekit solution text)."""
+    if grid.style.kind == "line":
+        return "".join(symbol(v) for row in values for v in row)
+    if grid.style.separated:
+        body = "\n".join(" ".join(str(v) if v else "-" for v in row) for row in values)
+        if grid.style.kind == "puzzlekit":
+            return f"{grid.height} {grid.width}\n{body}"
+        return body
+    return "\n".join("".join(symbol(v) for v in row) for row in values)
+
+
+def render_puzzlekit(entries: list[tuple[NumberGrid, list[list[int]]]]) -> str:
+    """Solutions as a puzzlekit solutions file (``{"solutions": {id: {...}}}``)."""
+    table = {
+        g.style.id: {"id": g.style.id, "solution": render_values(g, values)}
+        for g, values in entries
+    }
+    return json.dumps({"solutions": table}, indent=1)
+
+
+def parse_solution_text(text: str) -> list[list[int]]:
+    """A puzzlekit solution text (``R C`` then rows of numbers) as rows of values."""
+    _, _, blocks = puzzlekit_grids(text)
+    return [[int(t) for t in row] for row in blocks[0]]
