@@ -151,12 +151,26 @@ def parse_puzzlekit(text: str, max_value=None) -> list[NumberGrid]:
     return out
 
 
-def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
-    """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or one grid.
+def blocks(text: str) -> list[list[tuple[int, str]]]:
+    """Numbered content lines, split into blocks at blank lines (comments do not split)."""
+    out: list[list[tuple[int, str]]] = [[]]
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            if out[-1]:
+                out.append([])
+        elif not stripped.startswith("#"):
+            out[-1].append((n, line))
+    return [b for b in out if b]
 
-    A file whose lines are all as long as each other and as many as the width (or twice
-    as many: a region block follows) is a grid; otherwise each line is a puzzle of n*n
-    characters.
+
+def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
+    """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or grids.
+
+    Grids are separated by blank lines; each is a block of values, optionally followed
+    by a block of region ids as high as it. A text whose first line is not a square
+    number of characters long, or has blanks, or is as long as the block is high (or
+    half as high), is read as grids; otherwise each line is a puzzle of n*n characters.
     """
     if text.lstrip().startswith("{"):
         return parse_puzzlekit(text)
@@ -166,8 +180,9 @@ def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
     first = lines[0][1].strip()
     separated = " " in first or "\t" in first
     width = len(first.split()) if separated else len(first)
-    if separated or not allow_lines or len(lines) in (width, 2 * width):
-        return [_grid_of(lines, "", max(width, 1), separated)]
+    square = math.isqrt(width) ** 2 == width
+    if separated or not allow_lines or not square or len(lines) in (width, 2 * width):
+        return [_grid_of(block, "", max(width, 1), separated) for block in blocks(text)]
     out = []
     for n, line in lines:
         chars = line.strip()
@@ -193,7 +208,7 @@ def check_regions(grid: NumberGrid, size: int | None = None) -> list[list[tuple[
     """Refuse regions that are not connected (or not of ``size`` cells); return the cells."""
     assert grid.regions is not None
     cells = region_cells(grid.regions)
-    for k, members in enumerate(cells):
+    for members in cells:
         r, c = members[0]
         if size is not None and len(members) != size:
             raise PuzzleError(
@@ -234,6 +249,21 @@ def render_values(grid: NumberGrid, values: list[list[int]]) -> str:
     return "\n".join("".join(symbol(v) for v in row) for row in values)
 
 
+def render_grid(grid: NumberGrid) -> str:
+    """A puzzle as a grid of values (and its region ids, if any) that parses back."""
+    style = Style("grid", grid.style.kind != "line" and grid.style.separated)
+    text = render_values(NumberGrid(grid.values, None, style, grid.row_line), grid.values)
+    if grid.regions is None:
+        return text
+    if style.separated:
+        rows = [" ".join(str(k + 1) for k in row) for row in grid.regions]
+    else:
+        rows = [
+            "".join(SYMBOLS[k] if k < len(SYMBOLS) else "?" for k in row) for row in grid.regions
+        ]
+    return text + "\n" + "\n".join(rows)
+
+
 def render_puzzlekit(entries: list[tuple[NumberGrid, list[list[int]]]]) -> str:
     """Solutions as a puzzlekit solutions file (``{"solutions": {id: {...}}}``)."""
     table = {
@@ -244,6 +274,63 @@ def render_puzzlekit(entries: list[tuple[NumberGrid, list[list[int]]]]) -> str:
 
 
 def parse_solution_text(text: str) -> list[list[int]]:
-    """A puzzlekit solution text (``R C`` then rows of numbers) as rows of values."""
-    _, _, blocks = puzzlekit_grids(text)
-    return [[int(t) for t in row] for row in blocks[0]]
+    """A puzzlekit solution text (``R C`` then rows of numbers) as rows of values; what
+    follows the first R rows (some entries repeat the grid after ``[solution]``) is
+    ignored."""
+    lines = content_lines(text)
+    height = int(lines[0][1].split()[0])
+    return [[int(t) for t in line.split()] for _, line in lines[1 : 1 + height]]
+
+
+# -- results, shared by the command lines ---------------------------------------------
+
+
+@dataclass
+class Result:
+    """One puzzle's outcome: solutions found (capped at the search's limit), the first
+    one's values (None if none) and the search nodes (a difficulty measure)."""
+
+    grid: NumberGrid
+    count: int
+    values: list[list[int]] | None
+    nodes: int
+
+    @property
+    def label(self) -> str:
+        """Where the puzzle came from, for messages (``line 7: `` or ``puzzle 3_9x9: ``)."""
+        return self.grid.where or f"line {self.grid.row_line[0]}: "
+
+
+def report(results: list[Result], mode: str = "solve", stats: bool = False):
+    """What the command line prints for ``results``: (stdout text, stderr text, status).
+
+    ``mode``: ``solve`` prints each solution in its puzzle's own format (puzzlekit
+    entries as one JSON solutions file), ``count`` the number of solutions, ``unique``
+    whether there is exactly one. Status 1 when a puzzle has no solution (or, for
+    ``unique``, not exactly one).
+    """
+    out: list[str] = []
+    err: list[str] = []
+    status = 0
+    solved = []
+    for k, res in enumerate(results):
+        if stats:
+            err.append(f"{res.label}{res.nodes} nodes")
+        if mode == "count":
+            out.append(f"{res.label}{res.count} solutions")
+        elif mode == "unique":
+            word = {0: "no solution", 1: "unique"}.get(res.count, "not unique")
+            out.append(f"{res.label}{word}")
+            status = status or int(res.count != 1)
+        elif res.values is None:
+            err.append(f"error: {res.label}no solution (the puzzle is unsolvable)")
+            status = 1
+        elif res.grid.style.kind == "puzzlekit":
+            solved.append((res.grid, res.values))
+        else:
+            out.append(render_values(res.grid, res.values))
+            if res.grid.style.kind == "grid" and k + 1 < len(results):
+                out.append("")
+    if solved:
+        out.append(render_puzzlekit(solved))
+    return "\n".join(out) + ("\n" if out else ""), "\n".join(err) + ("\n" if err else ""), status
