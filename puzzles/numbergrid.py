@@ -99,6 +99,10 @@ def _values(rows, lines, separated, where, max_value) -> list[list[int]]:
             place = f"{where}line {n}, row {r + 1}, column {c + 1}"
             if v is None:
                 raise PuzzleError(f"{place}: {token!r} is not a value")
+            if v > max_value and not separated:
+                raise PuzzleError(
+                    f"{place}: {token!r} is not a value (1..{SYMBOLS[max_value - 1]} here)"
+                )
             if v > max_value:
                 raise PuzzleError(f"{place}: value {v} is out of range 1..{max_value}")
             values.append(v)
@@ -168,9 +172,9 @@ def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
     """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or grids.
 
     Grids are separated by blank lines; each is a block of values, optionally followed
-    by a block of region ids as high as it. A text whose first line is not a square
-    number of characters long, or has blanks, or is as long as the block is high (or
-    half as high), is read as grids; otherwise each line is a puzzle of n*n characters.
+    by a block of region ids as high as it. A text whose first line has blanks, or is
+    shorter than 16 characters, or as long as the text is high (or half as high), is
+    read as grids; otherwise each line is a puzzle of n*n characters.
     """
     if text.lstrip().startswith("{"):
         return parse_puzzlekit(text)
@@ -180,8 +184,7 @@ def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
     first = lines[0][1].strip()
     separated = " " in first or "\t" in first
     width = len(first.split()) if separated else len(first)
-    square = math.isqrt(width) ** 2 == width
-    if separated or not allow_lines or not square or len(lines) in (width, 2 * width):
+    if separated or not allow_lines or width < 16 or len(lines) in (width, 2 * width):
         return [_grid_of(block, "", max(width, 1), separated) for block in blocks(text)]
     out = []
     for n, line in lines:
