@@ -116,20 +116,24 @@ def region_grid(rows: list[list[str]]) -> list[list[int]]:
     return [[number.setdefault(t, len(number)) for t in row] for row in rows]
 
 
-def _grid_of(lines, where, max_value, separated=None) -> NumberGrid:
-    """A value block, optionally followed by a region block of the same height."""
+def _grid_of(lines, where, max_value, separated=None, regions=None) -> NumberGrid:
+    """A value block, optionally followed by a region block of the same height.
+
+    ``regions``: True: the second half of the lines are region ids; None: only when the
+    block is twice as high as wide (a square puzzle with its regions).
+    """
     rows = split_grid(lines, separated)
     sep = separated if separated is not None else len(rows[0]) < len(lines[0][1].strip())
     height = len(rows)
-    regions = None
+    found = None
     region_line: list[int] = []
-    if height == 2 * len(rows[0]):
+    if height == 2 * len(rows[0]) if regions is None else regions and height % 2 == 0:
         height //= 2
-        regions = region_grid(rows[height:])
+        found = region_grid(rows[height:])
         region_line = [n for n, _ in lines[height:]]
     values = _values(rows[:height], [n for n, _ in lines[:height]], sep, where, max_value)
     style = Style("grid", sep)
-    return NumberGrid(values, regions, style, [n for n, _ in lines[:height]], where, region_line)
+    return NumberGrid(values, found, style, [n for n, _ in lines[:height]], where, region_line)
 
 
 def parse_puzzlekit(text: str, max_value=None) -> list[NumberGrid]:
@@ -168,16 +172,20 @@ def blocks(text: str) -> list[list[tuple[int, str]]]:
     return [b for b in out if b]
 
 
-def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
+def parse_grids(
+    text: str, allow_lines: bool = True, regions: bool | None = None, max_value=None
+) -> list[NumberGrid]:
     """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or grids.
 
-    Grids are separated by blank lines; each is a block of values, optionally followed
-    by a block of region ids as high as it. A text whose first line has blanks, or is
-    shorter than 16 characters, or as long as the text is high (or half as high), is
-    read as grids; otherwise each line is a puzzle of n*n characters.
+    Grids are separated by blank lines; each is a block of values followed by a block
+    of region ids as high as it (when ``regions`` is True: always, with or without a
+    blank line between; when None: only if the block is twice as high as wide). A text
+    whose first line has blanks, or is shorter than 16 characters, or as long as the
+    text is high (or half as high), is read as grids; otherwise each line is a puzzle of
+    n*n characters. Values above ``max_value`` (default: the width) are refused.
     """
     if text.lstrip().startswith("{"):
-        return parse_puzzlekit(text)
+        return parse_puzzlekit(text, max_value)
     lines = content_lines(text)
     if not lines:
         raise PuzzleError("no puzzle found (the input is empty)")
@@ -185,7 +193,18 @@ def parse_grids(text: str, allow_lines: bool = True) -> list[NumberGrid]:
     separated = " " in first or "\t" in first
     width = len(first.split()) if separated else len(first)
     if separated or not allow_lines or width < 16 or len(lines) in (width, 2 * width):
-        return [_grid_of(block, "", max(width, 1), separated) for block in blocks(text)]
+        found = blocks(text)
+        if regions:  # a region block after a blank line joins its value block
+            joined: list[list[tuple[int, str]]] = []
+            for block in found:
+                previous = joined[-1] if joined else None
+                if previous is not None and len(previous) == len(block):
+                    joined[-1] = previous + block
+                else:
+                    joined.append(block)
+            found = joined
+        limit = max_value or max(width, 1)
+        return [_grid_of(block, "", limit, separated, regions) for block in found]
     out = []
     for n, line in lines:
         chars = line.strip()

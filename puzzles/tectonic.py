@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import dlx
 from puzzles.common import PuzzleError, read_text
 from puzzles.numbergrid import (
+    SYMBOLS,
     NumberGrid,
     Result,
     check_regions,
@@ -96,7 +97,10 @@ def parse(text: str) -> list[Tectonic]:
     >>> [t.grid.height for t in parse("1 -\\n- -\\na a\\nb b\\n")]
     [2]
     """
-    return [from_grid(g) for g in parse_grids(text, allow_lines=False)]
+    return [
+        from_grid(g)
+        for g in parse_grids(text, allow_lines=False, regions=True, max_value=len(SYMBOLS))
+    ]
 
 
 def build(puzzle: Tectonic) -> dlx.Problem:
