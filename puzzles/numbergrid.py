@@ -19,6 +19,8 @@ import json
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from puzzles.common import PuzzleError, content_lines, puzzlekit_grids, split_grid
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
@@ -205,6 +207,9 @@ def parse_grids(
             found = joined
         limit = max_value or max(width, 1)
         return [_grid_of(block, "", limit, separated, regions) for block in found]
+    fast = _parse_lines_fast(lines)
+    if fast is not None:
+        return fast
     out = []
     for n, line in lines:
         chars = line.strip()
@@ -215,6 +220,30 @@ def parse_grids(
         values = _values(rows, [n] * size, False, "", size)
         out.append(NumberGrid(values, None, Style("line"), [n] * size))
     return out
+
+
+_VALUE_TABLE = np.full(256, -1, dtype=np.int64)
+for _ch, _v in VALUE_OF.items():
+    _VALUE_TABLE[ord(_ch)] = _v
+
+
+def _parse_lines_fast(lines: list[tuple[int, str]]) -> list[NumberGrid] | None:
+    """One-line puzzles of one size, all valid, read with one table look-up; None when
+    the slow path must run (to read odd lines or to name the first bad cell)."""
+    texts = [line.strip() for _, line in lines]
+    length = len(texts[0])
+    size = math.isqrt(length)
+    if size * size != length or any(len(t) != length for t in texts):
+        return None
+    raw = np.frombuffer("".join(texts).encode("ascii", errors="replace"), dtype=np.uint8)
+    values = _VALUE_TABLE[raw].reshape(len(texts), size, size)
+    if values.min() < 0 or values.max() > size:
+        return None
+    style = Style("line")
+    return [
+        NumberGrid(v, None, style, [n] * size)
+        for (n, _), v in zip(lines, values.tolist(), strict=True)
+    ]
 
 
 def region_cells(regions: list[list[int]]) -> list[list[tuple[int, int]]]:

@@ -129,7 +129,38 @@ def parse(text: str, diagonals: bool = False) -> list[Sudoku]:
     >>> [s.side for s in parse("1.3.\\n..1.\\n.1..\\n3..1\\n")]
     [4]
     """
-    return [from_grid(g, diagonals) for g in parse_grids(text)]
+    grids = parse_grids(text)
+    if len(grids) > 1 and all(g.style.kind == "line" for g in grids):
+        return _from_line_grids(grids, diagonals)
+    return [from_grid(g, diagonals) for g in grids]
+
+
+def _from_line_grids(grids: list[NumberGrid], diagonals: bool) -> list[Sudoku]:
+    """``from_grid`` for many boxed puzzles: the clash test on arrays for all at once;
+    a puzzle that fails it goes through ``from_grid``, which names the cell."""
+    side = grids[0].height
+    if any(g.height != side for g in grids) or box_shape(side) is None:
+        return [from_grid(g, diagonals) for g in grids]
+    region = box_regions(side)
+    cells = np.arange(side * side)
+    rows, cols = divmod(cells, side)
+    units = [rows, side + cols, 2 * side + np.array(region).ravel()]
+    if diagonals:
+        units += [
+            np.where(rows == cols, 3 * side, -1),
+            np.where(rows + cols == side - 1, 3 * side + 1, -1),
+        ]
+    values = np.array([g.values for g in grids], dtype=np.int64).reshape(len(grids), -1)
+    keys = []
+    for unit in units:  # (unit, value) of each given; empty or off-unit cells: unique < 0
+        key = unit * (side + 1) + values
+        keys.append(np.where((values > 0) & (unit >= 0), key, -1 - cells - len(keys) * side * side))
+    ordered = np.sort(np.concatenate(keys, axis=1), axis=1)
+    clash = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)).any(axis=1)
+    out = []
+    for g, bad in zip(grids, clash.tolist(), strict=True):
+        out.append(from_grid(g, diagonals) if bad else Sudoku(g, side, region, False, diagonals))
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -216,42 +247,58 @@ def is_solved(sudoku: Sudoku, values) -> bool:
 
 
 def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
-    """Search every puzzle (counting up to ``limit``), one batch call per shape."""
+    """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
+
+    Everything per puzzle is done on arrays: the givens' options, the kernel's batch
+    search, and writing each first solution into its grid.
+    """
     results: list[Result | None] = [None] * len(puzzles)
     by_shape: dict[tuple, list[int]] = {}
     for k, s in enumerate(puzzles):
         by_shape.setdefault(s.shape, []).append(k)
     for indices in by_shape.values():
-        problem = build(puzzles[indices[0]])
-        counts, first, nodes = batch_first_items(
-            problem, [forced(puzzles[k]) for k in indices], limit
-        )
+        group = [puzzles[k] for k in indices]
+        n = group[0].side
+        grid = np.array([p.grid.values for p in group], dtype=np.int64).reshape(len(group), -1)
+        rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
+        options = cells * n + grid[rows, cells] - 1
+        start = np.zeros(len(group) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(group)), out=start[1:])
+        problem = build(group[0])
+        counts, chosen, nodes = batch_first_items(problem, options, start, limit, n * n)
+        where, level = np.nonzero(chosen >= 0)
+        solved = grid.copy()
+        picked = chosen[where, level]
+        solved[where, picked // n] = picked % n + 1
+        solved_rows = solved.reshape(len(group), n, n).tolist()
         for j, k in enumerate(indices):
-            values = None if first[j] is None else decode(puzzles[k], first[j])
-            results[k] = Result(puzzles[k].grid, int(counts[j]), values, int(nodes[j]))
+            values = solved_rows[j] if counts[j] else None
+            results[k] = Result(group[j].grid, int(counts[j]), values, int(nodes[j]))
     return results  # type: ignore[return-value]
 
 
-def batch_first_items(problem: dlx.Problem, forced_sets, limit: int):
+def batch_first_items(problem: dlx.Problem, options, start, limit: int, depth=None):
     """``dlx.batch`` for options whose first item is primary with bounds 1:1.
 
+    Search ``problem`` once per set of forced options ``options[start[k]:start[k+1]]``,
+    all in one kernel call; return the counts (up to ``limit``), the options chosen
+    by each first solution past the forced ones (int[n_sets, depth], -1 padded; depth:
+    the most options a solution can have, by default the problem's level bound), and
+    the nodes of each search.
+
     A workaround for speed: ``dlx.batch`` finds each forced option's node by a Python
-    loop over its items (about 20 us an option, more than the search of a 17-clue
-    puzzle); here every option is forced by its first node, found by one numpy
-    look-up for the whole batch. Returns counts, the first solutions' options (forced
-    ones first, None where there is none) and the nodes of each search.
+    loop over its items (about 20 us an option, more than the whole search of a
+    17-clue puzzle); here every option is forced by its first node, one numpy look-up
+    for the whole batch.
     """
     arrays = problem.arrays()
-    lengths = np.fromiter((len(f) for f in forced_sets), dtype=np.int64, count=len(forced_sets))
-    start = np.zeros(len(forced_sets) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=start[1:])
-    flat = np.fromiter((k for f in forced_sets for k in f), dtype=np.int64, count=int(start[-1]))
-    forced_nodes = arrays.first_node[flat].astype(np.int32)
-    n = len(forced_sets)
-    counts = np.zeros(n, dtype=np.int64)
-    first_nodes = np.zeros((n, arrays.max_level), dtype=np.int32)
-    stats = np.zeros((n, 3), dtype=np.int64)
-    max_forced = int(lengths.max()) if n else 0
+    start = np.asarray(start, dtype=np.int64)
+    n_sets = len(start) - 1
+    forced_nodes = arrays.first_node[np.asarray(options, dtype=np.int64)].astype(np.int32)
+    counts = np.zeros(n_sets, dtype=np.int64)
+    first_nodes = np.zeros((n_sets, depth or arrays.max_level), dtype=np.int32)
+    stats = np.zeros((n_sets, 3), dtype=np.int64)
+    max_forced = int(np.diff(start).max()) if n_sets else 0
     kernel.search_batch(
         arrays.node.copy(),
         arrays.item.copy(),
@@ -266,14 +313,7 @@ def batch_first_items(problem: dlx.Problem, forced_sets, limit: int):
         stats,
     )
     chosen = np.where(first_nodes >= 0, arrays.option_of_node[first_nodes], -1)
-    first: list[list[int] | None] = []
-    for j in range(n):
-        if counts[j] == 0:
-            first.append(None)
-        else:
-            row = chosen[j]
-            first.append(list(forced_sets[j]) + row[row >= 0].tolist())
-    return counts, first, stats[:, 1]
+    return counts, chosen, stats[:, 1]
 
 
 def count(sudoku: Sudoku, limit: int | None = None) -> dlx.Count:

@@ -380,3 +380,17 @@ def test_cli_generate(capsys):
     puzzles = sudoku.parse(out)
     assert len(puzzles) == 2
     assert all(sudoku.count(p).solutions == 1 for p in puzzles)
+
+
+def test_many_lines_clash_is_found_and_named():
+    good = (DATA / "top95.txt").read_text().split()[:3]
+    bad = "11" + good[0][2:]  # two 1s in row 1
+    with pytest.raises(PuzzleError, match="line 3, row 1, column 2: value 1 is already given"):
+        sudoku.parse("\n".join([good[1], good[2], bad, good[0]]) + "\n")
+    diagonal = "1" + "." * 9 + "1" + "." * 70  # cells 1,1 and 2,2: box clash
+    with pytest.raises(PuzzleError, match="line 2, row 2, column 2: value 1 is already given"):
+        sudoku.parse(good[0] + "\n" + diagonal + "\n")
+    x = "1" + "." * 29 + "1" + "." * 50  # cells 1,1 and 4,4: only the diagonal
+    assert len(sudoku.parse(good[0] + "\n" + x + "\n")) == 2
+    with pytest.raises(PuzzleError, match="row 4, column 4: value 1 .* same diagonal"):
+        sudoku.parse(good[0] + "\n" + x + "\n", diagonals=True)
