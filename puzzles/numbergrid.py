@@ -352,6 +352,18 @@ class Result:
         return self.grid.where or f"line {self.grid.row_line[0]}: "
 
 
+def summary(results: list[Result], seconds: float) -> str:
+    """One line for stderr: puzzles, how many have one solution, nodes, speed."""
+    n = len(results)
+    unique = sum(r.count == 1 for r in results)
+    nodes = sum(r.nodes for r in results)
+    rate = n / seconds if seconds > 0 else 0.0
+    return (
+        f"{n} puzzles, {unique} with exactly one solution, {nodes} nodes, "
+        f"{seconds:.3f} s ({rate:,.0f} puzzles/s)\n"
+    )
+
+
 def report(results: list[Result], mode: str = "solve", stats: bool = False):
     """What the command line prints for ``results``: (stdout text, stderr text, status).
 

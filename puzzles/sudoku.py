@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -37,6 +38,7 @@ from puzzles.numbergrid import (
     render_grid,
     render_values,
     report,
+    summary,
     symbol,
 )
 
@@ -452,8 +454,10 @@ def run(args) -> int:
         raise PuzzleError("give a puzzle FILE (or --generate N)")
     puzzles = parse(read_text(args.file), args.diagonals)
     mode = "count" if args.count else "unique" if args.unique else "solve"
+    t0 = time.perf_counter()
     results = solve_all(puzzles, limit=(1 << 40) if args.count else 2)
+    seconds = time.perf_counter() - t0
     out, err, status = report(results, mode, args.stats)
     sys.stdout.write(out)
-    sys.stderr.write(err)
+    sys.stderr.write(err + summary(results, seconds))
     return status

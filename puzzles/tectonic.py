@@ -17,6 +17,7 @@ Known counts: every puzzle of the puzzlekit set (200, 6x6 to 10x10) has one solu
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass
 
 import dlx
@@ -28,6 +29,7 @@ from puzzles.numbergrid import (
     check_regions,
     parse_grids,
     report,
+    summary,
 )
 
 
@@ -186,6 +188,7 @@ def run(args) -> int:
     """Solve, count or check every puzzle of a file."""
     puzzles = parse(read_text(args.file))
     mode = "count" if args.count else "unique" if args.unique else "solve"
+    t0 = time.perf_counter()
     results = []
     for puzzle in puzzles:
         if args.count:
@@ -194,7 +197,8 @@ def run(args) -> int:
             results.append(Result(puzzle.grid, n.solutions, first.values, n.stats.nodes))
         else:
             results.append(solve(puzzle, limit=2))
+    seconds = time.perf_counter() - t0
     out, err, status = report(results, mode, args.stats)
     sys.stdout.write(out)
-    sys.stderr.write(err)
+    sys.stderr.write(err + summary(results, seconds))
     return status
