@@ -177,6 +177,13 @@ def blocks(text: str) -> list[list[tuple[int, str]]]:
 def parse_grids(
     text: str, allow_lines: bool = True, regions: bool | None = None, max_value=None
 ) -> list[NumberGrid]:
+    """Every puzzle in ``text`` (see ``parse_grids_array``)."""
+    return parse_grids_array(text, allow_lines, regions, max_value)[0]
+
+
+def parse_grids_array(
+    text: str, allow_lines: bool = True, regions: bool | None = None, max_value=None
+) -> tuple[list[NumberGrid], np.ndarray | None]:
     """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or grids.
 
     Grids are separated by blank lines; each is a block of values followed by a block
@@ -185,9 +192,12 @@ def parse_grids(
     whose first line has blanks, or is shorter than 16 characters, or as long as the
     text is high (or half as high), is read as grids; otherwise each line is a puzzle of
     n*n characters. Values above ``max_value`` (default: the width) are refused.
+
+    Also returns, for a text of one-line puzzles of one size, their values as an
+    int64 array [puzzles, n, n] (None otherwise).
     """
     if text.lstrip().startswith("{"):
-        return parse_puzzlekit(text, max_value)
+        return parse_puzzlekit(text, max_value), None
     lines = content_lines(text)
     if not lines:
         raise PuzzleError("no puzzle found (the input is empty)")
@@ -206,10 +216,16 @@ def parse_grids(
                     joined.append(block)
             found = joined
         limit = max_value or max(width, 1)
-        return [_grid_of(block, "", limit, separated, regions) for block in found]
-    fast = _parse_lines_fast(lines)
-    if fast is not None:
-        return fast
+        return [_grid_of(block, "", limit, separated, regions) for block in found], None
+    array = _line_array(lines)
+    if array is not None:
+        style = Style("line")
+        size = array.shape[1]
+        grids = [
+            NumberGrid(v, None, style, [n] * size)
+            for (n, _), v in zip(lines, array.tolist(), strict=True)
+        ]
+        return grids, array
     out = []
     for n, line in lines:
         chars = line.strip()
@@ -219,7 +235,7 @@ def parse_grids(
         rows = [list(chars[r * size : (r + 1) * size]) for r in range(size)]
         values = _values(rows, [n] * size, False, "", size)
         out.append(NumberGrid(values, None, Style("line"), [n] * size))
-    return out
+    return out, None
 
 
 _VALUE_TABLE = np.full(256, -1, dtype=np.int64)
@@ -227,9 +243,10 @@ for _ch, _v in VALUE_OF.items():
     _VALUE_TABLE[ord(_ch)] = _v
 
 
-def _parse_lines_fast(lines: list[tuple[int, str]]) -> list[NumberGrid] | None:
-    """One-line puzzles of one size, all valid, read with one table look-up; None when
-    the slow path must run (to read odd lines or to name the first bad cell)."""
+def _line_array(lines: list[tuple[int, str]]) -> np.ndarray | None:
+    """One-line puzzles of one size, all valid, read with one table look-up, as an
+    array [puzzles, n, n]; None when the slow path must run (to read odd lines or to
+    name the first bad cell)."""
     texts = [line.strip() for _, line in lines]
     length = len(texts[0])
     size = math.isqrt(length)
@@ -239,11 +256,7 @@ def _parse_lines_fast(lines: list[tuple[int, str]]) -> list[NumberGrid] | None:
     values = _VALUE_TABLE[raw].reshape(len(texts), size, size)
     if values.min() < 0 or values.max() > size:
         return None
-    style = Style("line")
-    return [
-        NumberGrid(v, None, style, [n] * size)
-        for (n, _), v in zip(lines, values.tolist(), strict=True)
-    ]
+    return values
 
 
 def region_cells(regions: list[list[int]]) -> list[list[tuple[int, int]]]:

@@ -35,6 +35,7 @@ from puzzles.numbergrid import (
     Result,
     check_regions,
     parse_grids,
+    parse_grids_array,
     render_grid,
     render_values,
     report,
@@ -131,17 +132,18 @@ def parse(text: str, diagonals: bool = False) -> list[Sudoku]:
     >>> [s.side for s in parse("1.3.\\n..1.\\n.1..\\n3..1\\n")]
     [4]
     """
-    grids = parse_grids(text)
-    if len(grids) > 1 and all(g.style.kind == "line" for g in grids):
-        return _from_line_grids(grids, diagonals)
+    grids, array = parse_grids_array(text)
+    if array is not None and len(grids) > 1:
+        return _from_line_grids(grids, array, diagonals)
     return [from_grid(g, diagonals) for g in grids]
 
 
-def _from_line_grids(grids: list[NumberGrid], diagonals: bool) -> list[Sudoku]:
-    """``from_grid`` for many boxed puzzles: the clash test on arrays for all at once;
-    a puzzle that fails it goes through ``from_grid``, which names the cell."""
-    side = grids[0].height
-    if any(g.height != side for g in grids) or box_shape(side) is None:
+def _from_line_grids(grids: list[NumberGrid], array, diagonals: bool) -> list[Sudoku]:
+    """``from_grid`` for many boxed puzzles whose values are ``array`` [puzzles, n, n]:
+    the clash test on arrays, for all at once; a puzzle that fails it goes through
+    ``from_grid``, which names the cell."""
+    side = array.shape[1]
+    if box_shape(side) is None:
         return [from_grid(g, diagonals) for g in grids]
     region = box_regions(side)
     cells = np.arange(side * side)
@@ -152,13 +154,17 @@ def _from_line_grids(grids: list[NumberGrid], diagonals: bool) -> list[Sudoku]:
             np.where(rows == cols, 3 * side, -1),
             np.where(rows + cols == side - 1, 3 * side + 1, -1),
         ]
-    values = np.array([g.values for g in grids], dtype=np.int64).reshape(len(grids), -1)
+    n_units = 3 * side + 2
+    puzzle, cell = np.nonzero(array.reshape(len(grids), -1))  # the givens
+    value = array.reshape(len(grids), -1)[puzzle, cell]
     keys = []
-    for unit in units:  # (unit, value) of each given; empty or off-unit cells: unique < 0
-        key = unit * (side + 1) + values
-        keys.append(np.where((values > 0) & (unit >= 0), key, -1 - cells - len(keys) * side * side))
-    ordered = np.sort(np.concatenate(keys, axis=1), axis=1)
-    clash = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)).any(axis=1)
+    for unit in units:  # a key per (puzzle, unit, value) of each given on the unit
+        on = unit[cell] >= 0
+        keys.append(((puzzle * n_units + unit[cell]) * (side + 1) + value)[on])
+    ordered = np.sort(np.concatenate(keys))
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    clash = np.zeros(len(grids), dtype=bool)
+    clash[repeated // (n_units * (side + 1))] = True
     out = []
     for g, bad in zip(grids, clash.tolist(), strict=True):
         out.append(from_grid(g, diagonals) if bad else Sudoku(g, side, region, False, diagonals))
