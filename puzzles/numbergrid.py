@@ -394,19 +394,24 @@ def report(results: list[Result], mode: str = "solve", stats: bool = False):
             err.append(f"{res.label}{res.nodes} nodes")
         if mode == "count":
             out.append(f"{res.label}{res.count} solutions")
-        elif mode == "unique":
+            continue
+        if mode == "unique":
             word = {0: "no solution", 1: "unique"}.get(res.count, "not unique")
             out.append(f"{res.label}{word}")
             status = status or int(res.count != 1)
-        elif res.values is None:
+            continue
+        if res.values is None:
             err.append(f"error: {res.label}no solution (the puzzle is unsolvable)")
             status = 1
-        elif res.grid.style.kind == "puzzlekit":
+            continue
+        if res.count > 1:
+            err.append(f"note: {res.label}more than one solution; the first is shown")
+        if res.grid.style.kind == "puzzlekit":
             solved.append((res.grid, res.values))
-        else:
-            out.append(render_values(res.grid, res.values))
-            if res.grid.style.kind == "grid" and k + 1 < len(results):
-                out.append("")
+            continue
+        out.append(render_values(res.grid, res.values))
+        if res.grid.style.kind == "grid" and k + 1 < len(results):
+            out.append("")
     if solved:
         out.append(render_puzzlekit(solved))
     return "\n".join(out) + ("\n" if out else ""), "\n".join(err) + ("\n" if err else ""), status

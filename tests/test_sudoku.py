@@ -337,6 +337,13 @@ def test_cli_count_unique_and_stats(tmp_path, capsys):
     f.write_text("....\n....\n....\n....\n")
     assert main(["sudoku", str(f), "--count"]) == 0
     assert capsys.readouterr().out == "line 1: 288 solutions\n"
+    assert main(["sudoku", str(f)]) == 0
+    captured = capsys.readouterr()
+    assert sudoku.is_solved(
+        sudoku.parse(f.read_text())[0], sudoku.parse(captured.out)[0].grid.values
+    )
+    assert "line 1: more than one solution; the first is shown" in captured.err
+    assert "1 puzzles, 0 with exactly one solution" in captured.err
     assert main(["sudoku", str(f), "--unique", "--stats"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "line 1: not unique\n"
