@@ -223,7 +223,7 @@ def decode(sudoku: Sudoku, options) -> list[list[int]]:
 
 
 def render(sudoku: Sudoku, values) -> str:
-    """A solved grid in the puzzle's own format (not for puzzlekit: see render_all)."""
+    """A solved grid in the puzzle's own format (puzzlekit: ``render_puzzlekit``)."""
     return render_values(sudoku.grid, values)
 
 
