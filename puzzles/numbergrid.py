@@ -1,0 +1,417 @@
+"""Grids of numbers with regions, shared by the sudoku and tectonic adapters.
+
+Glossary:
+- *value*: a cell's number, ``1..n``; ``0`` is an empty cell. A *given* is a value
+  printed in the puzzle.
+- *region*: a set of cells sharing a region id (a jigsaw piece, a tectonic block);
+  ``regions[r][c]`` numbers them from 0 in reading order of their first cell.
+- *style*: how the puzzle was written, so that an answer is printed the same way:
+  ``line`` (one puzzle a line, one character a cell: ``4.....8.5.3...``), ``grid``
+  (one row a line, characters or blank-separated tokens, then optionally a second block
+  of region ids) or ``puzzlekit`` (JSON, see ``puzzles.common.load_puzzlekit``).
+
+Cells are reported 1-based as ``row R, column C``, with the line they come from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzles.common import PuzzleError, content_lines, puzzlekit_grids, split_grid
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
+EMPTY = {".", "0", "-", "_", "*"}
+
+
+@dataclass
+class Style:
+    """How a grid was written: ``kind`` (line, grid, puzzlekit), blank-separated tokens
+    or one character a cell, and the puzzlekit entry's id."""
+
+    kind: str
+    separated: bool = False
+    id: str = ""
+
+
+@dataclass
+class NumberGrid:
+    """A square or rectangular grid of values (0 empty) with optional regions.
+
+    ``row_line[r]``: the line of the input that row ``r`` came from (for messages);
+    ``where``: a prefix for messages (``"puzzle 3_9x9: "`` for puzzlekit entries).
+    """
+
+    values: list[list[int]]
+    regions: list[list[int]] | None
+    style: Style
+    row_line: list[int]
+    where: str = ""
+    region_line: list[int] = field(default_factory=list)
+
+    @property
+    def height(self) -> int:
+        """Number of rows."""
+        return len(self.values)
+
+    @property
+    def width(self) -> int:
+        """Number of columns."""
+        return len(self.values[0])
+
+    def cell(self, r: int, c: int, regions: bool = False) -> str:
+        """``line L, row R, column C`` for messages (the region block's line if asked)."""
+        lines = self.region_line if regions and self.region_line else self.row_line
+        return f"{self.where}line {lines[r]}, row {r + 1}, column {c + 1}"
+
+    def givens(self) -> list[tuple[int, int, int]]:
+        """(row, column, value) of every given, in reading order."""
+        return [(r, c, v) for r, row in enumerate(self.values) for c, v in enumerate(row) if v]
+
+
+def _token_value(token: str, separated: bool) -> int | None:
+    """The value of a token: 0 for empty, None when it is not a value at all."""
+    if token in EMPTY:
+        return 0
+    if separated:
+        return int(token) if token.isdigit() else None
+    k = SYMBOLS.find(token.upper())
+    return k + 1 if k >= 0 else None
+
+
+VALUE_OF = {ch: k + 1 for k, ch in enumerate(SYMBOLS)}
+VALUE_OF.update({ch.lower(): k + 1 for k, ch in enumerate(SYMBOLS) if ch.isalpha()})
+VALUE_OF.update(dict.fromkeys(EMPTY, 0))
+
+
+def _values(rows, lines, separated, where, max_value) -> list[list[int]]:
+    """Rows of tokens to values, refusing bad tokens and values above ``max_value``."""
+    if not separated:  # fast path: one dictionary look-up a cell
+        fast = [[VALUE_OF.get(t, -1) for t in row] for row in rows]
+        if all(0 <= v <= max_value for row in fast for v in row):
+            return fast
+    out = []
+    for r, (row, n) in enumerate(zip(rows, lines, strict=True)):
+        values = []
+        for c, token in enumerate(row):
+            v = _token_value(token, separated)
+            place = f"{where}line {n}, row {r + 1}, column {c + 1}"
+            if v is None:
+                raise PuzzleError(f"{place}: {token!r} is not a value")
+            if v > max_value and not separated:
+                raise PuzzleError(
+                    f"{place}: {token!r} is not a value (1..{SYMBOLS[max_value - 1]} here)"
+                )
+            if v > max_value:
+                raise PuzzleError(f"{place}: value {v} is out of range 1..{max_value}")
+            values.append(v)
+        out.append(values)
+    return out
+
+
+def region_grid(rows: list[list[str]]) -> list[list[int]]:
+    """Region ids (any tokens) to region numbers from 0, in reading order."""
+    number: dict[str, int] = {}
+    return [[number.setdefault(t, len(number)) for t in row] for row in rows]
+
+
+def _grid_of(lines, where, max_value, separated=None, regions=None) -> NumberGrid:
+    """A value block, optionally followed by a region block of the same height.
+
+    ``regions``: True: the second half of the lines are region ids; None: only when the
+    block is twice as high as wide (a square puzzle with its regions).
+    """
+    rows = split_grid(lines, separated)
+    sep = separated if separated is not None else len(rows[0]) < len(lines[0][1].strip())
+    height = len(rows)
+    found = None
+    region_line: list[int] = []
+    if height == 2 * len(rows[0]) if regions is None else regions and height % 2 == 0:
+        height //= 2
+        found = region_grid(rows[height:])
+        region_line = [n for n, _ in lines[height:]]
+    values = _values(rows[:height], [n for n, _ in lines[:height]], sep, where, max_value)
+    style = Style("grid", sep)
+    return NumberGrid(values, found, style, [n for n, _ in lines[:height]], where, region_line)
+
+
+def parse_puzzlekit(text: str, max_value=None) -> list[NumberGrid]:
+    """Every puzzle of a puzzlekit JSON text (``{"puzzles": {id: {"problem": ...}}}``)."""
+    try:
+        table = json.loads(text)["puzzles"]
+        entries = [(str(k), v["problem"]) for k, v in table.items()]
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+        raise PuzzleError(f"not a puzzlekit JSON file with 'puzzles': {e}") from None
+    out = []
+    for key, problem in entries:
+        where = f"puzzle {key}: "
+        try:
+            height, width, blocks = puzzlekit_grids(problem)
+        except PuzzleError as e:
+            raise PuzzleError(f"{where}{e}") from None
+        lines = list(range(2, 2 + height))
+        limit = max_value or max(height, width)
+        values = _values(blocks[0], lines, True, where, limit)
+        regions = region_grid(blocks[1]) if len(blocks) > 1 else None
+        style = Style("puzzlekit", True, key)
+        out.append(NumberGrid(values, regions, style, lines, where, [n + height for n in lines]))
+    return out
+
+
+def blocks(text: str) -> list[list[tuple[int, str]]]:
+    """Numbered content lines, split into blocks at blank lines (comments do not split)."""
+    out: list[list[tuple[int, str]]] = [[]]
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            if out[-1]:
+                out.append([])
+        elif not stripped.startswith("#"):
+            out[-1].append((n, line))
+    return [b for b in out if b]
+
+
+def parse_grids(
+    text: str, allow_lines: bool = True, regions: bool | None = None, max_value=None
+) -> list[NumberGrid]:
+    """Every puzzle in ``text`` (see ``parse_grids_array``)."""
+    return parse_grids_array(text, allow_lines, regions, max_value)[0]
+
+
+def parse_grids_array(
+    text: str, allow_lines: bool = True, regions: bool | None = None, max_value=None
+) -> tuple[list[NumberGrid], np.ndarray | None]:
+    """Every puzzle in ``text``: puzzlekit JSON, one-line puzzles, or grids.
+
+    Grids are separated by blank lines; each is a block of values followed by a block
+    of region ids as high as it (when ``regions`` is True: always, with or without a
+    blank line between; when None: only if the block is twice as high as wide). A text
+    whose first line has blanks, or is shorter than 16 characters, or as long as the
+    text is high (or half as high), is read as grids; otherwise each line is a puzzle of
+    n*n characters. Values above ``max_value`` (default: the width) are refused.
+
+    Also returns, for a text of one-line puzzles of one size, their values as an
+    int64 array [puzzles, n, n] (None otherwise).
+    """
+    if text.lstrip().startswith("{"):
+        return parse_puzzlekit(text, max_value), None
+    lines = content_lines(text)
+    if not lines:
+        raise PuzzleError("no puzzle found (the input is empty)")
+    first = lines[0][1].strip()
+    separated = " " in first or "\t" in first
+    width = len(first.split()) if separated else len(first)
+    if separated or not allow_lines or width < 16 or len(lines) in (width, 2 * width):
+        found = blocks(text)
+        if regions:  # a region block after a blank line joins its value block
+            joined: list[list[tuple[int, str]]] = []
+            for block in found:
+                previous = joined[-1] if joined else None
+                if previous is not None and len(previous) == len(block):
+                    joined[-1] = previous + block
+                else:
+                    joined.append(block)
+            found = joined
+        limit = max_value or max(width, 1)
+        return [_grid_of(block, "", limit, separated, regions) for block in found], None
+    array = _line_array(lines)
+    if array is not None:
+        style = Style("line")
+        size = array.shape[1]
+        grids = [
+            NumberGrid(v, None, style, [n] * size)
+            for (n, _), v in zip(lines, array.tolist(), strict=True)
+        ]
+        return grids, array
+    out = []
+    for n, line in lines:
+        chars = line.strip()
+        size = math.isqrt(len(chars))
+        if size * size != len(chars) or size < 1:
+            raise PuzzleError(f"line {n}: {len(chars)} characters is not a square number")
+        rows = [list(chars[r * size : (r + 1) * size]) for r in range(size)]
+        values = _values(rows, [n] * size, False, "", size)
+        out.append(NumberGrid(values, None, Style("line"), [n] * size))
+    return out, None
+
+
+_VALUE_TABLE = np.full(256, -1, dtype=np.int64)
+for _ch, _v in VALUE_OF.items():
+    _VALUE_TABLE[ord(_ch)] = _v
+
+
+def _line_array(lines: list[tuple[int, str]]) -> np.ndarray | None:
+    """One-line puzzles of one size, all valid, read with one table look-up, as an
+    array [puzzles, n, n]; None when the slow path must run (to read odd lines or to
+    name the first bad cell)."""
+    texts = [line.strip() for _, line in lines]
+    length = len(texts[0])
+    size = math.isqrt(length)
+    if size * size != length or any(len(t) != length for t in texts):
+        return None
+    raw = np.frombuffer("".join(texts).encode("ascii", errors="replace"), dtype=np.uint8)
+    values = _VALUE_TABLE[raw].reshape(len(texts), size, size)
+    if values.min() < 0 or values.max() > size:
+        return None
+    return values
+
+
+def region_cells(regions: list[list[int]]) -> list[list[tuple[int, int]]]:
+    """The cells of each region, in reading order."""
+    cells: list[list[tuple[int, int]]] = [[] for _ in range(1 + max(map(max, regions)))]
+    for r, row in enumerate(regions):
+        for c, k in enumerate(row):
+            cells[k].append((r, c))
+    return cells
+
+
+def check_regions(grid: NumberGrid, size: int | None = None) -> list[list[tuple[int, int]]]:
+    """Refuse regions that are not connected (or not of ``size`` cells); return the cells."""
+    assert grid.regions is not None
+    cells = region_cells(grid.regions)
+    for members in cells:
+        r, c = members[0]
+        if size is not None and len(members) != size:
+            raise PuzzleError(
+                f"{grid.cell(r, c, True)}: its region has {len(members)} cells, not {size}"
+            )
+        inside = set(members)
+        seen = {members[0]}
+        todo = [members[0]]
+        while todo:
+            a, b = todo.pop()
+            for nb in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                if nb in inside and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        if len(seen) != len(members):
+            apart = min(inside - seen)
+            raise PuzzleError(
+                f"{grid.cell(*apart, True)}: its region is not connected to the cell at "
+                f"row {r + 1}, column {c + 1}"
+            )
+    return cells
+
+
+def symbol(v: int) -> str:
+    """The one-character symbol of a value (``.`` for empty)."""
+    return SYMBOLS[v - 1] if v else "."
+
+
+def render_values(grid: NumberGrid, values: list[list[int]]) -> str:
+    """Values in the grid's own style (a line, rows, or a puzzlekit solution text)."""
+    if grid.style.kind == "line":
+        return "".join(symbol(v) for row in values for v in row)
+    if grid.style.separated:
+        body = "\n".join(" ".join(str(v) if v else "-" for v in row) for row in values)
+        if grid.style.kind == "puzzlekit":
+            return f"{grid.height} {grid.width}\n{body}"
+        return body
+    return "\n".join("".join(symbol(v) for v in row) for row in values)
+
+
+def render_grid(grid: NumberGrid) -> str:
+    """A puzzle as a grid of values (and its region ids, if any) that parses back."""
+    style = Style("grid", grid.style.kind != "line" and grid.style.separated)
+    text = render_values(NumberGrid(grid.values, None, style, grid.row_line), grid.values)
+    if grid.regions is None:
+        return text
+    if style.separated:
+        rows = [" ".join(str(k + 1) for k in row) for row in grid.regions]
+    else:
+        rows = [
+            "".join(SYMBOLS[k] if k < len(SYMBOLS) else "?" for k in row) for row in grid.regions
+        ]
+    return text + "\n" + "\n".join(rows)
+
+
+def render_puzzlekit(entries: list[tuple[NumberGrid, list[list[int]]]]) -> str:
+    """Solutions as a puzzlekit solutions file (``{"solutions": {id: {...}}}``)."""
+    table = {
+        g.style.id: {"id": g.style.id, "solution": render_values(g, values)}
+        for g, values in entries
+    }
+    return json.dumps({"solutions": table}, indent=1)
+
+
+def parse_solution_text(text: str) -> list[list[int]]:
+    """A puzzlekit solution text (``R C`` then rows of numbers) as rows of values; what
+    follows the first R rows (some entries repeat the grid after ``[solution]``) is
+    ignored."""
+    lines = content_lines(text)
+    height = int(lines[0][1].split()[0])
+    return [[int(t) for t in line.split()] for _, line in lines[1 : 1 + height]]
+
+
+# -- results, shared by the command lines ---------------------------------------------
+
+
+@dataclass
+class Result:
+    """One puzzle's outcome: solutions found (capped at the search's limit), the first
+    one's values (None if none) and the search nodes (a difficulty measure)."""
+
+    grid: NumberGrid
+    count: int
+    values: list[list[int]] | None
+    nodes: int
+
+    @property
+    def label(self) -> str:
+        """Where the puzzle came from, for messages (``line 7: `` or ``puzzle 3_9x9: ``)."""
+        return self.grid.where or f"line {self.grid.row_line[0]}: "
+
+
+def summary(results: list[Result], seconds: float) -> str:
+    """One line for stderr: puzzles, how many have one solution, nodes, speed."""
+    n = len(results)
+    unique = sum(r.count == 1 for r in results)
+    nodes = sum(r.nodes for r in results)
+    rate = n / seconds if seconds > 0 else 0.0
+    return (
+        f"{n} puzzles, {unique} with exactly one solution, {nodes} nodes, "
+        f"{seconds:.3f} s ({rate:,.0f} puzzles/s)\n"
+    )
+
+
+def report(results: list[Result], mode: str = "solve", stats: bool = False):
+    """What the command line prints for ``results``: (stdout text, stderr text, status).
+
+    ``mode``: ``solve`` prints each solution in its puzzle's own format (puzzlekit
+    entries as one JSON solutions file), ``count`` the number of solutions, ``unique``
+    whether there is exactly one. Status 1 when a puzzle has no solution (or, for
+    ``unique``, not exactly one).
+    """
+    out: list[str] = []
+    err: list[str] = []
+    status = 0
+    solved = []
+    for k, res in enumerate(results):
+        if stats:
+            err.append(f"{res.label}{res.nodes} nodes")
+        if mode == "count":
+            out.append(f"{res.label}{res.count} solutions")
+            continue
+        if mode == "unique":
+            word = {0: "no solution", 1: "unique"}.get(res.count, "not unique")
+            out.append(f"{res.label}{word}")
+            status = status or int(res.count != 1)
+            continue
+        if res.values is None:
+            err.append(f"error: {res.label}no solution (the puzzle is unsolvable)")
+            status = 1
+            continue
+        if res.count > 1:
+            err.append(f"note: {res.label}more than one solution; the first is shown")
+        if res.grid.style.kind == "puzzlekit":
+            solved.append((res.grid, res.values))
+            continue
+        out.append(render_values(res.grid, res.values))
+        if res.grid.style.kind == "grid" and k + 1 < len(results):
+            out.append("")
+    if solved:
+        out.append(render_puzzlekit(solved))
+    return "\n".join(out) + ("\n" if out else ""), "\n".join(err) + ("\n" if err else ""), status

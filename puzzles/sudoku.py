@@ -1,0 +1,469 @@
+"""Sudoku of any size, with boxes or jigsaw regions, as exact cover.
+
+Glossary (n = the side, e.g. 9):
+- primary items: ``p{r},{c}`` (cell r,c is filled), ``r{r}v{v}`` (row r holds v),
+  ``c{c}v{v}`` (column c holds v), ``b{k}v{v}`` (box or jigsaw region k holds v):
+  ``4 n^2`` items.
+- option ``(r, c, v)``: put v in cell r,c; it covers its cell, row, column and box
+  items. Option number ``(r n + c) n + v - 1``, so ``n^3`` options.
+- a puzzle is the empty grid's problem with the givens' options *forced*; the empty
+  grid is built once per shape and shared by every puzzle of that shape.
+
+Boxes: a side n = a b with a the largest divisor of n up to sqrt(n) has boxes of a rows
+and b columns (4: 2x2, 6: 2x3, 9: 3x3, 16: 4x4, 25: 5x5); other sides need regions.
+
+Known counts: the empty 4x4 grid has 288 solutions; every puzzle of the 17-clue list,
+top95 and forum-hardest has exactly one; Serg's benchmark puzzles have 2 or more.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+import dlx
+from dlx import kernel
+from puzzles.common import PuzzleError, read_text
+from puzzles.numbergrid import (
+    NumberGrid,
+    Result,
+    check_regions,
+    parse_grids,
+    parse_grids_array,
+    render_grid,
+    render_values,
+    report,
+    summary,
+    symbol,
+)
+
+MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
+
+
+@dataclass
+class Sudoku:
+    """A parsed sudoku: its grid (values, style) and the region of every cell."""
+
+    grid: NumberGrid
+    side: int
+    region: tuple[tuple[int, ...], ...]  # region[r][c]: the box or jigsaw piece
+    jigsaw: bool
+    diagonals: bool = False  # sudoku X: both long diagonals hold 1..n too
+
+    @property
+    def shape(self) -> tuple:
+        """What the empty grid's problem depends on: side, regions, diagonals."""
+        return (self.side, self.region, self.diagonals)
+
+
+def box_shape(side: int) -> tuple[int, int] | None:
+    """(rows, columns) of a box for this side, or None when boxes would be 1 wide."""
+    a = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
+    if a == 1 and side > 1:
+        return None
+    return a, side // a
+
+
+@lru_cache(maxsize=64)
+def box_regions(side: int) -> tuple[tuple[int, ...], ...]:
+    """The box number of each cell, boxes numbered in reading order."""
+    shape = box_shape(side)
+    assert shape is not None
+    a, b = shape
+    return tuple(tuple((r // a) * a + c // b for c in range(side)) for r in range(side))
+
+
+def from_grid(grid: NumberGrid, diagonals: bool = False) -> Sudoku:
+    """Check a parsed grid against the rules of sudoku; raise PuzzleError naming a cell."""
+    side = grid.height
+    if grid.width != side:
+        raise PuzzleError(
+            f"{grid.where}line {grid.row_line[0]}: a sudoku is square, not "
+            f"{grid.height} rows of {grid.width}"
+        )
+    if side > MAX_SIDE:
+        raise PuzzleError(f"{grid.where}line {grid.row_line[0]}: side {side} is above {MAX_SIDE}")
+    givens = grid.givens()
+    for r, c, v in givens:
+        if v > side:
+            raise PuzzleError(f"{grid.cell(r, c)}: value {v} is out of range 1..{side}")
+    if grid.regions is not None:
+        check_regions(grid, side)
+        region = tuple(tuple(row) for row in grid.regions)
+        jigsaw = True
+    else:
+        if box_shape(side) is None:
+            raise PuzzleError(
+                f"{grid.where}line {grid.row_line[0]}: a {side}x{side} sudoku has no box "
+                f"shape; give a block of region ids after the grid (jigsaw)"
+            )
+        region = box_regions(side)
+        jigsaw = False
+    seen: dict[tuple, tuple[int, int]] = {}
+    for r, c, v in givens:
+        units = [
+            (("row", r), "row"),
+            (("column", c), "column"),
+            (("region", region[r][c]), "region" if jigsaw else "box"),
+        ]
+        if diagonals and r == c:
+            units.append((("diagonal", 0), "diagonal"))
+        if diagonals and r + c == side - 1:
+            units.append((("diagonal", 1), "anti-diagonal"))
+        for unit, name in units:
+            other = seen.setdefault((unit, v), (r, c))
+            if other != (r, c):
+                raise PuzzleError(
+                    f"{grid.cell(r, c)}: value {v} is already given in the same {name} "
+                    f"at row {other[0] + 1}, column {other[1] + 1}"
+                )
+    return Sudoku(grid, side, region, jigsaw, diagonals)
+
+
+def parse(text: str, diagonals: bool = False) -> list[Sudoku]:
+    """Every sudoku of a text: one-line puzzles, one grid (+ regions), or puzzlekit JSON.
+
+    >>> [s.side for s in parse("1.3.\\n..1.\\n.1..\\n3..1\\n")]
+    [4]
+    """
+    grids, array = parse_grids_array(text)
+    if array is not None and len(grids) > 1:
+        return _from_line_grids(grids, array, diagonals)
+    return [from_grid(g, diagonals) for g in grids]
+
+
+def _from_line_grids(grids: list[NumberGrid], array, diagonals: bool) -> list[Sudoku]:
+    """``from_grid`` for many boxed puzzles whose values are ``array`` [puzzles, n, n]:
+    the clash test on arrays, for all at once; a puzzle that fails it goes through
+    ``from_grid``, which names the cell."""
+    side = array.shape[1]
+    if box_shape(side) is None:
+        return [from_grid(g, diagonals) for g in grids]
+    region = box_regions(side)
+    cells = np.arange(side * side)
+    rows, cols = divmod(cells, side)
+    units = [rows, side + cols, 2 * side + np.array(region).ravel()]
+    if diagonals:
+        units += [
+            np.where(rows == cols, 3 * side, -1),
+            np.where(rows + cols == side - 1, 3 * side + 1, -1),
+        ]
+    n_units = 3 * side + 2
+    puzzle, cell = np.nonzero(array.reshape(len(grids), -1))  # the givens
+    value = array.reshape(len(grids), -1)[puzzle, cell]
+    keys = []
+    for unit in units:  # a key per (puzzle, unit, value) of each given on the unit
+        on = unit[cell] >= 0
+        keys.append(((puzzle * n_units + unit[cell]) * (side + 1) + value)[on])
+    ordered = np.sort(np.concatenate(keys))
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    clash = np.zeros(len(grids), dtype=bool)
+    clash[repeated // (n_units * (side + 1))] = True
+    out = []
+    for g, bad in zip(grids, clash.tolist(), strict=True):
+        out.append(from_grid(g, diagonals) if bad else Sudoku(g, side, region, False, diagonals))
+    return out
+
+
+@lru_cache(maxsize=16)
+def empty_problem(side: int, region, diagonals: bool = False) -> dlx.Problem:
+    """The problem of the empty grid of this shape (shared, do not modify).
+
+    With ``diagonals``, items ``d0v{v}`` and ``d1v{v}`` (the diagonal and the
+    anti-diagonal hold v) join the options of the cells on them.
+    """
+    n = side
+    cells = [f"p{r},{c}" for r in range(n) for c in range(n)]
+    units = [f"{u}{k}v{v}" for u in "rcb" for k in range(n) for v in range(1, n + 1)]
+    if diagonals:
+        units += [f"d{k}v{v}" for k in range(2) for v in range(1, n + 1)]
+    problem = dlx.Problem(primary=cells + units)
+    for r in range(n):
+        for c in range(n):
+            k = region[r][c]
+            for v in range(1, n + 1):
+                items = [f"p{r},{c}", f"r{r}v{v}", f"c{c}v{v}", f"b{k}v{v}"]
+                if diagonals and r == c:
+                    items.append(f"d0v{v}")
+                if diagonals and r + c == n - 1:
+                    items.append(f"d1v{v}")
+                problem.add_option(items)
+    problem.arrays()
+    return problem
+
+
+def build(sudoku: Sudoku) -> dlx.Problem:
+    """The exact-cover problem of the empty grid (use with ``forced(sudoku)``)."""
+    return empty_problem(sudoku.side, sudoku.region, sudoku.diagonals)
+
+
+def option_of(side: int, r: int, c: int, v: int) -> int:
+    """The option that puts value ``v`` in cell ``r, c``."""
+    return (r * side + c) * side + v - 1
+
+
+def forced(sudoku: Sudoku) -> list[int]:
+    """The options of the givens, to force in the empty grid's problem."""
+    return [option_of(sudoku.side, r, c, v) for r, c, v in sudoku.grid.givens()]
+
+
+def decode(sudoku: Sudoku, options) -> list[list[int]]:
+    """The solved grid from a solution's options (forced ones included)."""
+    n = sudoku.side
+    flat = [0] * (n * n)
+    for k in options:
+        flat[k // n] = k % n + 1
+    return [flat[r * n : (r + 1) * n] for r in range(n)]
+
+
+def render(sudoku: Sudoku, values) -> str:
+    """A solved grid in the puzzle's own format (puzzlekit: ``render_puzzlekit``)."""
+    return render_values(sudoku.grid, values)
+
+
+def is_solved(sudoku: Sudoku, values) -> bool:
+    """Independent check: a full grid, every row, column and region (and diagonal, for
+    sudoku X) a permutation of 1..n, and every given kept."""
+    n = sudoku.side
+    full = set(range(1, n + 1))
+    if len(values) != n or any(len(row) != n for row in values):
+        return False
+    units: dict[tuple, list[int]] = {}
+    for r in range(n):
+        for c in range(n):
+            v = values[r][c]
+            given = sudoku.grid.values[r][c]
+            if given and given != v:
+                return False
+            for key in (("r", r), ("c", c), ("b", sudoku.region[r][c])):
+                units.setdefault(key, []).append(v)
+            if sudoku.diagonals and r == c:
+                units.setdefault(("d", 0), []).append(v)
+            if sudoku.diagonals and r + c == n - 1:
+                units.setdefault(("d", 1), []).append(v)
+    expected = 3 * n + (2 if sudoku.diagonals else 0)
+    return len(units) == expected and all(len(u) == n and set(u) == full for u in units.values())
+
+
+# -- solving many ------------------------------------------------------------------
+
+
+def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
+    """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
+
+    Everything per puzzle is done on arrays: the givens' options, the kernel's batch
+    search, and writing each first solution into its grid.
+    """
+    results: list[Result | None] = [None] * len(puzzles)
+    by_shape: dict[tuple, list[int]] = {}
+    for k, s in enumerate(puzzles):
+        by_shape.setdefault(s.shape, []).append(k)
+    for indices in by_shape.values():
+        group = [puzzles[k] for k in indices]
+        n = group[0].side
+        grid = np.array([p.grid.values for p in group], dtype=np.int64).reshape(len(group), -1)
+        rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
+        options = cells * n + grid[rows, cells] - 1
+        start = np.zeros(len(group) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(group)), out=start[1:])
+        problem = build(group[0])
+        counts, chosen, nodes = batch_first_items(problem, options, start, limit, n * n)
+        where, level = np.nonzero(chosen >= 0)
+        solved = grid.copy()
+        picked = chosen[where, level]
+        solved[where, picked // n] = picked % n + 1
+        solved_rows = solved.reshape(len(group), n, n).tolist()
+        for j, k in enumerate(indices):
+            values = solved_rows[j] if counts[j] else None
+            results[k] = Result(group[j].grid, int(counts[j]), values, int(nodes[j]))
+    return results  # type: ignore[return-value]
+
+
+def batch_first_items(problem: dlx.Problem, options, start, limit: int, depth=None):
+    """``dlx.batch`` for options whose first item is primary with bounds 1:1.
+
+    Search ``problem`` once per set of forced options ``options[start[k]:start[k+1]]``,
+    all in one kernel call; return the counts (up to ``limit``), the options chosen
+    by each first solution past the forced ones (int[n_sets, depth], -1 padded; depth:
+    the most options a solution can have, by default the problem's level bound), and
+    the nodes of each search.
+
+    A workaround for speed: ``dlx.batch`` finds each forced option's node by a Python
+    loop over its items (about 20 us an option, more than the whole search of a
+    17-clue puzzle); here every option is forced by its first node, one numpy look-up
+    for the whole batch.
+    """
+    arrays = problem.arrays()
+    start = np.asarray(start, dtype=np.int64)
+    n_sets = len(start) - 1
+    forced_nodes = arrays.first_node[np.asarray(options, dtype=np.int64)].astype(np.int32)
+    counts = np.zeros(n_sets, dtype=np.int64)
+    first_nodes = np.zeros((n_sets, depth or arrays.max_level), dtype=np.int32)
+    stats = np.zeros((n_sets, 3), dtype=np.int64)
+    max_forced = int(np.diff(start).max()) if n_sets else 0
+    kernel.search_batch(
+        arrays.node.copy(),
+        arrays.item.copy(),
+        arrays.second,
+        arrays.has_bounds,
+        forced_nodes,
+        start,
+        arrays.max_level + max_forced,
+        max(int(limit), 1),
+        counts,
+        first_nodes,
+        stats,
+    )
+    chosen = np.where(first_nodes >= 0, arrays.option_of_node[first_nodes], -1)
+    return counts, chosen, stats[:, 1]
+
+
+def count(sudoku: Sudoku, limit: int | None = None) -> dlx.Count:
+    """The number of solutions (up to ``limit``)."""
+    return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku))
+
+
+def difficulty(sudoku: Sudoku) -> int:
+    """Search nodes to solve and prove uniqueness: the engine's measure of difficulty."""
+    return solve_all([sudoku], limit=2)[0].nodes
+
+
+# -- generating --------------------------------------------------------------------
+
+# Difficulty is the search's size: nodes (to find every solution up to 2) per cell.
+# A puzzle that needs no guess costs one node a cell plus the root (82 for 9x9): the
+# chosen item always had a single option left. Of 60 random minimal 9x9 puzzles,
+# 31 needed 82 nodes, 18 from 87 to 105, 11 from 122 to 699; the 17-clue list
+# averages about 125, forum-hardest about 5,000.
+DIFFICULTY = {  # band [lo, hi) of nodes / n^2
+    "easy": (0.0, 1.05),
+    "medium": (1.05, 1.6),
+    "hard": (1.6, float("inf")),
+    "any": (0.0, float("inf")),
+}
+
+
+def random_solution(template: Sudoku, rng: random.Random) -> list[list[int]]:
+    """A random full grid: the first solution of the empty grid with shuffled options."""
+    base = build(template)
+    order = list(range(base.n_options))
+    rng.shuffle(order)
+    problem = dlx.Problem(primary=base.primary)
+    for k in order:
+        problem.add_option(base.option(k), name=str(k))
+    solution = dlx.first(problem)
+    if solution is None:
+        raise PuzzleError("this shape of sudoku has no solution at all")
+    return decode(template, [int(name) for name in solution.names])
+
+
+def generate_one(template: Sudoku, rng: random.Random) -> Sudoku:
+    """A minimal puzzle with one solution: remove the givens of a random full grid, in
+    random order, as long as the solution stays unique."""
+    n = template.side
+    values = random_solution(template, rng)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    problem = build(template)
+    givens = {(r, c): option_of(n, r, c, values[r][c]) for r, c in cells}
+    for cell in cells:
+        option = givens.pop(cell)
+        if dlx.count(problem, limit=2, forced=list(givens.values())).solutions != 1:
+            givens[cell] = option
+    for r, c in cells:
+        if (r, c) not in givens:
+            values[r][c] = 0
+    grid = NumberGrid(values, template.grid.regions, template.grid.style, template.grid.row_line)
+    return Sudoku(grid, n, template.region, template.jigsaw, template.diagonals)
+
+
+def empty_sudoku(side: int, diagonals: bool = False) -> Sudoku:
+    """The empty sudoku with boxes of this side (a template for ``generate``)."""
+    if not 1 <= side <= MAX_SIDE or box_shape(side) is None:
+        raise PuzzleError(f"a {side}x{side} sudoku has no box shape (try 4, 6, 9, 16 or 25)")
+    return from_grid(parse_grids("\n".join("." * side for _ in range(side)))[0], diagonals)
+
+
+def generate(
+    how_many: int,
+    seed: int,
+    level: str = "any",
+    template: Sudoku | None = None,
+    max_tries: int = 100,
+) -> list[Sudoku]:
+    """``how_many`` minimal puzzles with one solution whose search nodes per cell fall
+    in the ``level`` band (see DIFFICULTY); like ``template`` (default: 9x9 boxes).
+
+    Reproducible: the same seed, level and template give the same puzzles.
+    """
+    lo, hi = DIFFICULTY[level]
+    template = template or empty_sudoku(9)
+    rng = random.Random(seed)
+    out: list[Sudoku] = []
+    tries = 0
+    while len(out) < how_many:
+        tries += 1
+        if tries > max_tries * how_many:
+            raise PuzzleError(f"no {level} puzzle found in {tries - 1} tries")
+        puzzle = generate_one(template, rng)
+        if lo <= difficulty(puzzle) / template.side**2 < hi:
+            out.append(puzzle)
+    return out
+
+
+# -- command line --------------------------------------------------------------------
+
+
+def add_arguments(parser) -> None:
+    """Options of ``python -m puzzles sudoku``."""
+    parser.add_argument("file", nargs="?", help="puzzle file (one-line, grid or JSON); - stdin")
+    parser.add_argument("--count", action="store_true", help="count each puzzle's solutions")
+    parser.add_argument("--unique", action="store_true", help="say whether each is unique")
+    parser.add_argument("--stats", action="store_true", help="print nodes per puzzle (stderr)")
+    parser.add_argument("--generate", type=int, metavar="N", help="generate N puzzles")
+    parser.add_argument("--seed", type=int, default=0, help="random seed for --generate")
+    parser.add_argument(
+        "--difficulty", choices=sorted(DIFFICULTY), default="any", help="for --generate"
+    )
+    parser.add_argument("--size", type=int, default=9, help="side for --generate (4, 9, 16)")
+    parser.add_argument(
+        "--diagonals", action="store_true", help="sudoku X: the diagonals hold 1..n too"
+    )
+
+
+def _run_generate(args) -> int:
+    """Print generated puzzles with their search nodes (one-line, or grids for jigsaw)."""
+    if args.file:
+        template = parse(read_text(args.file), args.diagonals)[0]
+    else:
+        template = empty_sudoku(args.size, args.diagonals)
+    for k, s in enumerate(generate(args.generate, args.seed, args.difficulty, template)):
+        print(f"# seed {args.seed} puzzle {k + 1}: {difficulty(s)} nodes")
+        if s.jigsaw:
+            print(render_grid(s.grid))
+        else:
+            print("".join(symbol(v) for row in s.grid.values for v in row))
+    return 0
+
+
+def run(args) -> int:
+    """Solve, count or check every puzzle of a file, or generate puzzles."""
+    if args.generate is not None:
+        return _run_generate(args)
+    if not args.file:
+        raise PuzzleError("give a puzzle FILE (or --generate N)")
+    puzzles = parse(read_text(args.file), args.diagonals)
+    mode = "count" if args.count else "unique" if args.unique else "solve"
+    t0 = time.perf_counter()
+    results = solve_all(puzzles, limit=(1 << 40) if args.count else 2)
+    seconds = time.perf_counter() - t0
+    out, err, status = report(results, mode, args.stats)
+    sys.stdout.write(out)
+    sys.stderr.write(err + summary(results, seconds))
+    return status

@@ -1,0 +1,403 @@
+"""Sudoku: real puzzles against their known answers, counts, generation, errors, CLI.
+
+Every solution goes through ``check_solution``: the exact-cover checker of the engine
+and ``sudoku.is_solved``; the latter is checked here against ``rules_hold``, written
+from the rules alone.
+"""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import dlx
+from puzzles import sudoku
+from puzzles.cli import main
+from puzzles.common import PuzzleError
+from puzzles.numbergrid import parse_solution_text
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "sudoku"
+DIAGONAL_JIGSAWS = {f"{k}_6x6" for k in (*range(651, 656), *range(661, 666), *range(671, 676))}
+
+
+def rules_hold(grid, side, box=None, regions=None) -> bool:
+    """Rows, columns and boxes (a x b) or regions each hold 1..side once."""
+    want = list(range(1, side + 1))
+    units = [list(row) for row in grid] + [list(col) for col in zip(*grid, strict=True)]
+    if regions is None:
+        a, b = box
+        for top in range(0, side, a):
+            for left in range(0, side, b):
+                units.append(
+                    [grid[r][c] for r in range(top, top + a) for c in range(left, left + b)]
+                )
+    else:
+        by_id = {}
+        for r in range(side):
+            for c in range(side):
+                by_id.setdefault(regions[r][c], []).append(grid[r][c])
+        units += list(by_id.values())
+    return all(sorted(u) == want for u in units)
+
+
+def check_solution(puzzle: sudoku.Sudoku, values, exact_cover: bool = True) -> None:
+    """Assert ``values`` solve ``puzzle``: rules, givens kept, and (unless told not to:
+    ``dlx.check`` takes 50 ms on a 16x16) the exact-cover level."""
+    n = puzzle.side
+    if exact_cover:
+        options = [sudoku.option_of(n, r, c, values[r][c]) for r in range(n) for c in range(n)]
+        dlx.check(sudoku.build(puzzle), options)
+    assert sudoku.is_solved(puzzle, values)
+    if not puzzle.diagonals:
+        box = sudoku.box_shape(n)
+        regions = puzzle.grid.regions if puzzle.jigsaw else None
+        assert rules_hold(values, n, box, regions)
+    for r, c, v in puzzle.grid.givens():
+        assert values[r][c] == v
+
+
+def one_line(values) -> str:
+    return "".join(sudoku.symbol(v) for row in values for v in row)
+
+
+def load_lines(name: str, limit: int | None = None) -> list[sudoku.Sudoku]:
+    puzzles = sudoku.parse((DATA / name).read_text())
+    return puzzles[:limit]
+
+
+def puzzlekit_pairs(name: str, keys=None, **options):
+    text = (DATA / f"{name}_puzzles.json").read_text()
+    if keys is not None:
+        table = json.loads(text)["puzzles"]
+        text = json.dumps({"puzzles": {k: table[k] for k in keys}})
+    puzzles = sudoku.parse(text, **options)
+    answers = json.loads((DATA / f"{name}_solutions.json").read_text())["solutions"]
+    return [(p, parse_solution_text(answers[p.grid.style.id]["solution"])) for p in puzzles]
+
+
+# -- the independent checker -------------------------------------------------------
+
+
+def test_checker_rejects_broken_grids():
+    puzzle = load_lines("top95.txt", 1)[0]
+    answer = (DATA / "top95_solns.txt").read_text().split()[0]
+    values = [[int(answer[9 * r + c]) for c in range(9)] for r in range(9)]
+    check_solution(puzzle, values)
+    swapped = [row[:] for row in values]
+    swapped[0][0], swapped[0][1] = swapped[0][1], swapped[0][0]
+    assert not sudoku.is_solved(puzzle, swapped)
+    assert not rules_hold(swapped, 9, (3, 3))
+    with pytest.raises(dlx.InvalidSolution):
+        check_solution(puzzle, swapped)
+    relabelled = [[v % 9 + 1 for v in row] for row in values]  # valid grid, givens lost
+    assert rules_hold(relabelled, 9, (3, 3))
+    assert not sudoku.is_solved(puzzle, relabelled)
+
+
+# -- known answers and counts ------------------------------------------------------
+
+
+def test_empty_4x4_has_288_solutions():
+    puzzle = sudoku.parse("....\n....\n....\n....\n")[0]
+    problem = sudoku.build(puzzle)
+    assert dlx.count(problem).solutions == 288
+    seen = set()
+    for s in dlx.solutions(problem):
+        values = sudoku.decode(puzzle, s.options)
+        check_solution(puzzle, values)
+        seen.add(one_line(values))
+    assert len(seen) == 288
+
+
+def test_top95_matches_known_solutions():
+    puzzles = load_lines("top95.txt")
+    answers = (DATA / "top95_solns.txt").read_text().split()
+    results = sudoku.solve_all(puzzles)
+    assert len(results) == len(answers) == 95
+    for puzzle, res, answer in zip(puzzles, results, answers, strict=True):
+        assert res.count == 1
+        check_solution(puzzle, res.values)
+        assert one_line(res.values) == answer
+
+
+def check_unique_sample(puzzles):
+    results = sudoku.solve_all(puzzles)
+    for puzzle, res in zip(puzzles, results, strict=True):
+        assert res.count == 1, res.label
+        check_solution(puzzle, res.values)
+    return results
+
+
+def test_forum_hardest_sample_unique():
+    results = check_unique_sample(load_lines("forum_hardest_1106.txt")[::5])
+    assert sum(r.nodes for r in results) / len(results) > 1000  # hard: much search
+
+
+@pytest.mark.slow
+def test_forum_hardest_all_unique():
+    puzzles = load_lines("forum_hardest_1106.txt")
+    assert len(puzzles) == 375
+    check_unique_sample(puzzles)
+
+
+def test_17_clue_sample_unique():
+    puzzles = load_lines("17_clue_first1000.txt")[::4]
+    assert all(len(p.grid.givens()) == 17 for p in puzzles)
+    check_unique_sample(puzzles)
+
+
+@pytest.mark.slow
+def test_17_clue_sample_all_unique():
+    puzzles = load_lines("17_clue_first1000.txt")
+    assert len(puzzles) == 1000
+    check_unique_sample(puzzles)
+
+
+def test_serg_benchmark_has_two_or_more_solutions():
+    puzzles = load_lines("serg_benchmark_first200.txt")
+    assert len(puzzles) == 200
+    results = sudoku.solve_all(puzzles, limit=2)
+    for puzzle, res in zip(puzzles, results, strict=True):
+        assert res.count == 2, res.label
+        check_solution(puzzle, res.values)
+    # two distinct, valid solutions of the first one, through the streaming API
+    first = puzzles[0]
+    found = list(dlx.solutions(sudoku.build(first), limit=2, forced=sudoku.forced(first)))
+    grids = [sudoku.decode(first, s.options) for s in found]
+    for values in grids:
+        check_solution(first, values)
+    assert len(grids) == 2 and grids[0] != grids[1]
+
+
+def test_puzzlekit_16x16_and_9x9_match_answers():
+    pairs = puzzlekit_pairs("Sudoku")
+    assert sorted({p.side for p, _ in pairs}) == [9, 16]
+    results = sudoku.solve_all([p for p, _ in pairs])
+    for k, ((puzzle, answer), res) in enumerate(zip(pairs, results, strict=True)):
+        assert res.count == 1, res.label
+        check_solution(puzzle, res.values, exact_cover=k % 10 == 0)
+        assert res.values == answer, res.label
+
+
+def check_jigsaws(step: int):
+    pairs = puzzlekit_pairs("JigsawSudoku")
+    assert len(pairs) == 680
+    plain = [(p, a) for p, a in pairs if p.grid.style.id not in DIAGONAL_JIGSAWS][::step]
+    results = sudoku.solve_all([p for p, _ in plain])
+    for (puzzle, answer), res in zip(plain, results, strict=True):
+        assert res.count == 1, res.label
+        check_solution(puzzle, res.values)
+        assert res.values == answer, res.label
+
+
+def test_puzzlekit_jigsaw_sample_match_answers():
+    check_jigsaws(step=8)
+
+
+@pytest.mark.slow
+def test_puzzlekit_jigsaw_all_match_answers():
+    check_jigsaws(step=1)
+
+
+def test_diagonal_jigsaws_need_the_diagonal_rule():
+    pairs = puzzlekit_pairs("JigsawSudoku", sorted(DIAGONAL_JIGSAWS), diagonals=True)
+    assert len(pairs) == 15
+    results = sudoku.solve_all([p for p, _ in pairs])
+    for (puzzle, answer), res in zip(pairs, results, strict=True):
+        assert res.count == 1, res.label
+        check_solution(puzzle, res.values)
+        assert res.values == answer
+    # without diagonals: several solutions, each valid, the answer among them
+    plain = {p.grid.style.id: (p, a) for p, a in puzzlekit_pairs("JigsawSudoku")}
+    puzzle, answer = plain["671_6x6"]
+    found = [sudoku.decode(puzzle, s.options) for s in dlx.solutions(
+        sudoku.build(puzzle), forced=sudoku.forced(puzzle))]  # fmt: skip
+    for values in found:
+        check_solution(puzzle, values)
+    assert len(found) == 3 and answer in found
+    assert sudoku.count(plain["661_6x6"][0]).solutions == 4
+
+
+def full_grid(side: int) -> list[list[int]]:
+    """A valid sudoku grid of any box shape (the classic shifted-rows pattern)."""
+    a, b = sudoku.box_shape(side)
+    return [[(b * (r % a) + r // a + c) % side + 1 for c in range(side)] for r in range(side)]
+
+
+@pytest.mark.parametrize("side", [4, 6, 16, 25])
+def test_other_sizes_in_one_line_format(side):
+    values = full_grid(side)
+    assert rules_hold(values, side, sudoku.box_shape(side))
+    rng = random.Random(side)
+    blanked = [[v if rng.random() < 0.6 else 0 for v in row] for row in values]
+    line = one_line(blanked)
+    puzzle = sudoku.parse(line + "\n")[0]
+    assert puzzle.side == side and puzzle.grid.values == blanked
+    res = sudoku.solve_all([puzzle], limit=1)[0]
+    check_solution(puzzle, res.values)
+    assert len(sudoku.render(puzzle, res.values)) == side * side
+
+
+def test_grid_formats_round_trip():
+    text = (DATA / "top95.txt").read_text().split()[0]
+    rows = [text[9 * r : 9 * r + 9] for r in range(9)]
+    spaced = "\n".join(" ".join("-" if ch == "." else ch for ch in row) for row in rows)
+    for grid_text in ("\n".join(rows), spaced):
+        puzzle = sudoku.parse(grid_text + "\n")[0]
+        res = sudoku.solve_all([puzzle])[0]
+        check_solution(puzzle, res.values)
+        rendered = sudoku.render(puzzle, res.values)
+        assert len(rendered.splitlines()) == 9
+        assert sudoku.parse(rendered)[0].grid.values == res.values
+
+
+# -- generation --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_generated_puzzles_unique_reproducible_and_in_band(level):
+    made = sudoku.generate(2, seed=11, level=level)
+    again = sudoku.generate(2, seed=11, level=level)
+    assert [p.grid.values for p in made] == [p.grid.values for p in again]
+    lo, hi = sudoku.DIFFICULTY[level]
+    for puzzle in made:
+        assert sudoku.count(puzzle).solutions == 1
+        res = sudoku.solve_all([puzzle])[0]
+        check_solution(puzzle, res.values)
+        assert lo <= res.nodes / 81 < hi
+        # minimal: removing any given makes it ambiguous
+        givens = sudoku.forced(puzzle)
+        for k in range(len(givens)):
+            rest = givens[:k] + givens[k + 1 :]
+            assert dlx.count(sudoku.build(puzzle), limit=2, forced=rest).solutions == 2
+
+
+def test_generate_jigsaw_from_template():
+    template = puzzlekit_pairs("JigsawSudoku")[0][0]
+    made = sudoku.generate(1, seed=3, template=template)[0]
+    assert made.jigsaw and made.region == template.region
+    assert sudoku.count(made).solutions == 1
+
+
+# -- bad input ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("1" * 80 + "\n", "line 1: 80 characters is not a square number"),
+        ("12345\n" * 5, "a 5x5 sudoku has no box shape"),
+        ("#c\n" + "." * 40 + "x" + "." * 40 + "\n", "line 2, row 5, column 5: 'x' is not a value"),
+        ("5...\n....\n....\n....\n", "line 1, row 1, column 1: '5' is not a value (1..4 here)"),
+        ("1 - - -\n- - - -\n- - - -\n- - - 7\n", "row 4, column 4: value 7 is out of range 1..4"),
+        ("1..1\n....\n....\n....\n", "column 4: value 1 is already given in the same row"),
+        (".2..\n....\n....\n.2..\n", "line 4, row 4, column 2: value 2 is already given"),
+        ("3...\n.3..\n....\n....\n", "column 2: value 3 is already given in the same box at row 1"),
+        ("12\n3\n", "line 2: 1 cells, but the first row has 2"),
+        ("1 2 3\n- - -\n", "a sudoku is square, not 2 rows of 3"),
+        ("...\n...\n...\n112\n112\n333\n", "line 4, row 1, column 1: its region has 4 cells"),
+        ("...\n...\n...\n121\n122\n333\n", "row 1, column 3: its region is not connected"),
+        ("1..\n...\n..1\n112\n122\n..\n", "line 6: 2 cells, but the first row has 3"),
+        (".1.\n...\n.1.\n111\n222\n333\n", "column 2: value 1 is already given in the same column"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_refused_with_its_place(text, message):
+    with pytest.raises(PuzzleError) as info:
+        sudoku.parse(text)
+    assert message in str(info.value)
+
+
+def test_bad_puzzlekit_names_the_puzzle():
+    text = json.dumps({"puzzles": {"p7": {"problem": "4 4\n1 - - 1\n- - - -\n- - - -\n- - - -"}}})
+    with pytest.raises(PuzzleError, match=r"puzzle p7: line 2, row 1, column 4: value 1"):
+        sudoku.parse(text)
+
+
+def test_jigsaw_region_duplicate():
+    text = "1..\n...\n.1.\n112\n122\n333\n"  # cells (1,1) and (3,2): rows 1/3, regions 1/3
+    assert sudoku.parse(text)[0].jigsaw
+    with pytest.raises(
+        PuzzleError, match="row 2, column 2: value 1 is already given in the same region"
+    ):
+        sudoku.parse("..1\n.1.\n...\n112\n122\n333\n")
+
+
+# -- command line ------------------------------------------------------------------
+
+
+def test_cli_solves_one_line_file(capsys):
+    assert main(["sudoku", str(DATA / "top95.txt")]) == 0
+    out = capsys.readouterr().out
+    assert out.split() == (DATA / "top95_solns.txt").read_text().split()
+
+
+def test_cli_count_unique_and_stats(tmp_path, capsys):
+    f = tmp_path / "two.txt"
+    f.write_text("....\n....\n....\n....\n")
+    assert main(["sudoku", str(f), "--count"]) == 0
+    assert capsys.readouterr().out == "line 1: 288 solutions\n"
+    assert main(["sudoku", str(f)]) == 0
+    captured = capsys.readouterr()
+    assert sudoku.is_solved(
+        sudoku.parse(f.read_text())[0], sudoku.parse(captured.out)[0].grid.values
+    )
+    assert "line 1: more than one solution; the first is shown" in captured.err
+    assert "1 puzzles, 0 with exactly one solution" in captured.err
+    assert main(["sudoku", str(f), "--unique", "--stats"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "line 1: not unique\n"
+    assert "nodes" in captured.err
+    serg = tmp_path / "serg.txt"
+    serg.write_text("\n".join((DATA / "serg_benchmark_first200.txt").read_text().splitlines()[:5]))
+    assert main(["sudoku", str(serg), "--unique"]) == 1
+    assert capsys.readouterr().out.count("not unique") == 3
+
+
+def test_cli_puzzlekit_output_is_a_solutions_file(tmp_path, capsys):
+    table = json.loads((DATA / "JigsawSudoku_puzzles.json").read_text())["puzzles"]
+    keys = ["1_4x4", "5_5x5"]
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps({"puzzles": {k: table[k] for k in keys}}))
+    assert main(["sudoku", str(f)]) == 0
+    got = json.loads(capsys.readouterr().out)["solutions"]
+    answers = json.loads((DATA / "JigsawSudoku_solutions.json").read_text())["solutions"]
+    for k in keys:
+        assert parse_solution_text(got[k]["solution"]) == parse_solution_text(
+            answers[k]["solution"]
+        )
+
+
+def test_cli_unsolvable_and_bad_input(tmp_path, capsys):
+    f = tmp_path / "bad.txt"
+    f.write_text("12..\n..3.\n....\n....\n")  # cell 1,3 must be 3 or 4; 4 -> 1,4 = 3 clashes
+    assert sudoku.count(sudoku.parse(f.read_text())[0]).solutions == 0
+    assert main(["sudoku", str(f)]) == 1
+    assert "line 1: no solution (the puzzle is unsolvable)" in capsys.readouterr().err
+    f.write_text("12.1\n....\n....\n....\n")
+    assert main(["sudoku", str(f)]) == 2
+    assert "line 1, row 1, column 4" in capsys.readouterr().err
+
+
+def test_cli_generate(capsys):
+    assert main(["sudoku", "--generate", "2", "--seed", "5", "--size", "4"]) == 0
+    out = capsys.readouterr().out
+    again = main(["sudoku", "--generate", "2", "--seed", "5", "--size", "4"])
+    assert again == 0 and capsys.readouterr().out == out
+    puzzles = sudoku.parse(out)
+    assert len(puzzles) == 2
+    assert all(sudoku.count(p).solutions == 1 for p in puzzles)
+
+
+def test_many_lines_clash_is_found_and_named():
+    good = (DATA / "top95.txt").read_text().split()[:3]
+    bad = "11" + good[0][2:]  # two 1s in row 1
+    with pytest.raises(PuzzleError, match="line 3, row 1, column 2: value 1 is already given"):
+        sudoku.parse("\n".join([good[1], good[2], bad, good[0]]) + "\n")
+    diagonal = "1" + "." * 9 + "1" + "." * 70  # cells 1,1 and 2,2: box clash
+    with pytest.raises(PuzzleError, match="line 2, row 2, column 2: value 1 is already given"):
+        sudoku.parse(good[0] + "\n" + diagonal + "\n")
+    x = "1" + "." * 29 + "1" + "." * 50  # cells 1,1 and 4,4: only the diagonal
+    assert len(sudoku.parse(good[0] + "\n" + x + "\n")) == 2
+    with pytest.raises(PuzzleError, match="row 4, column 4: value 1 .* same diagonal"):
+        sudoku.parse(good[0] + "\n" + x + "\n", diagonals=True)
