@@ -35,6 +35,8 @@ Known counts (tested)
 from __future__ import annotations
 
 import re
+import sys
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +47,8 @@ Cell = tuple[int, int]
 Shape = frozenset  # of Cell, normalised (smallest row and column are 0)
 Placement = frozenset  # of Cell, on the board
 Tiling = list  # of (piece name, Placement)
+
+SVG_MAX = 100  # solutions drawn at most
 
 # -- geometry ---------------------------------------------------------------------------
 
@@ -474,27 +478,41 @@ def symmetry_group(puzzle: Puzzle) -> list[dict[Cell, Cell]]:
 class Plan:
     """How symmetry is broken: see ``plan_symmetry``.
 
-    ``kept``: the placements of the restricted piece P that are kept, each with its
-    stabilizer (the maps of G fixing it, identity first); ``forbid``: for each
-    restriction k, the placements of the breaker piece Q that may not be used together
-    with P at ``kept[k]``; ``group_order``: |G|.
+    ``group``: G, as cell maps (identity first); ``restricted``: the piece P kept once
+    per orbit, at the placements ``kept``, whose stabilizers (maps of G fixing them,
+    identity first) are ``stabilizers``; ``forbid[k]``: the placements of the breaker
+    piece Q that may not be used together with P at ``kept[k]``; ``filter``: True when
+    no breaker exists, so that the solutions found must still be reduced by
+    ``is_class_representative`` (exact, but with Python work per solution).
     """
 
-    group_order: int
+    group: list
     restricted: str | None = None
     breaker: str | None = None
     kept: list = field(default_factory=list)
     stabilizers: list = field(default_factory=list)
     forbid: dict = field(default_factory=dict)
+    filter: bool = False
+
+    @property
+    def group_order(self) -> int:
+        """|G|."""
+        return len(self.group)
 
     def describe(self) -> str:
         """One line for people."""
         if self.group_order == 1:
             return "the board has no symmetry"
-        text = f"|G| = {self.group_order}; {self.restricted} kept at {len(self.kept)} places"
-        n_fixed = sum(1 for s in self.stabilizers if len(s) > 1)
-        if n_fixed:
-            text += f", {n_fixed} of them symmetric, broken with {self.breaker}"
+        text = f"|G| = {self.group_order}"
+        if self.restricted is not None:
+            text += f"; {self.restricted} kept at {len(self.kept)} places"
+            n_fixed = sum(1 for s in self.stabilizers if len(s) > 1)
+            if n_fixed and self.breaker:
+                text += f", {n_fixed} of them symmetric, broken with {self.breaker}"
+            elif n_fixed:
+                text += f", {n_fixed} of them symmetric"
+        if self.filter:
+            text += "; solutions reduced one by one to their least image"
         return text
 
 
@@ -521,7 +539,12 @@ class NoSymmetryBreaking(PuzzleError):
 #    the conjugate of g then fixes r, so lies in H, and fixes Q's placement, which the
 #    choice of Q excludes (when H = {e} the conjugate is e, so g = e). Hence every class
 #    has exactly |G| members and  all = distinct x |G|.
-# A piece set with no such Q (or no single-copy P) gets NoSymmetryBreaking.
+# 5. Without such a Q (all single-copy pieces symmetric, or copies only), the general
+#    rule ("filter"): keep step 1 when a single-copy P exists, and among the solutions
+#    with P at r keep those that are the least (by ``solution_key``) of their H-orbit,
+#    H = stabilizer of r (H = G when there is no P). Each class keeps exactly one
+#    member; its stabilizer S lies in H (it fixes r), and the class has |G| / |S|
+#    members, which gives the exact count of all solutions, symmetric ones included.
 
 
 def _orbit(group, cells) -> set:
@@ -529,15 +552,21 @@ def _orbit(group, cells) -> set:
     return {move(g, cells) for g in group}
 
 
-def plan_symmetry(puzzle: Puzzle, restrict: str | None = None, breaker: str | None = None):
+def plan_symmetry(
+    puzzle: Puzzle,
+    restrict: str | None = None,
+    breaker: str | None = None,
+    fallback: bool = False,
+) -> Plan:
     """Choose P (``restrict``) and Q (``breaker``) and list the restrictions.
 
     By default P is the single-copy piece with the fewest kept placements (ties: the
     earlier piece in the set), and Q the valid single-copy piece with the fewest
-    placements (which prunes the first levels of the search most).
+    placements. When no valid P or Q exists, raise NoSymmetryBreaking, or with
+    ``fallback`` return a plan that filters solutions (see step 5 above).
     """
     group = symmetry_group(puzzle)
-    plan = Plan(len(group))
+    plan = Plan(group)
     if len(group) == 1:
         return plan
     singles = [p.name for p in puzzle.pieces if p.copies == 1]
@@ -548,6 +577,9 @@ def plan_symmetry(puzzle: Puzzle, restrict: str | None = None, breaker: str | No
     else:
         candidates = singles
     if not candidates:
+        if fallback:
+            plan.filter = True
+            return plan
         raise NoSymmetryBreaking(
             "symmetry breaking needs a piece with a single copy; count all solutions "
             "with --no-symmetry"
@@ -580,6 +612,9 @@ def plan_symmetry(puzzle: Puzzle, restrict: str | None = None, breaker: str | No
             plan.breaker = name
             break
     else:
+        if fallback:
+            plan.filter = True
+            return plan
         which = breaker if breaker is not None else "no piece with a single copy"
         raise NoSymmetryBreaking(
             f"{plan.restricted} sits on symmetric places but {which} can tell the symmetric "
@@ -595,6 +630,30 @@ def plan_symmetry(puzzle: Puzzle, restrict: str | None = None, breaker: str | No
             if shape_key(q) != min(shape_key(move(h, q)) for h in stab)
         }
     return plan
+
+
+def solution_key(tiling) -> tuple:
+    """A total order on tilings: the sorted (piece, cells) pairs."""
+    return tuple(sorted((name, shape_key(cells)) for name, cells in tiling))
+
+
+def is_class_representative(plan: Plan, tiling) -> tuple[bool, int]:
+    """For a filtering plan: (is the tiling kept, size of its stabilizer in G).
+
+    The tiling must be a solution of ``build(puzzle, plan)`` (P on a kept placement).
+    """
+    group = plan.group
+    if plan.restricted is not None:
+        place = next(cells for name, cells in tiling if name == plan.restricted)
+        group = plan.stabilizers[plan.kept.index(place)]
+    key = solution_key(tiling)
+    least = key
+    fixed = 0
+    for h in group:
+        image = solution_key([(name, move(h, cells)) for name, cells in tiling])
+        fixed += image == key
+        least = min(least, image)
+    return key == least, fixed
 
 
 def _orbit_representatives(group, places) -> list[Placement]:
@@ -733,10 +792,12 @@ def svg(puzzle: Puzzle, tilings: list[Tiling], cell: int = 20, columns: int | No
 
 @dataclass
 class Counts:
-    """The result of ``count_tilings``: all and distinct solutions, and how."""
+    """The result of ``count_tilings``: all and distinct solutions (None when unknown),
+    symmetric classes (None when unknown), and how they were found."""
 
     all: int | None
     distinct: int | None
+    symmetric: int | None
     complete: bool
     how: str
     stats: object = None
@@ -750,43 +811,77 @@ def count_tilings(
     progress: bool = False,
     workers: int | None = 1,
 ) -> Counts:
-    """Count all and distinct tilings.
+    """Count all and distinct tilings, exactly.
 
-    With ``symmetry`` the restricted problem is counted: its solutions are the distinct
-    tilings, none is symmetric, so all = distinct x |G| (see ``plan_symmetry``).
-    Without, every tiling is counted and the distinct count is unknown (None) unless
-    the board has no symmetry.
+    With ``symmetry`` and a breaker piece, the restricted problem is counted with no
+    Python work per solution: its solutions are the distinct tilings, none symmetric,
+    so all = distinct x |G| (steps 1-4 of the reasoning above ``plan_symmetry``).
+    Without a breaker, each solution of the restricted problem is reduced in Python
+    (step 5), which also counts the symmetric classes. Without ``symmetry`` every
+    tiling is counted and the distinct count is left unknown (None) unless G = {e}.
+
+    >>> c = count_tilings(make_puzzle("3x20"))
+    >>> c.all, c.distinct, c.symmetric
+    (8, 2, 0)
     """
-    if symmetry:
-        plan = plan_symmetry(puzzle, restrict, breaker)
-        result = dlx.count(build(puzzle, plan), progress=progress, workers=workers)
-        n = result.solutions
+    if not symmetry:
+        group = symmetry_group(puzzle)
+        result = dlx.count(build(puzzle), progress=progress, workers=workers)
+        n = result.solutions if result.complete else None
+        trivial = len(group) == 1
         return Counts(
-            n * plan.group_order if result.complete else None,
-            n if result.complete else None,
+            n,
+            n if trivial else None,
+            0 if trivial else None,
+            result.complete,
+            "all counted without symmetry breaking",
+            result.stats,
+        )
+    plan = plan_symmetry(puzzle, restrict, breaker, fallback=True)
+    problem = build(puzzle, plan)
+    if not plan.filter:
+        result = dlx.count(problem, progress=progress, workers=workers)
+        n = result.solutions if result.complete else None
+        return Counts(
+            None if n is None else n * plan.group_order,
+            n,
+            0,
             result.complete,
             f"distinct counted with symmetry breaking ({plan.describe()}); "
             f"all = distinct x {plan.group_order}, as no solution is symmetric",
             result.stats,
         )
-    group = symmetry_group(puzzle)
-    result = dlx.count(build(puzzle), progress=progress, workers=workers)
-    n = result.solutions if result.complete else None
+    distinct = every = symmetric = 0
+    stream = dlx.solutions(problem, progress=progress)
+    for solution in stream:
+        kept, fixed = is_class_representative(plan, decode(puzzle, solution))
+        if kept:
+            distinct += 1
+            every += plan.group_order // fixed
+            symmetric += fixed > 1
     return Counts(
-        n,
-        n if len(group) == 1 else None,
-        result.complete,
-        "all counted without symmetry breaking",
-        result.stats,
+        every,
+        distinct,
+        symmetric,
+        stream.complete,
+        f"{plan.describe()}; each class of all solutions has |G| / |stabilizer| members",
+        stream.stats,
     )
 
 
 def distinct_tilings(puzzle: Puzzle, plan: Plan | None = None, limit: int | None = None):
     """Stream the distinct tilings (one per class), as ``Tiling`` lists."""
-    plan = plan_symmetry(puzzle) if plan is None else plan
+    plan = plan_symmetry(puzzle, fallback=True) if plan is None else plan
     problem = build(puzzle, plan)
-    for solution in dlx.solutions(problem, limit=limit):
-        yield decode(puzzle, solution)
+    found = 0
+    for solution in dlx.solutions(problem):
+        tiling = decode(puzzle, solution)
+        if plan.filter and not is_class_representative(plan, tiling)[0]:
+            continue
+        yield tiling
+        found += 1
+        if limit is not None and found >= limit:
+            return
 
 
 # -- command line -----------------------------------------------------------------------
@@ -823,40 +918,33 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Count, list or draw tilings; exit status 2 for bad input."""
-    import sys
-
     puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
     progress = not args.no_progress
     if args.limit is not None and args.limit < 1:
         raise PuzzleError("--limit must be at least 1")
     listing = args.limit is not None or args.out is not None
+    drawn = []
     if listing:
         if args.no_symmetry:
-            stream = dlx.solutions(build(puzzle), limit=args.limit, progress=progress)
+            stream = (decode(puzzle, s) for s in dlx.solutions(build(puzzle), limit=args.limit))
             what = "solutions"
         else:
-            plan = plan_symmetry(puzzle, args.restrict, args.breaker)
-            stream = dlx.solutions(build(puzzle, plan), limit=args.limit, progress=progress)
+            plan = plan_symmetry(puzzle, args.restrict, args.breaker, fallback=True)
+            stream = distinct_tilings(puzzle, plan, limit=args.limit)
             what = "distinct solutions"
-        drawn = []
-        out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
-        try:
-            n = 0
-            for solution in stream:
-                tiling = decode(puzzle, solution)
+        n = 0
+        with open(args.out, "w", encoding="utf-8") if args.out else nullcontext() as out:
+            for tiling in stream:
                 n += 1
                 picture = render(puzzle, tiling)
                 if out is not None:
                     out.write(picture + "\n\n")
                 if args.limit is not None:
                     print(picture + "\n")
-                if args.svg and len(drawn) < 100:
+                if args.svg and len(drawn) < SVG_MAX:
                     drawn.append(tiling)
-        finally:
-            if out is not None:
-                out.close()
-        complete = stream.complete
-        print(f"{n} {what}" + ("" if complete else " (stopped at the limit)"))
+        stopped = args.limit is not None and n >= args.limit
+        print(f"{n} {what}" + (" (stopped at --limit)" if stopped else ""))
     else:
         result = count_tilings(
             puzzle,
@@ -870,8 +958,9 @@ def run(args) -> int:
         distinct_text = "?" if result.distinct is None else str(result.distinct)
         print(f"all solutions: {all_text}")
         print(f"distinct solutions: {distinct_text}")
-        print(f"({result.how})", file=sys.stderr)
-        drawn = []
+        if result.symmetric:
+            print(f"symmetric classes: {result.symmetric}")
+        print(f"({result.how}; {result.stats})", file=sys.stderr)
         if args.svg:
             first = dlx.first(build(puzzle))
             drawn = [decode(puzzle, first)] if first is not None else []

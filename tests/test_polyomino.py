@@ -83,27 +83,45 @@ def check_tiling(puzzle: pm.Puzzle, tiling) -> None:
         assert congruent(cells, shapes[name], puzzle.one_sided), f"{name} is misshapen"
 
 
-def label_grid(puzzle: pm.Puzzle, tiling) -> list[str]:
-    """The tiling as a picture of piece letters over the board's bounding box."""
-    return pm.render(puzzle, tiling).splitlines()
+def cell_maps(puzzle: pm.Puzzle) -> list[dict]:
+    """The board's symmetries as cell maps, found by turning a grid of coordinates."""
+    height = max(r for r, _ in puzzle.board) + 1
+    width = max(c for _, c in puzzle.board) + 1
+    coords = [[(r, c) for c in range(width)] for r in range(height)]
+    maps = []
+    for view in grid_views(coords, puzzle.one_sided):
+        moved = {old: (r, c) for r, row in enumerate(view) for c, old in enumerate(row)}
+        if {moved[cell] for cell in puzzle.board} == set(puzzle.board):
+            maps.append(moved)
+    return maps
 
 
-def canonical_solution(puzzle: pm.Puzzle, tiling) -> tuple[str, ...]:
-    """The least picture of a tiling under the board's own symmetries (found by zip)."""
-    grid = label_grid(puzzle, tiling)
-    holes = ["".join("." if ch == "." else "#" for ch in row) for row in grid]
-    same = [
-        tuple(v)
-        for v, h in zip(views(grid, puzzle.one_sided), views(holes, puzzle.one_sided), strict=True)
-        if h == holes
+def grid_views(rows: list[list], one_sided: bool = False) -> list[list[list]]:
+    """The 8 (or 4) turned and mirrored copies of a grid of any values."""
+    out = []
+    for start in [rows] if one_sided else [rows, [row[::-1] for row in rows]]:
+        for _ in range(4):
+            out.append(start)
+            start = [list(col) for col in zip(*start[::-1], strict=True)]
+    return out
+
+
+def images(puzzle: pm.Puzzle, tiling) -> list[frozenset]:
+    """The tiling moved by each board symmetry, as sets of (piece, cells)."""
+    return [
+        frozenset((name, frozenset(m[c] for c in cells)) for name, cells in tiling)
+        for m in cell_maps(puzzle)
     ]
-    return min(same)
+
+
+def canonical_solution(puzzle: pm.Puzzle, tiling) -> tuple:
+    """The least image of a tiling under the board's symmetries."""
+    return min(tuple(sorted((n, tuple(sorted(c))) for n, c in im)) for im in images(puzzle, tiling))
 
 
 def board_order(puzzle: pm.Puzzle) -> int:
-    """How many turns and mirrors map the board's picture onto itself."""
-    holes = picture(puzzle.board)
-    return sum(v == holes for v in views(holes, puzzle.one_sided))
+    """How many turns and mirrors map the board onto itself."""
+    return len(cell_maps(puzzle))
 
 
 def solve_all(puzzle, plan=None):
@@ -119,32 +137,31 @@ def solve_all(puzzle, plan=None):
 
 
 def assert_exact(puzzle, expected_distinct=None, expected_all=None):
-    """Distinct tilings are pairwise inequivalent and cover every class of all tilings."""
-    distinct = solve_all(puzzle, pm.plan_symmetry(puzzle))
+    """The distinct tilings are pairwise inequivalent, one per class of all tilings, and
+    the counts (all, distinct, symmetric classes) agree with a plain enumeration."""
+    plan = pm.plan_symmetry(puzzle, fallback=True)
+    found = solve_all(puzzle, plan)
+    distinct = [t for t in found if not plan.filter or pm.is_class_representative(plan, t)[0]]
     every = solve_all(puzzle)
     forms = [canonical_solution(puzzle, t) for t in distinct]
     assert len(set(forms)) == len(forms), "two distinct solutions are equivalent"
-    classes = {canonical_solution(puzzle, t) for t in every}
-    assert set(forms) == classes
-    symmetric = sum(1 for t in every if len(set(_images(puzzle, t))) < board_order(puzzle))
-    assert symmetric == 0
-    assert len(every) == len(distinct) * board_order(puzzle)
+    assert set(forms) == {canonical_solution(puzzle, t) for t in every}
+    order = board_order(puzzle)
+    symmetric = sum(1 for t in distinct if len(set(images(puzzle, t))) < order)
+    counts = pm.count_tilings(puzzle)
+    assert (counts.all, counts.distinct, counts.symmetric) == (
+        len(every),
+        len(distinct),
+        symmetric,
+    )
+    assert len(every) == sum(order // (order // len(set(images(puzzle, t)))) for t in distinct)
+    if not plan.filter:
+        assert symmetric == 0 and len(every) == len(distinct) * order
     if expected_distinct is not None:
         assert len(distinct) == expected_distinct
     if expected_all is not None:
         assert len(every) == expected_all
     return distinct
-
-
-def _images(puzzle, tiling):
-    """The pictures of a tiling under the board's symmetries."""
-    grid = label_grid(puzzle, tiling)
-    holes = ["".join("." if ch == "." else "#" for ch in row) for row in grid]
-    return [
-        tuple(v)
-        for v, h in zip(views(grid, puzzle.one_sided), views(holes, puzzle.one_sided), strict=True)
-        if h == holes
-    ]
 
 
 # -- pieces -----------------------------------------------------------------------------
@@ -245,12 +262,24 @@ def test_small_boards_exact_against_enumeration():
         ("6x6", "X, F, L, N, P, Y, I4, I2"),
     ]:
         puzzle = pm.make_puzzle(board, pieces)
-        try:
-            pm.plan_symmetry(puzzle)
-        except pm.NoSymmetryBreaking:
-            continue
         checked += len(assert_exact(puzzle)) > 0
-    assert checked >= 2
+    assert checked >= 3
+
+
+def test_general_rule_counts_symmetric_solutions():
+    """Sets with no asymmetric single piece: solutions are reduced one by one."""
+    puzzle = pm.make_puzzle("4x2", "I2*4")
+    assert pm.plan_symmetry(puzzle, fallback=True).filter
+    assert_exact(puzzle, 4, 5)  # 5 tilings by dominoes, 4 up to symmetry, all symmetric
+    assert pm.count_tilings(puzzle).symmetric == 4  # (the row flip fixes each)
+    puzzle = pm.make_puzzle("5x5", "X, I, U, T, V")
+    plan = pm.plan_symmetry(puzzle, fallback=True)
+    assert plan.filter and plan.restricted == "X"
+    assert_exact(puzzle)
+    puzzle = pm.make_puzzle("6x6", "I3*12")
+    counts = pm.count_tilings(puzzle)
+    assert counts.symmetric > 0
+    assert_exact(puzzle)
 
 
 def test_one_sided_group_keeps_rotations_only():
