@@ -561,9 +561,11 @@ def plan_symmetry(
     """Choose P (``restrict``) and Q (``breaker``) and list the restrictions.
 
     By default P is the single-copy piece with the fewest kept placements (ties: the
-    earlier piece in the set), and Q the valid single-copy piece with the fewest
-    placements. When no valid P or Q exists, raise NoSymmetryBreaking, or with
-    ``fallback`` return a plan that filters solutions (see step 5 above).
+    earlier piece in the set), and Q the valid single-copy piece with the most
+    placements (ties: the earlier piece); on 8x8 with the pentominoes and O this picks X
+    and P, the smallest tree measured (``scripts/bench_polyomino.py``). When no valid P
+    or Q exists, raise NoSymmetryBreaking, or with ``fallback`` return a plan that
+    filters solutions (see step 5 above).
     """
     group = symmetry_group(puzzle)
     plan = Plan(group)
@@ -604,7 +606,7 @@ def plan_symmetry(
     else:
         options = sorted(
             (n for n in singles if n != plan.restricted),
-            key=lambda n: len(puzzle.placements[n]),
+            key=lambda n: -len(puzzle.placements[n]),
         )
     for name in options:
         places = puzzle.placements[name]

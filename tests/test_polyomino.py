@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,13 @@ def picture(cells) -> list[str]:
 
 def congruent(a, b, one_sided: bool = False) -> bool:
     """True when two cell sets are the same shape up to turning (and mirroring)."""
-    return picture(a) in views(picture(b), one_sided)
+    return picture(a) in _views_of(frozenset(b), one_sided)
+
+
+@cache
+def _views_of(cells: frozenset, one_sided: bool) -> list[list[str]]:
+    """The views of a shape's picture (cached: pieces are checked many times)."""
+    return views(picture(cells), one_sided)
 
 
 def check_tiling(puzzle: pm.Puzzle, tiling) -> None:
@@ -282,6 +289,20 @@ def test_general_rule_counts_symmetric_solutions():
     assert_exact(puzzle)
 
 
+def test_custom_pieces_with_copies_from_a_file():
+    """Two sets of tetrominoes drawn in a file, in a 5x8 box: 783 distinct tilings."""
+    puzzle = pm.make_puzzle("5x8", str(DATA / "tetrominoes_twice.txt"))
+    assert {p.name: p.copies for p in puzzle.pieces} == dict(I=2, O=2, T=2, S=2, L=2)
+    counts = pm.count_tilings(puzzle)
+    assert (counts.all, counts.distinct, counts.symmetric) == (3106, 783, 13)
+    assert dlx.count(pm.build(puzzle)).solutions == 3106
+
+
+@pytest.mark.slow
+def test_custom_pieces_exact():
+    assert_exact(pm.make_puzzle("5x8", str(DATA / "tetrominoes_twice.txt")), 783, 3106)
+
+
 def test_one_sided_group_keeps_rotations_only():
     puzzle = pm.make_puzzle("5x5", "F, L, N, P, Y", one_sided=True)
     assert len(pm.symmetry_group(puzzle)) == 4
@@ -308,6 +329,8 @@ def test_8x8_with_square_plan():
     plan = pm.plan_symmetry(puzzle)
     assert plan.group_order == 8
     assert len(plan.kept) == 6  # X's centre in the 6x6 middle, one per D4 orbit
+    assert plan.restricted == "X" and plan.breaker == "P"
+    assert sum(len(s) > 1 for s in plan.stabilizers) == 3  # X on the diagonal
 
 
 @pytest.mark.slow
@@ -322,6 +345,12 @@ def test_rectangles(board, distinct, every):
     counts = pm.count_tilings(puzzle)
     assert (counts.all, counts.distinct) == (every, distinct)
     assert pm.count_tilings(puzzle, symmetry=False).all == every
+
+
+@pytest.mark.slow
+def test_cross_with_square():
+    puzzle = pm.make_puzzle(str(DATA / "cross.txt"), "pentominoes", ["O"])
+    assert_exact(puzzle, 177, 1416)
 
 
 @pytest.mark.slow
