@@ -26,10 +26,12 @@ Known counts (tested)
 3x20 2 (8), 8x8 without its centre 2x2 65 (520); 8x8 with the 2x2 square O anywhere
 16146 distinct (129168 all).
 
->>> puzzle = make_puzzle("3x20", "pentominoes")
 >>> import dlx
->>> print(dlx.count(build(puzzle)))
-2
+>>> puzzle = make_puzzle("3x20", "pentominoes")
+>>> print(dlx.count(build(puzzle)), dlx.count(build(puzzle, plan_symmetry(puzzle))))
+8 2
+>>> print(render(puzzle, next(distinct_tilings(puzzle))).splitlines()[:3])
+['UUU', 'UXU', 'XXX']
 """
 
 from __future__ import annotations
