@@ -569,6 +569,8 @@ def plan_symmetry(
     or Q exists, raise NoSymmetryBreaking, or with ``fallback`` return a plan that
     filters solutions (see step 5 above).
     """
+    restrict = ALIASES.get(restrict, restrict)
+    breaker = ALIASES.get(breaker, breaker)
     group = symmetry_group(puzzle)
     plan = Plan(group)
     if len(group) == 1:

@@ -405,6 +405,25 @@ def _parse_picture(block: str):
     return [(name, frozenset(v)) for name, v in cells.items()]
 
 
+def test_cli_general_rule(capsys):
+    argv = ["pentomino", "--board", "4x2", "--pieces", "I2*4", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "all solutions: 5" in out and "distinct solutions: 4" in out
+    assert "symmetric classes: 4" in out
+
+
+def test_cli_choices_and_no_symmetry(capsys):
+    argv = ["pentomino", "--board", "3x20", "--no-progress"]
+    assert main([*argv, "--restrict", "X", "--breaker", "F"]) == 0
+    assert "distinct solutions: 2" in capsys.readouterr().out
+    assert main([*argv, "--no-symmetry"]) == 0
+    out = capsys.readouterr().out
+    assert "all solutions: 8" in out and "distinct solutions: ?" in out
+    assert main([*argv, "--restrict", "O"]) == 2
+    assert "no piece 'O4'" in capsys.readouterr().err
+
+
 def test_cli_bad_input(capsys):
     assert main(["pentomino", "--board", "8x8", "--no-progress"]) == 2
     assert "cover 60 cells but the board has 64" in capsys.readouterr().err
