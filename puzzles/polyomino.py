@@ -92,19 +92,7 @@ def canonical(shape, one_sided: bool = False) -> tuple[Cell, ...]:
 
 def is_connected(cells) -> bool:
     """True when the cells form one edge-connected group."""
-    cells = set(cells)
-    if not cells:
-        return False
-    start = next(iter(cells))
-    seen = {start}
-    stack = [start]
-    while stack:
-        r, c = stack.pop()
-        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if n in cells and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) == len(cells)
+    return len(_components(set(cells))) == 1
 
 
 def free_polyominoes(n: int) -> list[Shape]:
