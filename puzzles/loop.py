@@ -1,0 +1,404 @@
+"""Infinity loop: turn each tile until every pipe end meets a pipe end.
+
+The model (XCC):
+- primary item ``r,c``: cell (r, c) takes exactly one orientation;
+- option ``r,c=m``: cell (r, c) turned into tile ``m``, one per distinct rotation of the
+  given tile that points nowhere off the board, with the edges around the cell:
+- secondary items ``h r,c`` and ``v r,c``: the edges between neighbouring cells, coloured
+  ``1`` (a pipe crosses) or ``0`` (none), so two neighbours must agree.
+
+Known counts (``data/infinity_loop``, HoustonWeHaveABug's puzzles, counts from
+``derived_answers/answers.tsv``): sample1 1, sample2 1, bearific1 1, bearific2 12,
+bearific3 640, bearific4 288, bearific5 80640, test10x10 6, test20x20 128,
+test30x30 24, test40x40 967680.
+
+Speed. The kernel chooses its item by scanning every active primary item, so one search
+over 250,000 cells would spend O(cells) at every node. The adapter therefore translates
+the puzzle in two steps before any search (``plan``):
+
+1. *reduce*: a cell keeps a tile only if, on each of its four sides, the neighbour still
+   has a tile that agrees (pipe or no pipe; the board's edge says "no pipe"). Applied to
+   all cells at once with numpy bit sets, repeated until nothing changes (arc
+   consistency). This removes options that are in no solution, so counts are unchanged.
+2. *split*: the cells left with two or more tiles, joined through the edges that are
+   still undecided, fall into independent parts. Every other edge has one value that all
+   remaining tiles on both sides agree on, so a part's choices never constrain another
+   part: the solutions are the products of the parts' solutions and the count is the
+   product of their counts. Each part is one small exact-cover problem.
+
+``plan(puzzle, reduce=False)`` skips both steps: one problem for the whole grid.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import dlx
+from puzzles.common import read_text
+from puzzles.tiles import (
+    DIRECTIONS,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    GridFormat,
+    cell_name,
+    edge_names,
+    format_grid,
+    grid_lines,
+    off_board,
+    open_ends,
+    parse_grid,
+    rotations,
+    svg,
+    tile_entries,
+)
+
+Grid = np.ndarray  # int64[rows, columns] of masks; -1 where not decided
+
+FULL = (1 << 16) - 1
+# HAS[d]: the bit set of the masks that have a pipe end in direction d
+HAS = {d: sum(1 << m for m in range(16) if m & d) for d in DIRECTIONS}
+# TURNS[m]: the bit set of the masks that tile m can be turned into
+TURNS = np.array([sum(1 << t for t in rotations(m)) for m in range(16)], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """Tiles as given (``tiles[r, c]``, a mask) and the format they were written in."""
+
+    tiles: Grid
+    format: GridFormat
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(rows, columns)."""
+        return self.tiles.shape
+
+
+def parse(text: str) -> Puzzle:
+    """A puzzle from its text (numbers or box-drawing characters, header optional).
+
+    >>> parse("╺━╸").tiles.tolist()
+    [[2, 10, 8]]
+    """
+    tiles, fmt = parse_grid(grid_lines(text))
+    return Puzzle(tiles, fmt)
+
+
+# -- translation: domains, reduction, parts, problems -----------------------------
+
+
+def initial_domain(puzzle: Puzzle) -> np.ndarray:
+    """int64[rows, columns]: bit ``m`` set when cell may show tile ``m`` (a rotation of
+    its tile that points nowhere off the board)."""
+    domain = TURNS[puzzle.tiles]
+    domain[0, :] &= ~HAS[UP]
+    domain[-1, :] &= ~HAS[DOWN]
+    domain[:, 0] &= ~HAS[LEFT]
+    domain[:, -1] &= ~HAS[RIGHT]
+    return domain & FULL
+
+
+def _edge_states(domain: np.ndarray) -> tuple[dict, dict]:
+    """For each direction d, bool[rows, columns]: may the edge on side d carry a pipe
+    (``pipe[d]``) and may it carry none (``empty[d]``), given both cells' domains."""
+    have = {d: (domain & HAS[d]) != 0 for d in DIRECTIONS}
+    lack = {d: (domain & (FULL & ~HAS[d])) != 0 for d in DIRECTIONS}
+    pipe = {d: np.zeros(domain.shape, dtype=bool) for d in DIRECTIONS}
+    empty = {d: np.ones(domain.shape, dtype=bool) for d in DIRECTIONS}
+    both = have[RIGHT][:, :-1] & have[LEFT][:, 1:]
+    none = lack[RIGHT][:, :-1] & lack[LEFT][:, 1:]
+    pipe[RIGHT][:, :-1] = pipe[LEFT][:, 1:] = both
+    empty[RIGHT][:, :-1] = empty[LEFT][:, 1:] = none
+    both = have[DOWN][:-1, :] & have[UP][1:, :]
+    none = lack[DOWN][:-1, :] & lack[UP][1:, :]
+    pipe[DOWN][:-1, :] = pipe[UP][1:, :] = both
+    empty[DOWN][:-1, :] = empty[UP][1:, :] = none
+    return pipe, empty
+
+
+def reduce(domain: np.ndarray) -> tuple[np.ndarray, int]:
+    """The domains at the fixpoint of "keep a tile only if every side can agree", and
+    the number of sweeps it took. Tiles removed here are in no solution."""
+    domain = domain.copy()
+    sweeps = 0
+    while True:
+        sweeps += 1
+        pipe, empty = _edge_states(domain)
+        new = domain
+        for d in DIRECTIONS:
+            new = new & np.where(pipe[d], FULL, FULL & ~HAS[d]) & np.where(empty[d], FULL, HAS[d])
+        if np.array_equal(new, domain):
+            return domain, sweeps
+        domain = new
+
+
+def _popcount(domain: np.ndarray) -> np.ndarray:
+    """The number of tiles left in each cell's domain."""
+    bits = (domain[..., None] >> np.arange(16)) & 1
+    return bits.sum(axis=-1)
+
+
+def split(domain: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The independent parts: cells with 2+ tiles joined through undecided edges."""
+    open_cell = _popcount(domain) > 1
+    pipe, empty = _edge_states(domain)
+    joined = {d: pipe[d] & empty[d] & open_cell for d in DIRECTIONS}
+    seen = np.zeros(domain.shape, dtype=bool)
+    rows, columns = domain.shape
+    step = {UP: (-1, 0), RIGHT: (0, 1), DOWN: (1, 0), LEFT: (0, -1)}
+    parts = []
+    for r0, c0 in zip(*np.nonzero(open_cell), strict=True):
+        if seen[r0, c0]:
+            continue
+        seen[r0, c0] = True
+        stack, part = [(int(r0), int(c0))], []
+        while stack:
+            r, c = stack.pop()
+            part.append((r, c))
+            for d in DIRECTIONS:
+                if joined[d][r, c]:
+                    r2, c2 = r + step[d][0], c + step[d][1]
+                    if not seen[r2, c2]:
+                        seen[r2, c2] = True
+                        stack.append((r2, c2))
+        parts.append(sorted(part))
+    return parts
+
+
+def build(puzzle: Puzzle, domain: np.ndarray | None = None, cells=None) -> dlx.Problem:
+    """The exact-cover problem of ``cells`` (default: the whole grid), each cell offered
+    the tiles of its ``domain`` (default: ``initial_domain``).
+
+    >>> p = build(parse("╺╸"))
+    >>> [p.option(k) for k in range(p.n_options)]
+    [['0,0', 'h 0,0:1'], ['0,1', 'h 0,0:1']]
+    """
+    rows, columns = puzzle.shape
+    if domain is None:
+        domain = initial_domain(puzzle)
+    if cells is None:
+        cells = [(r, c) for r in range(rows) for c in range(columns)]
+    member = set(cells)
+
+    def inside(r: int, c: int) -> bool:
+        return (r, c) in member
+
+    problem = dlx.Problem(
+        primary=[cell_name(r, c) for r, c in cells], secondary=edge_names(cells, inside)
+    )
+    for r, c in cells:
+        bits = int(domain[r, c])
+        for m in rotations(int(puzzle.tiles[r, c])):
+            if bits >> m & 1 and not off_board(m, r, c, rows, columns):
+                problem.add_option(
+                    [cell_name(r, c), *tile_entries(r, c, m, inside)], name=f"{r},{c}={m}"
+                )
+    return problem
+
+
+@dataclass
+class Plan:
+    """A puzzle translated for search: reduced domains, the cells already decided
+    (``fixed``, -1 elsewhere), the independent ``parts`` and their problems."""
+
+    puzzle: Puzzle
+    domain: np.ndarray
+    fixed: Grid
+    parts: list[list[tuple[int, int]]]
+    solvable: bool
+    sweeps: int = 0
+    seconds: float = 0.0
+    _problems: dict = field(default_factory=dict, repr=False)
+
+    def problem(self, k: int) -> dlx.Problem:
+        """The exact-cover problem of part ``k`` (built once)."""
+        if k not in self._problems:
+            self._problems[k] = build(self.puzzle, self.domain, self.parts[k])
+        return self._problems[k]
+
+    def summary(self) -> str:
+        """One line: cells, what the reduction left, the parts."""
+        rows, columns = self.puzzle.shape
+        open_cells = sum(len(p) for p in self.parts)
+        largest = max((len(p) for p in self.parts), default=0)
+        return (
+            f"{rows}x{columns}: {open_cells} cells undecided after {self.sweeps} sweeps, "
+            f"{len(self.parts)} parts (largest {largest}), {self.seconds:.3f} s"
+        )
+
+
+def plan(puzzle: Puzzle, reduce_first: bool = True) -> Plan:
+    """Reduce and split the puzzle (or, with ``reduce_first=False``, one whole problem)."""
+    t0 = time.perf_counter()
+    domain = initial_domain(puzzle)
+    sweeps = 0
+    if reduce_first:
+        domain, sweeps = reduce(domain)
+    solvable = bool((domain != 0).all())
+    fixed = np.full(puzzle.shape, -1, dtype=np.int64)
+    if not solvable:
+        parts = []
+    elif reduce_first:
+        single = _popcount(domain) == 1
+        fixed[single] = np.log2(domain[single]).round().astype(np.int64)
+        parts = split(domain)
+    else:
+        rows, columns = puzzle.shape
+        parts = [[(r, c) for r in range(rows) for c in range(columns)]]
+    return Plan(puzzle, domain, fixed, parts, solvable, sweeps, time.perf_counter() - t0)
+
+
+def decode(puzzle: Puzzle, solutions, grid: Grid | None = None) -> Grid:
+    """The grid of masks given by one solution, or by one solution of each part (filled
+    into ``grid``, e.g. a plan's ``fixed`` cells)."""
+    grid = np.full(puzzle.shape, -1, dtype=np.int64) if grid is None else grid.copy()
+    if isinstance(solutions, dlx.Solution):
+        solutions = [solutions]
+    for solution in solutions:
+        for name in solution.names:
+            where, mask = name.split("=")
+            r, c = (int(v) for v in where.split(","))
+            grid[r, c] = int(mask)
+    return grid
+
+
+def render(grid: Grid, fmt: GridFormat | None = None) -> str:
+    """The grid as text, in ``fmt`` (default: box-drawing characters)."""
+    return format_grid(grid, fmt or GridFormat(numbers=False))
+
+
+def picture(grid: Grid) -> str:
+    """The grid as an SVG picture, each network of pipes in its own colour."""
+    return svg(grid)
+
+
+# -- consuming searches: the parts' counts multiply, their solutions combine -------
+
+
+def count(puzzle_or_plan, limit: int | None = None) -> int:
+    """The number of solutions (capped at ``limit`` when given).
+
+    >>> count(parse("┏┓\\n┗┛"))
+    1
+    """
+    p = _as_plan(puzzle_or_plan)
+    if not p.solvable:
+        return 0
+    total = 1
+    for k in range(len(p.parts)):
+        n = int(dlx.count(p.problem(k), limit=limit))
+        if n == 0:
+            return 0
+        total *= n
+    return total if limit is None else min(total, limit)
+
+
+def is_unique(puzzle_or_plan) -> bool:
+    """True when the puzzle has exactly one solution."""
+    return count(puzzle_or_plan, limit=2) == 1
+
+
+def solutions(puzzle_or_plan, limit: int | None = None) -> Iterator[Grid]:
+    """Every solution as a grid of masks (the parts' solutions in every combination)."""
+    p = _as_plan(puzzle_or_plan)
+    if not p.solvable:
+        return
+    per_part = []
+    for k in range(len(p.parts)):
+        found = list(dlx.solutions(p.problem(k), limit=limit))
+        if not found:
+            return
+        per_part.append(found)
+    for combination in itertools.islice(itertools.product(*per_part), limit):
+        yield decode(p.puzzle, combination, p.fixed)
+
+
+def first(puzzle_or_plan) -> Grid | None:
+    """One solution, or None."""
+    return next(solutions(puzzle_or_plan, limit=1), None)
+
+
+def _as_plan(puzzle_or_plan) -> Plan:
+    """A plan, made from a puzzle if need be."""
+    return puzzle_or_plan if isinstance(puzzle_or_plan, Plan) else plan(puzzle_or_plan)
+
+
+# -- the independent checker -----------------------------------------------------
+
+
+def faults(puzzle: Puzzle, grid) -> list[str]:
+    """What is wrong with ``grid`` as a solution of ``puzzle``, from the rules alone:
+    each cell must hold its given tile turned by some quarter turns, and every pipe end
+    must meet a pipe end. An empty list means the grid is a solution."""
+    grid = np.asarray(grid)
+    found = []
+    if grid.shape != puzzle.tiles.shape:
+        return [f"the grid is {grid.shape}, the puzzle {puzzle.tiles.shape}"]
+    for (r, c), given in np.ndenumerate(puzzle.tiles):
+        ends = [(int(given) >> k) & 1 for k in range(4)]  # up, right, down, left
+        turned = {sum(b << k for k, b in enumerate(np.roll(ends, q))) for q in range(4)}
+        if int(grid[r, c]) not in turned:
+            found.append(f"cell {r},{c}: {int(grid[r, c])} is not a turn of {int(given)}")
+    found += [f"cell {r},{c}: open pipe end {side}" for r, c, side in open_ends(grid)]
+    return found
+
+
+# -- command line -------------------------------------------------------------------
+
+
+def add_arguments(parser) -> None:
+    """The options of ``python -m puzzles loop``."""
+    parser.add_argument("file", help="puzzle file (numbers or box-drawing characters), - for stdin")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="print the number of solutions")
+    mode.add_argument(
+        "--unique", action="store_true", help="say whether the solution is unique (exit 1 if not)"
+    )
+    mode.add_argument("--all", action="store_true", help="print every solution")
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
+    parser.add_argument("--svg", metavar="PATH", help="also draw the solution as SVG")
+    parser.add_argument(
+        "--no-reduce", action="store_true", help="one search of the whole grid, no reduction"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="(no progress bar is shown)")
+
+
+def run(args) -> int:
+    """Solve, count or check one puzzle file; see ``add_arguments``."""
+    import sys
+
+    puzzle = parse(read_text(args.file))
+    t0 = time.perf_counter()
+    p = plan(puzzle, reduce_first=not args.no_reduce)
+    print(p.summary(), file=sys.stderr)
+    if args.count:
+        n = count(p)
+        print(n)
+        print(f"{n} solutions in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+        return 0
+    if args.unique:
+        n = count(p, limit=2)
+        print({0: "no solution", 1: "unique"}.get(n, "not unique"))
+        return 0 if n == 1 else 1
+    shown = 0
+    for grid in solutions(p, limit=args.limit if args.all else 1):
+        if shown:
+            print()
+        print(render(grid, puzzle.format), end="")
+        if args.svg and not shown:
+            with open(args.svg, "w", encoding="utf-8") as out:
+                out.write(picture(grid))
+        shown += 1
+    seconds = time.perf_counter() - t0
+    if not shown:
+        print(f"no solution ({seconds:.3f} s)", file=sys.stderr)
+        return 1
+    print(f"{shown} solution{'s' * (shown > 1)} shown in {seconds:.3f} s", file=sys.stderr)
+    return 0
