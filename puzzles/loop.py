@@ -55,6 +55,7 @@ from puzzles.tiles import (
     open_ends,
     parse_grid,
     rotations,
+    sides,
     svg,
     tile_entries,
 )
@@ -65,6 +66,7 @@ FULL = (1 << 16) - 1
 # HAS[d]: the bit set of the masks that have a pipe end in direction d
 HAS = {d: sum(1 << m for m in range(16) if m & d) for d in DIRECTIONS}
 # TURNS[m]: the bit set of the masks that tile m can be turned into
+ROTATIONS = [rotations(m) for m in range(16)]
 TURNS = np.array([sum(1 << t for t in rotations(m)) for m in range(16)], dtype=np.int64)
 
 
@@ -105,71 +107,108 @@ def initial_domain(puzzle: Puzzle) -> np.ndarray:
     return domain & FULL
 
 
-def _edge_states(domain: np.ndarray) -> tuple[dict, dict]:
-    """For each direction d, bool[rows, columns]: may the edge on side d carry a pipe
-    (``pipe[d]``) and may it carry none (``empty[d]``), given both cells' domains."""
-    have = {d: (domain & HAS[d]) != 0 for d in DIRECTIONS}
-    lack = {d: (domain & (FULL & ~HAS[d])) != 0 for d in DIRECTIONS}
-    pipe = {d: np.zeros(domain.shape, dtype=bool) for d in DIRECTIONS}
-    empty = {d: np.ones(domain.shape, dtype=bool) for d in DIRECTIONS}
-    both = have[RIGHT][:, :-1] & have[LEFT][:, 1:]
-    none = lack[RIGHT][:, :-1] & lack[LEFT][:, 1:]
-    pipe[RIGHT][:, :-1] = pipe[LEFT][:, 1:] = both
-    empty[RIGHT][:, :-1] = empty[LEFT][:, 1:] = none
-    both = have[DOWN][:-1, :] & have[UP][1:, :]
-    none = lack[DOWN][:-1, :] & lack[UP][1:, :]
-    pipe[DOWN][:-1, :] = pipe[UP][1:, :] = both
-    empty[DOWN][:-1, :] = empty[UP][1:, :] = none
-    return pipe, empty
+# The reduction works on the grid padded with a ring of empty tiles (so the board's
+# edge is a neighbour that never has a pipe) and flattened: the neighbour of cell x in
+# direction d is x + offset[d].
+LACK = {d: FULL & ~HAS[d] for d in DIRECTIONS}
+OPPOSITE = {UP: DOWN, RIGHT: LEFT, DOWN: UP, LEFT: RIGHT}
+POPCOUNT = np.array([bin(v).count("1") for v in range(1 << 16)], dtype=np.int8)
+
+
+def _padded(domain: np.ndarray) -> tuple[np.ndarray, dict]:
+    """The domains padded with empty tiles and flattened, and the neighbour offsets."""
+    rows, columns = domain.shape
+    flat = np.ones((rows + 2, columns + 2), dtype=np.int32)  # bit 0: the empty tile
+    flat[1:-1, 1:-1] = domain
+    width = columns + 2
+    return flat.ravel(), {UP: -width, RIGHT: 1, DOWN: width, LEFT: -1}
 
 
 def reduce(domain: np.ndarray) -> tuple[np.ndarray, int]:
-    """The domains at the fixpoint of "keep a tile only if every side can agree", and
-    the number of sweeps it took. Tiles removed here are in no solution."""
-    domain = domain.copy()
+    """The domains at the fixpoint of "keep a tile only if the neighbour on each side
+    can agree with it", and the number of sweeps it took. Tiles removed here are in no
+    solution. Each sweep looks only at the cells next to a cell that changed."""
+    rows, columns = domain.shape
+    flat, offset = _padded(domain)
+    interior = np.zeros((rows + 2, columns + 2), dtype=bool)
+    interior[1:-1, 1:-1] = True
+    interior = interior.ravel()
+    active = np.flatnonzero(interior)
     sweeps = 0
-    while True:
+    while active.size:
         sweeps += 1
-        pipe, empty = _edge_states(domain)
-        new = domain
+        old = flat[active]
+        new = old.copy()
         for d in DIRECTIONS:
-            new = new & np.where(pipe[d], FULL, FULL & ~HAS[d]) & np.where(empty[d], FULL, HAS[d])
-        if np.array_equal(new, domain):
-            return domain, sweeps
-        domain = new
-
-
-def _popcount(domain: np.ndarray) -> np.ndarray:
-    """The number of tiles left in each cell's domain."""
-    bits = (domain[..., None] >> np.arange(16)) & 1
-    return bits.sum(axis=-1)
+            neighbour = flat[active + offset[d]]
+            can_pipe = (neighbour & HAS[OPPOSITE[d]]) != 0
+            can_lack = (neighbour & LACK[OPPOSITE[d]]) != 0
+            new &= np.where(can_pipe, FULL, LACK[d]) & np.where(can_lack, FULL, HAS[d])
+        changed = new != old
+        cells = active[changed]
+        flat[cells] = new[changed]
+        mark = np.zeros(flat.size, dtype=bool)
+        for d in DIRECTIONS:
+            mark[cells + offset[d]] = True
+        active = np.flatnonzero(mark & interior)
+    return flat.reshape(rows + 2, columns + 2)[1:-1, 1:-1].astype(np.int64), sweeps
 
 
 def split(domain: np.ndarray) -> list[list[tuple[int, int]]]:
-    """The independent parts: cells with 2+ tiles joined through undecided edges."""
-    open_cell = _popcount(domain) > 1
-    pipe, empty = _edge_states(domain)
-    joined = {d: pipe[d] & empty[d] & open_cell for d in DIRECTIONS}
-    seen = np.zeros(domain.shape, dtype=bool)
+    """The independent parts: cells with 2+ tiles joined through undecided edges (an
+    edge is undecided when both cells can still have a pipe there, and both can lack it).
+    """
     rows, columns = domain.shape
-    step = {UP: (-1, 0), RIGHT: (0, 1), DOWN: (1, 0), LEFT: (0, -1)}
+    flat, offset = _padded(domain)
+    open_cells = np.flatnonzero(POPCOUNT[flat] > 1)
+    if not open_cells.size:
+        return []
+    ends_a, ends_b = [], []
+    for d in (RIGHT, DOWN):
+        a = open_cells
+        b = a + offset[d]
+        back = OPPOSITE[d]
+        undecided = (
+            (POPCOUNT[flat[b]] > 1)
+            & ((flat[a] & HAS[d]) != 0)
+            & ((flat[a] & LACK[d]) != 0)
+            & ((flat[b] & HAS[back]) != 0)
+            & ((flat[b] & LACK[back]) != 0)
+        )
+        ends_a.append(a[undecided])
+        ends_b.append(b[undecided])
+    # number the open cells 0..n-1 and join the ends of undecided edges
+    index = np.full(flat.size, -1, dtype=np.int64)
+    index[open_cells] = np.arange(open_cells.size)
+    a, b = index[np.concatenate(ends_a)], index[np.concatenate(ends_b)]
+    label = _components(open_cells.size, a, b)
+    order = np.argsort(label, kind="stable")
+    bounds = np.flatnonzero(np.diff(label[order])) + 1
+    width = columns + 2
     parts = []
-    for r0, c0 in zip(*np.nonzero(open_cell), strict=True):
-        if seen[r0, c0]:
-            continue
-        seen[r0, c0] = True
-        stack, part = [(int(r0), int(c0))], []
-        while stack:
-            r, c = stack.pop()
-            part.append((r, c))
-            for d in DIRECTIONS:
-                if joined[d][r, c]:
-                    r2, c2 = r + step[d][0], c + step[d][1]
-                    if not seen[r2, c2]:
-                        seen[r2, c2] = True
-                        stack.append((r2, c2))
-        parts.append(sorted(part))
+    for group in np.split(open_cells[order], bounds):
+        r, c = np.divmod(group, width)
+        parts.append(list(zip((r - 1).tolist(), (c - 1).tolist(), strict=True)))
     return parts
+
+
+def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Label the connected components of the graph on 0..n-1 with edges (a[k], b[k]):
+    each node gets the smallest node of its component (hooking and pointer jumping)."""
+    label = np.arange(n)
+    while True:
+        low = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, label[a], low)
+        np.minimum.at(new, label[b], low)
+        while True:
+            jumped = new[new]
+            if np.array_equal(jumped, new):
+                break
+            new = jumped
+        if np.array_equal(new, label):
+            return label
+        label = new
 
 
 def build(puzzle: Puzzle, domain: np.ndarray | None = None, cells=None) -> dlx.Problem:
@@ -193,13 +232,14 @@ def build(puzzle: Puzzle, domain: np.ndarray | None = None, cells=None) -> dlx.P
     problem = dlx.Problem(
         primary=[cell_name(r, c) for r, c in cells], secondary=edge_names(cells, inside)
     )
-    for r, c in cells:
-        bits = int(domain[r, c])
-        for m in rotations(int(puzzle.tiles[r, c])):
+    where = tuple(np.asarray(cells, dtype=np.int64).reshape(-1, 2).T)
+    for (r, c), bits, tile in zip(
+        cells, domain[where].tolist(), puzzle.tiles[where].tolist(), strict=True
+    ):
+        around = sides(r, c, inside)
+        for m in ROTATIONS[tile]:
             if bits >> m & 1 and not off_board(m, r, c, rows, columns):
-                problem.add_option(
-                    [cell_name(r, c), *tile_entries(r, c, m, inside)], name=f"{r},{c}={m}"
-                )
+                problem.add_option([cell_name(r, c), *tile_entries(m, around)], name=f"{r},{c}={m}")
     return problem
 
 
@@ -246,7 +286,7 @@ def plan(puzzle: Puzzle, reduce_first: bool = True) -> Plan:
     if not solvable:
         parts = []
     elif reduce_first:
-        single = _popcount(domain) == 1
+        single = POPCOUNT[domain] == 1
         fixed[single] = np.log2(domain[single]).round().astype(np.int64)
         parts = split(domain)
     else:

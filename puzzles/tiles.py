@@ -91,18 +91,31 @@ def cell_name(r: int, c: int) -> str:
     return f"{r},{c}"
 
 
-def tile_entries(r: int, c: int, mask: int, inside) -> list[str]:
-    """The coloured edge items of tile ``mask`` at (r, c): ``"h r,c:1"`` and so on.
+def sides(r: int, c: int, inside) -> list[tuple[str, int]]:
+    """The edges around (r, c) that take part in a model, with the direction of each.
 
     ``inside(r2, c2)`` says whether the neighbour across an edge takes part in the model
     (off-board edges and edges to cells outside it are left out).
+
+    >>> sides(0, 0, lambda r, c: r >= 0 and c >= 0)
+    [('h 0,0', 2), ('v 0,0', 4)]
     """
-    entries = []
+    out = []
     for d in DIRECTIONS:
         name, r2, c2 = edge(r, c, d)
         if inside(r2, c2):
-            entries.append(f"{name}:{1 if mask & d else 0}")
-    return entries
+            out.append((name, d))
+    return out
+
+
+def tile_entries(mask: int, around: list[tuple[str, int]]) -> list[str]:
+    """The coloured edge items of tile ``mask`` in a cell with edges ``around`` (from
+    ``sides``): ``"h r,c:1"`` where a pipe crosses, ``":0"`` where none does.
+
+    >>> tile_entries(2, [("h 0,0", 2), ("v 0,0", 4)])
+    ['h 0,0:1', 'v 0,0:0']
+    """
+    return [f"{name}:{1 if mask & d else 0}" for name, d in around]
 
 
 def edge_names(cells, inside) -> list[str]:
