@@ -49,10 +49,12 @@ from puzzles.tiles import (
     GridFormat,
     cell_name,
     edge_names,
+    fill,
     format_grid,
     grid_lines,
     off_board,
     open_ends,
+    option_name,
     parse_grid,
     rotations,
     sides,
@@ -239,7 +241,8 @@ def build(puzzle: Puzzle, domain: np.ndarray | None = None, cells=None) -> dlx.P
         around = sides(r, c, inside)
         for m in ROTATIONS[tile]:
             if bits >> m & 1 and not off_board(m, r, c, rows, columns):
-                problem.add_option([cell_name(r, c), *tile_entries(m, around)], name=f"{r},{c}={m}")
+                entries = [cell_name(r, c), *tile_entries(m, around)]
+                problem.add_option(entries, name=option_name(r, c, m))
     return problem
 
 
@@ -302,10 +305,7 @@ def decode(puzzle: Puzzle, solutions, grid: Grid | None = None) -> Grid:
     if isinstance(solutions, dlx.Solution):
         solutions = [solutions]
     for solution in solutions:
-        for name in solution.names:
-            where, mask = name.split("=")
-            r, c = (int(v) for v in where.split(","))
-            grid[r, c] = int(mask)
+        fill(grid, solution.names)
     return grid
 
 

@@ -22,6 +22,7 @@ with the header, short rows are padded with empty tiles and missing rows are emp
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -116,6 +117,20 @@ def tile_entries(mask: int, around: list[tuple[str, int]]) -> list[str]:
     ['h 0,0:1', 'v 0,0:0']
     """
     return [f"{name}:{1 if mask & d else 0}" for name, d in around]
+
+
+def option_name(r: int, c: int, mask: int) -> str:
+    """The name of the option "cell (r, c) shows tile ``mask``": ``"r,c=mask"``."""
+    return f"{r},{c}={mask}"
+
+
+def fill(grid: np.ndarray, names) -> np.ndarray:
+    """Write the tiles named by options (``option_name``) into ``grid``; return it."""
+    for name in names:
+        where, mask = name.split("=")
+        r, c = where.split(",")
+        grid[int(r), int(c)] = int(mask)
+    return grid
 
 
 def edge_names(cells, inside) -> list[str]:
@@ -263,6 +278,9 @@ def parse_grid(lines: list[tuple[int, str]], free: bool = False) -> tuple[np.nda
             lines = _trim_blank([(n, s) for n, s in lines if n > after])
     body = [(n, s) for n, s in lines if s.strip()]
     numbers = any(ch.isdigit() for _, s in body for ch in s)
+    if free and not numbers and any(" " in s.strip() for _, s in body):
+        # only free cells and blanks: ". . ." is read as numbers, ".. ." as glyphs
+        numbers = all(re.fullmatch(r"\.(\s+\.)*", s.strip()) for _, s in body)
     if numbers:
         grid = _parse_numbers(body, free)
         fmt = GridFormat(numbers=True, header=header_size is not None)
