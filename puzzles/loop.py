@@ -333,7 +333,8 @@ def count(puzzle_or_plan, limit: int | None = None) -> int:
         return 0
     total = 1
     for k in range(len(p.parts)):
-        n = int(dlx.count(p.problem(k), limit=limit))
+        result = dlx.count(p.problem(k), limit=limit)
+        n = result.solutions if limit is not None else int(result)
         if n == 0:
             return 0
         total *= n
@@ -378,14 +379,19 @@ def faults(puzzle: Puzzle, grid) -> list[str]:
     each cell must hold its given tile turned by some quarter turns, and every pipe end
     must meet a pipe end. An empty list means the grid is a solution."""
     grid = np.asarray(grid)
-    found = []
     if grid.shape != puzzle.tiles.shape:
         return [f"the grid is {grid.shape}, the puzzle {puzzle.tiles.shape}"]
-    for (r, c), given in np.ndenumerate(puzzle.tiles):
-        ends = [(int(given) >> k) & 1 for k in range(4)]  # up, right, down, left
-        turned = {sum(b << k for k, b in enumerate(np.roll(ends, q))) for q in range(4)}
-        if int(grid[r, c]) not in turned:
-            found.append(f"cell {r},{c}: {int(grid[r, c])} is not a turn of {int(given)}")
+    turns: dict[int, set[int]] = {}
+    for given in range(16):
+        ends = [(given >> k) & 1 for k in range(4)]  # up, right, down, left
+        # a quarter turn clockwise: the end that pointed left now points up, and so on
+        shifted = [ends[-q:] + ends[:-q] for q in range(4)]
+        turns[given] = {sum(b << k for k, b in enumerate(e)) for e in shifted}
+    found = []
+    for r, (given_row, row) in enumerate(zip(puzzle.tiles.tolist(), grid.tolist(), strict=True)):
+        for c, (given, shown) in enumerate(zip(given_row, row, strict=True)):
+            if shown not in turns[given]:
+                found.append(f"cell {r},{c}: {shown} is not a turn of {given}")
     found += [f"cell {r},{c}: open pipe end {side}" for r, c, side in open_ends(grid)]
     return found
 

@@ -204,7 +204,8 @@ def count(puzzle: Puzzle, limit: int | None = None, connected: bool = False) -> 
     (6, 2)
     """
     if not connected:
-        return int(dlx.count(build(puzzle), limit=limit))
+        result = dlx.count(build(puzzle), limit=limit)
+        return result.solutions if limit is not None else int(result)
     return sum(1 for _ in solutions(puzzle, limit, connected=True))
 
 

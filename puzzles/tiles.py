@@ -15,9 +15,11 @@ Text formats (both puzzles): rows of numbers 0..15 separated by blanks, or rows 
 box-drawing characters, one per cell (heavy ``╹╺┗╻┃┏┣╸┛━┻┓┫┳╋`` or light ``╵╶└╷│┌├╴┘─┴┐┤┬┼``,
 a space for the empty tile). Either may start with the three lines ``ROWS``, ``COLUMNS``,
 ``0`` of HoustonWeHaveABug's files (``0``: "solve", where ``1`` asks that program to
-generate). Lines starting with ``#`` are comments. Output is written in the input's
-format. Glyph rows must all have the same length (write the spaces of empty tiles);
-with the header, short rows are padded with empty tiles and missing rows are empty.
+generate). Lines starting with ``#`` are comments. (A one-column grid of numbers whose
+first three rows read R, 1, 0, with R rows after them, is read as header and grid.)
+Output is written in the input's format. Glyph rows must all have the same length
+(write the spaces of empty tiles); with the header, short rows are padded with empty
+tiles and missing rows are empty.
 """
 
 from __future__ import annotations
@@ -264,8 +266,9 @@ def parse_grid(lines: list[tuple[int, str]], free: bool = False) -> tuple[np.nda
         tokens = len(first_rows[0][1].split()) if first_rows else 0
         rows, columns, flag = (int(s) for _, s in content[:3])
         numeric_body = any(ch.isdigit() for _, s in first_rows for ch in s)
-        # a row of one number could be a header line: then the shape must match
-        if not numeric_body or tokens != 1 or (rows == len(first_rows) and columns == 1):
+        # rows of one number could be a one-column grid: then the shape must match
+        one_column = numeric_body and tokens == 1
+        if first_rows and (not one_column or (rows == len(first_rows) and columns == 1)):
             header_size = (rows, columns)
             if flag != 0:
                 raise PuzzleError(
