@@ -44,7 +44,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -52,6 +52,8 @@ import dlx
 from puzzles.common import PuzzleError, read_text
 from puzzles.tiles import (
     GLYPH_MASK,
+    HEAVY,
+    LIGHT,
     GridFormat,
     cell_name,
     edge_names,
@@ -134,6 +136,10 @@ def parse(text: str) -> Puzzle:
         raise PuzzleError(
             f"line {seen[0]}: {given} tiles to place, but the board has {free} free cells"
         )
+    if not fmt.numbers:  # light glyphs out if the file (tiles lines too) used only those
+        used = {ch for _, line in grid_lines(text) for ch in line}
+        light = bool(used & set(LIGHT[1:])) and not used & set(HEAVY[1:])
+        fmt = replace(fmt, light=light)
     return Puzzle(board, dict(sorted((m, k) for m, k in counts.items() if k)), fmt)
 
 
@@ -170,6 +176,11 @@ def build(puzzle: Puzzle) -> dlx.Problem:
 def decode(puzzle: Puzzle, solution: dlx.Solution) -> Grid:
     """The filled board of one solution."""
     return fill(puzzle.board.copy(), solution.names)
+
+
+def parse_answer(text: str) -> Grid:
+    """A filled board as written by ``render`` (either format), e.g. to check it."""
+    return parse_grid(grid_lines(text))[0]
 
 
 def render(grid: Grid, fmt: GridFormat | None = None) -> str:
