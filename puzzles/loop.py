@@ -413,7 +413,6 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--no-reduce", action="store_true", help="one search of the whole grid, no reduction"
     )
-    parser.add_argument("--no-progress", action="store_true", help="(no progress bar is shown)")
 
 
 def run(args) -> int:
