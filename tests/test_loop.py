@@ -184,6 +184,18 @@ def test_whole_grid_model_agrees(name):
 @pytest.mark.parametrize(
     "name",
     [
+        "infinity_loop_bearific5.txt",
+        pytest.param("infinity_loop_test40x40.txt", marks=pytest.mark.slow),
+    ],
+)
+def test_whole_grid_count_agrees(name):
+    """Counting over the whole grid (no reduction, no parts) gives the known count too."""
+    assert loop.count(loop.plan(load(name), reduce_first=False)) == KNOWN[name]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
         "infinity_loop_test50x50_1.txt",
         "infinity_loop_test100x100_1.txt",
         "infinity_loop_test100x100_2.txt",
