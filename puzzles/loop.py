@@ -44,6 +44,7 @@ from puzzles.tiles import (
     DIRECTIONS,
     DOWN,
     LEFT,
+    OPPOSITE,
     RIGHT,
     UP,
     GridFormat,
@@ -113,7 +114,6 @@ def initial_domain(puzzle: Puzzle) -> np.ndarray:
 # edge is a neighbour that never has a pipe) and flattened: the neighbour of cell x in
 # direction d is x + offset[d].
 LACK = {d: FULL & ~HAS[d] for d in DIRECTIONS}
-OPPOSITE = {UP: DOWN, RIGHT: LEFT, DOWN: UP, LEFT: RIGHT}
 POPCOUNT = np.array([bin(v).count("1") for v in range(1 << 16)], dtype=np.int8)
 
 
