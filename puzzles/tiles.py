@@ -17,7 +17,8 @@ a space for the empty tile). Either may start with the three lines ``ROWS``, ``C
 ``0`` of HoustonWeHaveABug's files (``0``: "solve", where ``1`` asks that program to
 generate). Lines starting with ``#`` are comments. (A one-column grid of numbers whose
 first three rows read R, 1, 0, with R rows after them, is read as header and grid.)
-Output is written in the input's format. Glyph rows must all have the same length
+Output is written in the input's format (light glyphs only if the input used no heavy
+ones). Glyph rows must all have the same length
 (write the spaces of empty tiles); with the header, short rows are padded with empty
 tiles and missing rows are empty.
 """
