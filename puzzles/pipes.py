@@ -1,0 +1,287 @@
+"""Pipes (placement): put a given set of tiles, unturned, on the free cells of a board so
+that every pipe end meets a pipe end.
+
+File format (UTF-8 text; ``#`` starts a comment line):
+
+- the board: rows of cells, all of the same width, in either tile format of
+  ``puzzles.tiles`` (numbers 0..15 separated by blanks, or box-drawing characters), with
+  ``.`` for a free cell; any tile written on the board is fixed in advance;
+- one or more lines ``tiles: T T T ...`` anywhere in the file: the tiles to place on the
+  free cells, each ``T`` a number 0..15 or box-drawing characters (``┏┓`` is two tiles),
+  optionally followed by ``*K`` for K copies (``━*3``, ``0*2`` for two empty tiles). The
+  tiles must be exactly as many as the free cells; fixed tiles are not among them.
+
+Example (a 3x4 board, one cell fixed; ``data/pipes/example.txt``)::
+
+    ....
+    .┫..
+    ....
+    tiles: ┏*2 ┓*2 ┗*2 ┛*2 ╺ 0*2
+
+The answer is the board with every cell filled, in the board's format.
+
+The model (MCC with colours):
+- primary item ``r,c`` per cell, covered once;
+- primary item ``tile m`` per kind of tile given, covered exactly as many times as
+  there are copies (bounds lo = hi = count), so identical copies never multiply the
+  solutions;
+- option ``r,c=m``: free cell (r, c) gets tile m (with ``tile m``), or a fixed cell its
+  own tile; with the edges around the cell coloured as in ``puzzles.loop``;
+- secondary items ``h r,c`` / ``v r,c``: the edges, coloured ``1`` (pipe) or ``0``.
+
+``connected=True`` keeps only the solutions whose pipes form one network. This is a
+filter on the streamed solutions, not part of the model: it is exponential in the number
+of solutions and meant for small boards.
+
+Known counts (checked against a brute-force search in ``tests/test_pipes.py``): the
+example above has 6 solutions, 2 of them connected.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+import dlx
+from puzzles.common import PuzzleError, read_text
+from puzzles.tiles import (
+    GLYPH_MASK,
+    HEAVY,
+    LIGHT,
+    GridFormat,
+    cell_name,
+    edge_names,
+    fill,
+    format_grid,
+    grid_lines,
+    is_connected,
+    off_board,
+    open_ends,
+    option_name,
+    parse_grid,
+    sides,
+    svg,
+    tile_entries,
+)
+
+Grid = np.ndarray  # int64[rows, columns] of masks; -1 for a free cell
+
+TILES_LINE = re.compile(r"^\s*tiles\s*:(.*)$", re.IGNORECASE)
+TOKEN = re.compile(r"^(.+?)(?:\*(\d+))?$")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """The ``board`` (masks, -1 for free cells), how many of each tile to place
+    (``counts[m]``), and the format the board was written in."""
+
+    board: Grid
+    counts: dict[int, int]
+    format: GridFormat
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(rows, columns)."""
+        return self.board.shape
+
+
+def _parse_tiles(n: int, text: str, counts: Counter) -> None:
+    """Add the tiles of one ``tiles:`` line (line ``n``) to ``counts``."""
+    for k, token in enumerate(text.split(), start=1):
+        match = TOKEN.match(token)
+        body, times = match.group(1), int(match.group(2) or 1)
+        where = f"line {n}, tile {k} ({token!r})"
+        if body.isdigit():
+            if int(body) > 15:
+                raise PuzzleError(f"{where}: {body} is not a tile (0..15)")
+            masks = [int(body)]
+        else:
+            unknown = [ch for ch in body if ch not in GLYPH_MASK or ch == " "]
+            if unknown:
+                raise PuzzleError(f"{where}: {unknown[0]!r} is not a tile")
+            masks = [GLYPH_MASK[ch] for ch in body]
+            if match.group(2) and len(masks) > 1:
+                raise PuzzleError(f"{where}: '*{times}' after more than one tile")
+        for m in masks:
+            counts[m] += times
+
+
+def parse(text: str) -> Puzzle:
+    """A placement puzzle from its text (see the module's docstring).
+
+    >>> p = parse("..\\n..\\ntiles: ┏┓┗┛")
+    >>> p.board.tolist(), sorted(p.counts.items())
+    ([[-1, -1], [-1, -1]], [(3, 1), (6, 1), (9, 1), (12, 1)])
+    """
+    board_lines, counts, seen = [], Counter(), []
+    for n, line in grid_lines(text):
+        match = TILES_LINE.match(line)
+        if match:
+            _parse_tiles(n, match.group(1), counts)
+            seen.append(n)
+        else:
+            board_lines.append((n, line))
+    if not seen:
+        raise PuzzleError("no 'tiles:' line: give the tiles to place")
+    board, fmt = parse_grid(board_lines, free=True)
+    free = int((board < 0).sum())
+    given = sum(counts.values())
+    if given != free:
+        raise PuzzleError(
+            f"line {seen[0]}: {given} tiles to place, but the board has {free} free cells"
+        )
+    if not fmt.numbers:  # light glyphs out if the file (tiles lines too) used only those
+        used = {ch for _, line in grid_lines(text) for ch in line}
+        light = bool(used & set(LIGHT[1:])) and not used & set(HEAVY[1:])
+        fmt = replace(fmt, light=light)
+    return Puzzle(board, dict(sorted((m, k) for m, k in counts.items() if k)), fmt)
+
+
+def build(puzzle: Puzzle) -> dlx.Problem:
+    """The exact-cover problem (MCC with colours) of the placement puzzle.
+
+    >>> p = build(parse(".╸\\ntiles: ╺"))
+    >>> [p.option(k) for k in range(p.n_options)], p.bounds("tile 2")
+    ([['0,0', 'tile 2', 'h 0,0:1'], ['0,1', 'h 0,0:1']], (1, 1))
+    """
+    rows, columns = puzzle.shape
+    cells = [(r, c) for r in range(rows) for c in range(columns)]
+
+    def inside(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < columns
+
+    problem = dlx.Problem(secondary=edge_names(cells, inside))
+    for r, c in cells:
+        problem.add_primary(cell_name(r, c))
+    for m, k in puzzle.counts.items():
+        problem.add_primary(f"tile {m}", k, k)
+    for r, c in cells:
+        around = sides(r, c, inside)
+        given = int(puzzle.board[r, c])
+        for m in puzzle.counts if given < 0 else [given]:
+            if off_board(m, r, c, rows, columns):
+                continue
+            kind = [f"tile {m}"] if given < 0 else []
+            entries = [cell_name(r, c), *kind, *tile_entries(m, around)]
+            problem.add_option(entries, name=option_name(r, c, m))
+    return problem
+
+
+def decode(puzzle: Puzzle, solution: dlx.Solution) -> Grid:
+    """The filled board of one solution."""
+    return fill(puzzle.board.copy(), solution.names)
+
+
+def parse_answer(text: str) -> Grid:
+    """A filled board as written by ``render`` (either format), e.g. to check it."""
+    return parse_grid(grid_lines(text))[0]
+
+
+def render(grid: Grid, fmt: GridFormat | None = None) -> str:
+    """The board as text in ``fmt`` (default: box-drawing characters)."""
+    return format_grid(grid, fmt or GridFormat(numbers=False))
+
+
+def picture(grid: Grid) -> str:
+    """The board as an SVG picture (free cells shaded, networks coloured)."""
+    return svg(grid)
+
+
+def solutions(puzzle: Puzzle, limit: int | None = None, connected: bool = False) -> Iterator[Grid]:
+    """The filled boards, streamed; ``connected`` keeps those with one network only."""
+    problem = build(puzzle)
+    shown = 0
+    for solution in dlx.solutions(problem, limit=None if connected else limit):
+        grid = decode(puzzle, solution)
+        if connected and not is_connected(grid):
+            continue
+        yield grid
+        shown += 1
+        if limit is not None and shown >= limit:
+            return
+
+
+def count(puzzle: Puzzle, limit: int | None = None, connected: bool = False) -> int:
+    """The number of solutions (capped at ``limit``).
+
+    >>> p = parse("....\\n.┫..\\n....\\ntiles: ┏*2 ┓*2 ┗*2 ┛*2 ╺ 0*2")
+    >>> count(p), count(p, connected=True)
+    (6, 2)
+    """
+    if not connected:
+        result = dlx.count(build(puzzle), limit=limit)
+        return result.solutions if limit is not None else int(result)
+    return sum(1 for _ in solutions(puzzle, limit, connected=True))
+
+
+def faults(puzzle: Puzzle, grid) -> list[str]:
+    """What is wrong with ``grid`` as a solution, from the rules alone: fixed cells kept,
+    the free cells hold exactly the given tiles, every pipe end meets a pipe end."""
+    grid = np.asarray(grid)
+    if grid.shape != puzzle.board.shape:
+        return [f"the grid is {grid.shape}, the board {puzzle.board.shape}"]
+    found = []
+    free = puzzle.board < 0
+    for r, c in zip(*np.nonzero(~free), strict=True):
+        if grid[r, c] != puzzle.board[r, c]:
+            found.append(f"cell {r},{c}: fixed tile {puzzle.board[r, c]} became {grid[r, c]}")
+    placed = Counter(int(v) for v in grid[free])
+    if placed != Counter(puzzle.counts):
+        found.append(f"tiles placed {dict(placed)}, given {puzzle.counts}")
+    found += [f"cell {r},{c}: open pipe end {side}" for r, c, side in open_ends(grid)]
+    return found
+
+
+def add_arguments(parser) -> None:
+    """The options of ``python -m puzzles pipes``."""
+    parser.add_argument("file", help="puzzle file (board and 'tiles:' lines), - for stdin")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="print the number of solutions")
+    mode.add_argument(
+        "--unique", action="store_true", help="say whether the solution is unique (exit 1 if not)"
+    )
+    mode.add_argument("--all", action="store_true", help="print every solution")
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
+    parser.add_argument(
+        "--connected",
+        action="store_true",
+        help="only solutions whose pipes form one network (a filter: small boards)",
+    )
+    parser.add_argument("--svg", metavar="PATH", help="also draw the first solution as SVG")
+
+
+def run(args) -> int:
+    """Solve, count or check one placement puzzle; see ``add_arguments``."""
+    puzzle = parse(read_text(args.file))
+    t0 = time.perf_counter()
+    if args.count:
+        n = count(puzzle, connected=args.connected)
+        print(n)
+        print(f"{n} solutions in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+        return 0
+    if args.unique:
+        n = count(puzzle, limit=2, connected=args.connected)
+        print({0: "no solution", 1: "unique"}.get(n, "not unique"))
+        return 0 if n == 1 else 1
+    shown = 0
+    limit = args.limit if args.all else 1
+    for grid in solutions(puzzle, limit, connected=args.connected):
+        if shown:
+            print()
+        print(render(grid, puzzle.format), end="")
+        if args.svg and not shown:
+            with open(args.svg, "w", encoding="utf-8") as out:
+                out.write(picture(grid))
+        shown += 1
+    seconds = time.perf_counter() - t0
+    if not shown:
+        print(f"no solution ({seconds:.3f} s)", file=sys.stderr)
+        return 1
+    print(f"{shown} solution{'s' * (shown > 1)} shown in {seconds:.3f} s", file=sys.stderr)
+    return 0
