@@ -141,7 +141,7 @@ def test_batch_restores_links_and_matches_forced_counts():
     solution = dlx.first(p).options
     forced_sets = [[], [solution[0]], [solution[1], solution[2]], [0]]
     result = dlx.batch(p, forced_sets, limit=1000)
-    for forced, n in zip(forced_sets, result.counts):
+    for forced, n in zip(forced_sets, result.counts, strict=True):
         solutions = list(dlx.solutions(p, forced=forced))
         for s in solutions:
             check(p, s.options)
