@@ -43,30 +43,35 @@ def expected_counts() -> dict[str, int]:
     return {name: int(n) for name, n in (line.split() for line in lines if line.strip())}
 
 
-def time_dlx(problem: dlx.Problem, runs: int) -> tuple[float, int, int]:
-    """Median kernel seconds of ``runs`` warm counts; returns (seconds, solutions, nodes)."""
+def time_dlx(problem: dlx.Problem, runs: int) -> tuple[float, float, int, int]:
+    """Median kernel seconds and CPU seconds of ``runs`` warm counts; returns
+    (seconds, cpu seconds, solutions, nodes)."""
     dlx.count(problem, limit=1)  # compile or load the kernel, outside the timing
-    times = []
+    times, cpu = [], []
     for _ in range(runs):
+        c0 = time.process_time()
         result = dlx.count(problem)
+        cpu.append(time.process_time() - c0)
         times.append(result.stats.seconds)
-    return statistics.median(times), result.solutions, result.stats.nodes
+    median = statistics.median
+    return median(times), median(cpu), result.solutions, result.stats.nodes
 
 
-def time_xcover(problem: dlx.Problem, runs: int) -> tuple[float, int]:
-    """Median seconds for xcover to count the same problem (it has no bounds)."""
+def time_xcover(problem: dlx.Problem, runs: int) -> tuple[float, float, int]:
+    """Median seconds and CPU seconds for xcover to count the same problem."""
     from xcover import covers
 
     options = [problem.option(k) for k in range(problem.n_options)]
     colored = any(":" in entry for option in options for entry in option)
     args = dict(primary=problem.primary, secondary=problem.secondary, colored=colored)
     next(iter(covers(options[:1], primary=None)), None)  # load xcover's kernel
-    times = []
+    times, cpu = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         n = sum(1 for _ in covers(options, **args))
         times.append(time.perf_counter() - t0)
-    return statistics.median(times), n
+        cpu.append(time.process_time() - c0)
+    return statistics.median(times), statistics.median(cpu), n
 
 
 def first_run(code: str, args: list[str], cache_dir: str) -> tuple[float, float]:
@@ -121,22 +126,25 @@ def main(argv=None) -> int:
         names = [n for n in expected if n.endswith("_sym") and n.startswith("pent")]
         names += [n for n in expected if n.startswith("sudoku")]
     if not args.compile_only:
-        print(f"median of {args.runs} warm runs; dlx: kernel seconds of dlx.count")
-        header = f"{'file':24} {'count':>6} {'dlx s':>8} {'M nodes/s':>10}"
+        print(f"median of {args.runs} warm runs; dlx s: kernel seconds of dlx.count;")
+        print("cpu: process CPU seconds (steadier than wall time on a busy machine)")
+        header = f"{'file':24} {'count':>6} {'dlx s':>8} {'dlx cpu':>8} {'M nodes/s':>10}"
         if not args.no_xcover:
-            header += f" {'xcover s':>9} {'dlx/xcover':>10}"
+            header += f" {'xcover s':>9} {'xc cpu':>8} {'ratio s':>8} {'ratio cpu':>9}"
         print(header)
         for name in names:
             problem = dlx.read(DATA / f"{name}.dlx")
-            seconds, solutions, nodes = time_dlx(problem, args.runs)
+            seconds, cpu, solutions, nodes = time_dlx(problem, args.runs)
             if solutions != expected[name]:
                 raise SystemExit(f"{name}: dlx counted {solutions}, not {expected[name]}")
-            line = f"{name:24} {solutions:6d} {seconds:8.3f} {nodes / seconds / 1e6:10.2f}"
+            rate = nodes / seconds / 1e6
+            line = f"{name:24} {solutions:6d} {seconds:8.3f} {cpu:8.3f} {rate:10.2f}"
             if not args.no_xcover:
-                x_seconds, x_solutions = time_xcover(problem, args.runs)
+                x_seconds, x_cpu, x_solutions = time_xcover(problem, args.runs)
                 if x_solutions != expected[name]:
                     raise SystemExit(f"{name}: xcover counted {x_solutions}")
-                line += f" {x_seconds:9.3f} {seconds / x_seconds:10.2f}"
+                line += f" {x_seconds:9.3f} {x_cpu:8.3f} {seconds / x_seconds:8.2f}"
+                line += f" {cpu / x_cpu:9.2f}"
             print(line, flush=True)
     compile_times(args.compile_runs)
     return 0

@@ -96,7 +96,7 @@ def problems(draw):
     return p
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(problems())
 def test_random_problems_match_naive_and_restore_links(p):
     expected = naive_solutions(p)
@@ -115,7 +115,7 @@ def test_random_problems_match_naive_and_restore_links(p):
     assert_links_restored(search, p)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(problems(), st.integers(0, 3))
 def test_split_leaves_and_replays_restore_links(p, depth):
     total = len(naive_solutions(p))
