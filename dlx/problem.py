@@ -27,7 +27,7 @@ class ProblemError(ValueError):
 class Arrays:
     """A problem compiled for the kernel (see ``dlx/kernel.py`` for the layout).
 
-    ``node``: int32[n_nodes, 4]; ``item``: int32[n_items + 1, 4]; ``second``: the first
+    ``node``: int32[4, n_nodes]; ``item``: int32[4, n_items + 1]; ``second``: the first
     secondary item; ``option_of_node``: int32[n_nodes], the option of each node (-1 for
     headers and spacers); ``first_node``: int32[n_options], the first node of each
     option; ``max_level``: an upper bound on the depth of the search tree.
