@@ -27,7 +27,7 @@ class ProblemError(ValueError):
 class Arrays:
     """A problem compiled for the kernel (see ``dlx/kernel.py`` for the layout).
 
-    ``node``: int32[n_nodes, 4]; ``item``: int32[n_items + 1, 4]; ``second``: the first
+    ``node``: int32[4, n_nodes]; ``item``: int32[4, n_items + 1]; ``second``: the first
     secondary item; ``option_of_node``: int32[n_nodes], the option of each node (-1 for
     headers and spacers); ``first_node``: int32[n_options], the first node of each
     option; ``max_level``: an upper bound on the depth of the search tree.
@@ -284,24 +284,24 @@ class Problem:
         n_nodes = n_items + 2 + len(ids) + n_options
         if n_nodes >= 1 << 31:
             raise ProblemError("the problem is too large (more than 2**31 nodes)")
-        node = np.zeros((n_nodes, 4), dtype=np.int32)
-        node[entry_node, kernel.TOP] = ids
-        node[entry_node, kernel.COLOR] = self._option_colours
+        node = np.zeros((4, n_nodes), dtype=np.int32)
+        node[kernel.TOP, entry_node] = ids
+        node[kernel.COLOR, entry_node] = self._option_colours
         first_node = (n_items + 2 + start[:-1] + np.arange(n_options)).astype(np.int32)
         last_node = first_node + length - 1
         spacer_after = last_node + 1
-        node[spacer_after, kernel.TOP] = -(np.arange(n_options) + 1)
-        node[spacer_after, kernel.ULINK] = first_node
-        node[first_node - 1, kernel.DLINK] = last_node
+        node[kernel.TOP, spacer_after] = -(np.arange(n_options) + 1)
+        node[kernel.ULINK, spacer_after] = first_node
+        node[kernel.DLINK, first_node - 1] = last_node
         # vertical lists: each item's nodes in the order of the options
         order = np.argsort(ids, kind="stable")
         sorted_nodes = entry_node[order]
         sorted_ids = ids[order]
         count = np.bincount(ids, minlength=n_items + 1)
-        node[: n_items + 1, kernel.TOP] = count
+        node[kernel.TOP, : n_items + 1] = count
         headers = np.arange(n_items + 1)
-        node[headers, kernel.ULINK] = headers
-        node[headers, kernel.DLINK] = headers
+        node[kernel.ULINK, headers] = headers
+        node[kernel.DLINK, headers] = headers
         if len(sorted_nodes):
             same_next = np.empty(len(sorted_nodes), dtype=bool)
             same_next[:-1] = sorted_ids[1:] == sorted_ids[:-1]
@@ -312,22 +312,22 @@ class Problem:
             same_prev[0] = False
             same_prev[1:] = same_next[:-1]
             up = np.where(same_prev, np.roll(sorted_nodes, 1), sorted_ids)
-            node[sorted_nodes, kernel.DLINK] = down
-            node[sorted_nodes, kernel.ULINK] = up
-            node[sorted_ids[~same_prev], kernel.DLINK] = sorted_nodes[~same_prev]
-            node[sorted_ids[~same_next], kernel.ULINK] = sorted_nodes[~same_next]
-        node[0] = 0
-        item = np.zeros((n_items + 1, 4), dtype=np.int32)
+            node[kernel.DLINK, sorted_nodes] = down
+            node[kernel.ULINK, sorted_nodes] = up
+            node[kernel.DLINK, sorted_ids[~same_prev]] = sorted_nodes[~same_prev]
+            node[kernel.ULINK, sorted_ids[~same_next]] = sorted_nodes[~same_next]
+        node[:, 0] = 0
+        item = np.zeros((4, n_items + 1), dtype=np.int32)
         ring = np.arange(second)  # root 0 and the primary items, circularly linked
-        item[ring, kernel.PREV] = np.roll(ring, 1)
-        item[ring, kernel.NEXT] = np.roll(ring, -1)
+        item[kernel.PREV, ring] = np.roll(ring, 1)
+        item[kernel.NEXT, ring] = np.roll(ring, -1)
         secondary = np.arange(second, n_items + 1)
-        item[secondary, kernel.PREV] = secondary
-        item[secondary, kernel.NEXT] = secondary
+        item[kernel.PREV, secondary] = secondary
+        item[kernel.NEXT, secondary] = secondary
         lo = np.asarray(self._lo, dtype=np.int64)
         hi = np.asarray(self._hi, dtype=np.int64)
-        item[1:second, kernel.BOUND] = hi
-        item[1:second, kernel.SLACK] = hi - lo
+        item[kernel.BOUND, 1:second] = hi
+        item[kernel.SLACK, 1:second] = hi - lo
         option_of_node = np.full(n_nodes, -1, dtype=np.int32)
         option_of_node[entry_node] = option_of_entry
         has_bounds = bool(np.any(lo != 1) or np.any(hi != 1))

@@ -1,0 +1,168 @@
+"""The kernel's own invariants: known counts, the naive solver, and links put back.
+
+Quick checks for work on ``dlx/kernel.py``: every search here runs to its end (or is
+unwound by ``batch``) and must leave the link arrays exactly as ``Problem.arrays()``
+built them; early stops of a commit (a dead branch) must undo exactly what they did.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dlx
+from dlx import kernel
+from dlx.verify import check, naive_solutions
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
+EXPECTED = dict(
+    (name, int(n)) for name, n in (line.split() for line in (DATA / "EXPECTED.tsv").open())
+)
+QUICK = [name for name in EXPECTED if not name.startswith(("pent5", "pent6", "scott_all"))]
+SLOW = [name for name in EXPECTED if name not in QUICK]
+
+
+def run_to_end(search: dlx.Search) -> None:
+    """Run a search until the kernel reports DONE."""
+    while search.run() != kernel.DONE:
+        pass
+
+
+def assert_links_restored(search: dlx.Search, problem: dlx.Problem) -> None:
+    """Every link array is back to its initial state."""
+    arrays = problem.arrays()
+    assert np.array_equal(search.node, arrays.node)
+    assert np.array_equal(search.item, arrays.item)
+
+
+def count_and_check(name: str) -> None:
+    """Count a benchmark file with small node budgets (many pauses) and check it."""
+    p = dlx.read(DATA / f"{name}.dlx")
+    search = dlx.Search(p)
+    search._budget = 997  # resume often: the state must survive every pause
+    while True:
+        code = search.run()
+        if code == kernel.DONE:
+            break
+        assert code == kernel.PAUSED
+        search._budget = 997
+    assert search.stats.solutions == EXPECTED[name]
+    assert_links_restored(search, p)
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_known_counts_and_links_restored(name):
+    count_and_check(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW)
+def test_known_counts_and_links_restored_slow(name):
+    count_and_check(name)
+
+
+def test_stream_of_a_benchmark_is_checked_and_distinct():
+    p = dlx.read(DATA / "pent4x15_sym.dlx")
+    found = set()
+    for s in dlx.solutions(p):
+        check(p, s.options)
+        found.add(frozenset(s.options))
+    assert len(found) == EXPECTED["pent4x15_sym"]
+
+
+@st.composite
+def problems(draw):
+    """Small random problems with secondary items, colours and bounds (XCC + MCC)."""
+    n_primary = draw(st.integers(1, 4))
+    n_secondary = draw(st.integers(0, 3))
+    primary = [f"p{i}" for i in range(n_primary)]
+    secondary = [f"s{i}" for i in range(n_secondary)]
+    bounds = {}
+    for name in primary:
+        hi = draw(st.integers(1, 3))
+        bounds[name] = (draw(st.integers(0, hi)), hi)
+    p = dlx.Problem(primary=primary, secondary=secondary, bounds=bounds)
+    for _ in range(draw(st.integers(1, 9))):
+        entries = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True))
+        if secondary:
+            for name in draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True)):
+                colour = draw(st.sampled_from([None, "a", "b"]))
+                entries.append(name if colour is None else f"{name}:{colour}")
+        p.add_option(entries)
+    return p
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_random_problems_match_naive_and_restore_links(p):
+    expected = naive_solutions(p)
+    search = dlx.Search(p)
+    found = set()
+    while True:
+        code = search.run(stream=True)
+        if code == kernel.DONE:
+            break
+        if code == kernel.SOLUTION:
+            options = search.current_options()
+            check(p, options)
+            found.add(frozenset(options))
+    assert found == expected
+    assert search.stats.solutions == len(expected)
+    assert_links_restored(search, p)
+
+
+@settings(max_examples=100, deadline=None)
+@given(problems(), st.integers(0, 3))
+def test_split_leaves_and_replays_restore_links(p, depth):
+    total = len(naive_solutions(p))
+    split = dlx.Search(p, split_depth=depth)
+    found = 0
+    while True:
+        code = split.run()
+        if code == kernel.DONE:
+            break
+        if code == kernel.LEAF:
+            sub = dlx.Search(p, prefix=split.path())
+            run_to_end(sub)
+            found += sub.stats.solutions
+            assert_links_restored(sub, p)
+    assert_links_restored(split, p)
+    assert found + split.stats.solutions == total
+
+
+def test_batch_restores_links_and_matches_forced_counts():
+    p = dlx.read(DATA / "pent3x20_sym.dlx")
+    before = p.arrays()
+    node, item = before.node.copy(), before.item.copy()
+    solution = dlx.first(p).options
+    forced_sets = [[], [solution[0]], [solution[1], solution[2]], [0]]
+    result = dlx.batch(p, forced_sets, limit=1000)
+    for forced, n in zip(forced_sets, result.counts, strict=True):
+        solutions = list(dlx.solutions(p, forced=forced))
+        for s in solutions:
+            check(p, s.options)
+        assert n == len(solutions)
+    # batch works on copies; the problem's own arrays are untouched
+    assert np.array_equal(before.node, node) and np.array_equal(before.item, item)
+    # a batch stopped early by its limit unwinds: the next set still counts right
+    limited = dlx.batch(p, [[], []], limit=1)
+    assert list(limited.counts) == [1, 1]
+
+
+def test_batch_kernel_leaves_links_as_found():
+    p = dlx.read(DATA / "pent3x20_sym.dlx")
+    arrays = p.arrays()
+    node, item = arrays.node.copy(), arrays.item.copy()
+    counts = np.zeros(2, np.int64)
+    first = np.zeros((2, arrays.max_level), np.int32)
+    stats = np.zeros((2, 3), np.int64)
+    kernel.search_batch(
+        node, item, arrays.second, arrays.has_bounds, np.zeros(0, np.int32),
+        np.zeros(3, np.int64), arrays.max_level, 1, counts, first, stats,
+    )  # fmt: skip
+    assert list(counts) == [1, 1]
+    assert np.array_equal(node, arrays.node) and np.array_equal(item, arrays.item)
