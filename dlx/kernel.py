@@ -656,8 +656,9 @@ def search_batch(
 ):
     """Search once per forced set: set ``k`` forces ``forced_nodes[forced_start[k]:
     forced_start[k+1]]``. Counts up to ``max_solutions`` each into ``counts[k]``, the
-    first solution's nodes (levels past the forced ones, ``-1`` padded) into
-    ``first_solution[k]``, and ``solutions, nodes, updates`` into ``batch_stats[k]``.
+    first solution's option nodes (past the forced ones, null choices left out, ``-1``
+    padded, cut at its width) into ``first_solution[k]``, and ``solutions, nodes,
+    updates`` into ``batch_stats[k]``.
     Each search runs to its end or its limit; the links are restored after each.
     """
     choice = np.zeros(max_level, np.int64)
@@ -669,6 +670,7 @@ def search_batch(
     state = np.zeros(2, np.int64)
     stats = np.zeros(3, np.int64)
     budget = 1 << 62
+    n_items = item.shape[1] - 1
     for k in range(counts.shape[0]):
         forced = forced_nodes[forced_start[k] : forced_start[k + 1]]
         n_forced = forced.shape[0]
@@ -685,8 +687,11 @@ def search_batch(
             if code != SOLUTION:
                 break
             if stats[0] == 1:
+                j = 0
                 for level in range(n_forced, state[0]):
-                    first_solution[k, level - n_forced] = choice[level]
+                    if choice[level] > n_items and j < first_solution.shape[1]:
+                        first_solution[k, j] = choice[level]
+                        j += 1
             if stats[0] >= max_solutions:
                 _unwind(node, item, second, choice, best, first_tweak, state, stats)
                 break

@@ -127,38 +127,74 @@ def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
     return fraction + 0.5 * scale if stop > start else fraction
 
 
-def _forced_nodes(problem: Problem, forced) -> np.ndarray:
-    """Check that the forced options fit together; return one exact-cover node of each."""
+def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
+    """Check sets of forced options; return one exact-cover node of each option.
+
+    Set ``k`` is ``options[start[k]:start[k + 1]]``. Within a set, no primary item may
+    be covered more than its upper bound, and a secondary item used twice must have
+    the same colour both times. Each option must have a primary item with bounds 1:1:
+    the kernel forces the option through that item. All checks are vectorised.
+    """
     arrays = problem.arrays()
-    forced = [int(k) for k in forced]
-    used: dict[str, int] = {}
-    colour_of: dict[str, tuple[str | None, int]] = {}
-    nodes = []
-    for k in forced:
-        if not 0 <= k < problem.n_options:
-            raise ProblemError(f"forced option {k} does not exist")
-        anchor = None
-        for j, (name, colour) in enumerate(problem.option_entries(k)):
-            if name in problem._index and problem._index[name] >= 0:
-                lo, hi = problem.bounds(name)
-                used[name] = used.get(name, 0) + 1
-                if used[name] > hi:
-                    raise ProblemError(f"forced options cover item {name!r} more than {hi} times")
-                if anchor is None and lo == hi == 1:
-                    anchor = j
-            else:
-                previous = colour_of.get(name)
-                if previous is not None and (colour is None or previous[0] != colour):
+    options = np.asarray(options, dtype=np.int64).ravel()
+    start = np.asarray(start, dtype=np.int64)
+    n_sets = len(start) - 1
+    if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
+        raise ProblemError("forced sets: start must rise from 0 to the number of options")
+    bad = (options < 0) | (options >= problem.n_options)
+    if bad.any():
+        raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
+    first = arrays.first_node.astype(np.int64)
+    length = np.diff(np.append(first, arrays.node.shape[1])) - 1  # nodes before the spacer
+    length = length[options]
+    entry_set = np.repeat(np.repeat(np.arange(n_sets), np.diff(start)), length)
+    entry_option = np.repeat(options, length)
+    offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
+    entry_node = first[entry_option] + offsets
+    item_id = arrays.node[kernel.TOP, entry_node].astype(np.int64)
+    colour = arrays.node[kernel.COLOR, entry_node]
+    primary = item_id < arrays.second
+    bound = arrays.item[kernel.BOUND, np.where(primary, item_id, 0)]
+    slack = arrays.item[kernel.SLACK, np.where(primary, item_id, 0)]
+    key = entry_set * (arrays.item.shape[1] + 1) + item_id
+    order = np.argsort(key, kind="stable")
+    key_sorted = key[order]
+    same = key_sorted[1:] == key_sorted[:-1]
+    if same.any():
+        names = problem.primary + problem.secondary
+        # a repeated primary item: compare its count with the upper bound
+        groups, group_start, group_count = np.unique(
+            key_sorted, return_index=True, return_counts=True
+        )
+        for g in np.flatnonzero(group_count > 1):
+            j = order[group_start[g]]
+            name = names[item_id[j] - 1]
+            members = order[group_start[g] : group_start[g] + group_count[g]]
+            if primary[j]:
+                if group_count[g] > bound[j]:
                     raise ProblemError(
-                        f"forced options {previous[1]} and {k} clash on secondary item {name!r}"
+                        f"forced options cover item {name!r} more than {bound[j]} times"
                     )
-                colour_of[name] = (colour, k)
-        if anchor is None:
-            raise ProblemError(
-                f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
-            )
-        nodes.append(arrays.first_node[k] + anchor)
-    return np.asarray(nodes, dtype=np.int32)
+            elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
+                a, b = (int(entry_option[m]) for m in members[:2])
+                raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
+    exact = primary & (bound == 1) & (slack == 0)
+    position = np.where(exact, offsets, np.iinfo(np.int64).max)
+    anchor_offset = (
+        np.minimum.reduceat(position, np.cumsum(length) - length) if len(position) else position
+    )
+    if np.any(anchor_offset == np.iinfo(np.int64).max):
+        k = int(options[np.flatnonzero(anchor_offset == np.iinfo(np.int64).max)[0]])
+        raise ProblemError(
+            f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
+        )
+    return (first[options] + anchor_offset).astype(np.int32)
+
+
+def _forced_nodes(problem: Problem, forced) -> np.ndarray:
+    """Check one set of forced options; return one exact-cover node of each."""
+    forced = [int(k) for k in forced]
+    return _forced_nodes_flat(problem, forced, [0, len(forced)])
 
 
 class Search:
@@ -480,40 +516,69 @@ def is_unique(problem: Problem, **options) -> bool:
 
 @dataclass
 class BatchResult:
-    """One search per forced set: ``counts[k]`` (capped at the limit), ``first[k]`` (the
-    options of the first solution, or None), and ``nodes[k]`` per search."""
+    """One search per forced set: ``counts[k]`` (capped at the limit); ``chosen[k]``,
+    the options the first solution adds to the forced ones (-1 padded, all -1 when
+    there is none); ``nodes[k]`` and ``updates[k]`` per search; the kernel's seconds."""
 
     counts: np.ndarray
-    first: list[tuple[int, ...] | None]
+    chosen: np.ndarray
     nodes: np.ndarray
     updates: np.ndarray
     seconds: float
+    forced: list[np.ndarray] = field(repr=False)
+
+    @property
+    def first(self) -> list[tuple[int, ...] | None]:
+        """Each search's first solution (forced options first), or None."""
+        out: list[tuple[int, ...] | None] = []
+        for k, forced in enumerate(self.forced):
+            row = self.chosen[k]
+            found = self.counts[k] > 0
+            out.append(tuple(int(o) for o in (*forced, *row[row >= 0])) if found else None)
+        return out
 
 
-def batch(problem: Problem, forced_sets, limit: int = 2) -> BatchResult:
+def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
     Meant for many small searches on one problem (e.g. sudoku givens): the problem is
     laid out once and each search forces its own options. Counts stop at ``limit``.
+    ``forced_sets`` is a list of option lists, or a flat array of options with
+    ``start`` offsets (set ``k`` is ``forced_sets[start[k]:start[k+1]]``); ``depth``
+    bounds the options a solution adds beyond the forced ones (default: the problem's
+    level bound).
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for option in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(option)
+    >>> result = batch(p, [[0], [2], []])
+    >>> result.counts.tolist(), result.first
+    ([1, 1, 2], [(0, 1), (2,), (0, 1)])
     """
     arrays = problem.arrays()
-    groups = [_forced_nodes(problem, forced) for forced in forced_sets]
-    start = np.zeros(len(groups) + 1, dtype=np.int64)
-    start[1:] = np.cumsum([len(g) for g in groups])
-    flat = np.concatenate(groups) if groups else np.zeros(0, np.int32)
-    max_forced = max((len(g) for g in groups), default=0)
-    counts = np.zeros(len(groups), dtype=np.int64)
-    first_nodes = np.zeros((len(groups), arrays.max_level), dtype=np.int32)
-    stats = np.zeros((len(groups), 3), dtype=np.int64)
-    node = arrays.node.copy()
-    item = arrays.item.copy()
+    if start is None:
+        sets = [np.asarray(list(f), dtype=np.int64) for f in forced_sets]
+        start = np.zeros(len(sets) + 1, dtype=np.int64)
+        np.cumsum([len(f) for f in sets], out=start[1:])
+        options = np.concatenate(sets) if sets else np.zeros(0, np.int64)
+    else:
+        options = np.asarray(forced_sets, dtype=np.int64)
+        start = np.asarray(start, dtype=np.int64)
+    nodes = _forced_nodes_flat(problem, options, start)
+    n_sets = len(start) - 1
+    max_forced = int(np.diff(start).max()) if n_sets else 0
+    depth = arrays.max_level if depth is None else max(int(depth), 1)
+    counts = np.zeros(n_sets, dtype=np.int64)
+    first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
+    stats = np.zeros((n_sets, 3), dtype=np.int64)
     t0 = time.perf_counter()
     kernel.search_batch(
-        node,
-        item,
+        arrays.node.copy(),
+        arrays.item.copy(),
         arrays.second,
         arrays.has_bounds,
-        flat.astype(np.int32),
+        nodes,
         start,
         arrays.max_level + max_forced,
         max(int(limit), 1),
@@ -522,14 +587,9 @@ def batch(problem: Problem, forced_sets, limit: int = 2) -> BatchResult:
         stats,
     )
     seconds = time.perf_counter() - t0
-    first_solutions: list[tuple[int, ...] | None] = []
-    for k, group in enumerate(groups):
-        if counts[k] == 0:
-            first_solutions.append(None)
-            continue
-        row = first_nodes[k]
-        chosen = arrays.option_of_node[row[row >= 0]]
-        forced_options = arrays.option_of_node[group]
-        options = [int(o) for o in forced_options] + [int(o) for o in chosen if o >= 0]
-        first_solutions.append(tuple(options))
-    return BatchResult(counts, first_solutions, stats[:, 1].copy(), stats[:, 2].copy(), seconds)
+    if np.any(first_nodes[:, -1] >= 0):
+        raise ProblemError(f"depth {depth} is too small for a first solution")
+    first_nodes = first_nodes[:, :-1]
+    chosen = np.where(first_nodes >= 0, arrays.option_of_node[first_nodes], -1)
+    forced = [options[start[k] : start[k + 1]] for k in range(n_sets)]
+    return BatchResult(counts, chosen, stats[:, 1].copy(), stats[:, 2].copy(), seconds, forced)

@@ -28,7 +28,6 @@ from functools import lru_cache
 import numpy as np
 
 import dlx
-from dlx import kernel
 from puzzles.common import PuzzleError, read_text
 from puzzles.numbergrid import (
     NumberGrid,
@@ -273,7 +272,8 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
         start = np.zeros(len(group) + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=len(group)), out=start[1:])
         problem = build(group[0])
-        counts, chosen, nodes = batch_first_items(problem, options, start, limit, n * n)
+        result = dlx.batch(problem, options, limit, start=start, depth=n * n)
+        counts, chosen, nodes = result.counts, result.chosen, result.nodes
         where, level = np.nonzero(chosen >= 0)
         solved = grid.copy()
         picked = chosen[where, level]
@@ -283,45 +283,6 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
             values = solved_rows[j] if counts[j] else None
             results[k] = Result(group[j].grid, int(counts[j]), values, int(nodes[j]))
     return results  # type: ignore[return-value]
-
-
-def batch_first_items(problem: dlx.Problem, options, start, limit: int, depth=None):
-    """``dlx.batch`` for options whose first item is primary with bounds 1:1.
-
-    Search ``problem`` once per set of forced options ``options[start[k]:start[k+1]]``,
-    all in one kernel call; return the counts (up to ``limit``), the options chosen
-    by each first solution past the forced ones (int[n_sets, depth], -1 padded; depth:
-    the most options a solution can have, by default the problem's level bound), and
-    the nodes of each search.
-
-    A workaround for speed: ``dlx.batch`` finds each forced option's node by a Python
-    loop over its items (about 20 us an option, more than the whole search of a
-    17-clue puzzle); here every option is forced by its first node, one numpy look-up
-    for the whole batch.
-    """
-    arrays = problem.arrays()
-    start = np.asarray(start, dtype=np.int64)
-    n_sets = len(start) - 1
-    forced_nodes = arrays.first_node[np.asarray(options, dtype=np.int64)].astype(np.int32)
-    counts = np.zeros(n_sets, dtype=np.int64)
-    first_nodes = np.zeros((n_sets, depth or arrays.max_level), dtype=np.int32)
-    stats = np.zeros((n_sets, 3), dtype=np.int64)
-    max_forced = int(np.diff(start).max()) if n_sets else 0
-    kernel.search_batch(
-        arrays.node.copy(),
-        arrays.item.copy(),
-        arrays.second,
-        arrays.has_bounds,
-        forced_nodes,
-        start,
-        arrays.max_level + max_forced,
-        max(int(limit), 1),
-        counts,
-        first_nodes,
-        stats,
-    )
-    chosen = np.where(first_nodes >= 0, arrays.option_of_node[first_nodes], -1)
-    return counts, chosen, stats[:, 1]
 
 
 def count(sudoku: Sudoku, limit: int | None = None) -> dlx.Count:
