@@ -129,36 +129,45 @@ class Problem:
 
     def add_option(self, items, name: str | None = None) -> int:
         """Add an option (a list of item names, ``"x:c"`` for a colour); return its index."""
-        k = len(self._option_names)
-        where = f"option {k}" + (f" ({name})" if name is not None else "")
         if isinstance(items, str):
-            raise ProblemError(f"{where}: give a list of item names, not the string {items!r}")
+            self._option_error(name, f"give a list of item names, not the string {items!r}")
+        index = self._index
         codes: list[int] = []
         colours: list[int] = []
         for entry in items:
-            item_name, colour = _split_colour(entry)
-            code = self._index.get(item_name)
+            if type(entry) is str and ":" not in entry:  # the common case, kept fast
+                item_name, colour = entry, None
+            else:
+                item_name, colour = _split_colour(entry)
+            code = index.get(item_name)
             if code is None:
-                raise ProblemError(f"{where}: unknown item {item_name!r}")
-            if code in codes:
-                raise ProblemError(f"{where}: item {item_name!r} appears twice")
+                self._option_error(name, f"unknown item {item_name!r}")
             if colour is None:
                 colours.append(0)
             elif code >= 0:
-                raise ProblemError(f"{where}: primary item {item_name!r} cannot have a colour")
+                self._option_error(name, f"primary item {item_name!r} cannot have a colour")
             elif not isinstance(colour, str) or not colour:
-                raise ProblemError(f"{where}: item {item_name!r} has an empty colour")
+                self._option_error(name, f"item {item_name!r} has an empty colour")
             else:
                 colours.append(self._colour_id(colour))
             codes.append(code)
+        if len(set(codes)) != len(codes):
+            twice = next(c for c in codes if codes.count(c) > 1)
+            self._option_error(name, f"item {self._code_name(twice)!r} appears twice")
         if not codes:
-            raise ProblemError(f"{where} is empty")
+            self._option_error(name, "is empty")
         self._option_items.extend(codes)
         self._option_colours.extend(colours)
         self._option_start.append(len(self._option_items))
         self._option_names.append(name)
         self._arrays = None
-        return k
+        return len(self._option_names) - 1
+
+    def _option_error(self, name: str | None, reason: str):
+        """Raise a ProblemError about the option being added."""
+        k = len(self._option_names)
+        where = f"option {k}" + (f" ({name})" if name is not None else "")
+        raise ProblemError(f"{where} {reason}" if reason == "is empty" else f"{where}: {reason}")
 
     def add_options(self, options) -> None:
         """Add many options: each a list of item names, or a (name, items) pair."""
