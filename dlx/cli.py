@@ -27,7 +27,11 @@ def _parser() -> argparse.ArgumentParser:
         help="show a progress bar on stderr (default: when stderr is a terminal)",
     )
     parser.add_argument(
-        "--workers", type=int, default=1, help="search on N processes (0: all cores)"
+        "--workers",
+        type=int,
+        default=None,
+        help="search on N processes (0: all cores; default: all cores for --count "
+        "without node or time limits, else 1)",
     )
     parser.add_argument(
         "--checkpoint",
@@ -74,12 +78,17 @@ def main(argv=None) -> int:
     if args.limit is not None and args.limit < 0:
         print("error: --limit must be >= 0", file=sys.stderr)
         return 2
-    if args.workers < 0 or (args.tasks is not None and args.tasks < 1):
+    if (args.workers is not None and args.workers < 0) or (
+        args.tasks is not None and args.tasks < 1
+    ):
         print("error: --workers must be >= 0 and --tasks >= 1", file=sys.stderr)
         return 2
     if args.checkpoint is not None and not args.count:
         print("error: --checkpoint needs --count", file=sys.stderr)
         return 2
+    if args.workers is None:
+        serial = not args.count or args.node_limit is not None or args.time_limit is not None
+        args.workers = 1 if serial else 0
     parallel = _parallel_options(args)
     if args.count:
         limits = {"limit": args.limit, "node_limit": args.node_limit}

@@ -906,7 +906,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--svg", help="draw the solutions listed (or the first one) as SVG")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
-        "--workers", type=int, default=1, help="processes for counting (needs dlx.parallel)"
+        "--workers", type=int, default=0, help="processes for counting (default 0: all cores)"
     )
 
 
@@ -916,6 +916,8 @@ def run(args) -> int:
     progress = not args.no_progress
     if args.limit is not None and args.limit < 1:
         raise PuzzleError("--limit must be at least 1")
+    if args.workers < 0:
+        raise PuzzleError("--workers must be at least 0")
     listing = args.limit is not None or args.out is not None
     drawn = []
     if listing:
@@ -946,7 +948,7 @@ def run(args) -> int:
             restrict=args.restrict,
             breaker=args.breaker,
             progress=progress,
-            workers=args.workers,
+            workers=None if args.workers == 0 else args.workers,
         )
         all_text = "?" if result.all is None else str(result.all)
         distinct_text = "?" if result.distinct is None else str(result.distinct)
