@@ -40,6 +40,33 @@ The search is iterative: ``level`` and the arrays ``choice``, ``best``, ``first_
 stop after a budget of nodes and a later call resumes where it stopped (``state``).
 The step names follow Knuth: FORWARD is "enter level" (M2-M4), ADVANCE "try x_l"
 (M5-M6), BACKUP "restore i" (M8) and BACKDOWN "leave level" (M9 then M7).
+
+Loop items
+----------
+An optional extension (for slitherlink and other single-loop puzzles): some secondary
+items are the edges of a graph, and a solution must also turn the edges that get their
+'on' colour into exactly one cycle (with at least one edge), every other edge off.
+Purification happens exactly once per secondary item on a path of the search tree
+(later options of the same colour carry ``COLOR -1`` and are skipped), so the moment
+``_commit_option`` purifies a loop item with its 'on' colour is the moment the edge
+joins the loop, and ``_uncommit_option`` takes it out again, in the reverse order.
+
+``loop_edge[c, LOOP_U]``, ``loop_edge[c, LOOP_V]``, ``loop_edge[c, LOOP_ON]``
+    for item ``c``: its endpoints and its 'on' colour (``LOOP_ON = 0``: not an edge).
+``loop_edge[c, LOOP_STATE]``, ``loop_edge[c, LOOP_SAVED]``
+    how the edge went in (EDGE_OFF: it is not in; EDGE_JOINED: it joined two paths, and
+    LOOP_SAVED is the length of the path on u's side before; EDGE_CLOSING: it closed the
+    cycle; EDGE_BAD: it broke a rule and only counts in ``LOOP_BAD``).
+``loop_vertex[v, DEGREE]``; ``loop_vertex[v, MATE]``, ``loop_vertex[v, LENGTH]``
+    the on-edges at ``v``; for an end of a path, the other end and the path's edges
+    (Knuth's "mate" trick: interior vertices keep stale values, never read).
+``loop_total[LOOP_ON_EDGES]``, ``loop_total[LOOP_CLOSED]``, ``loop_total[LOOP_BAD]``
+    the on-edges, whether they form a cycle, and how many edges broke a rule.
+
+Rules: a third edge at a vertex, any edge once the cycle is closed, or closing a cycle
+that leaves some on-edge out, is *bad*. The search treats a node with ``LOOP_BAD > 0``
+as a dead end, and a node with every primary item covered as a solution only when
+``LOOP_CLOSED``. Without loop items these arrays are None and numba prunes the code.
 """
 
 import numpy as np
@@ -53,6 +80,11 @@ FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
 
 NO_SPLIT = -1
+
+LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED = 0, 1, 2, 3, 4
+MATE, DEGREE, LENGTH = 0, 1, 2
+LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD = 0, 1, 2
+EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -241,8 +273,11 @@ def _untweak(node, c, x):
 
 
 @njit(cache=True)
-def _commit_option(node, item, x, second, n_items):
-    """Cover, purify or count down every item of x's option other than x's own."""
+def _commit_option(
+    node, item, x, second, n_items, loop_edge=None, loop_vertex=None, loop_total=None
+):
+    """Cover, purify or count down every item of x's option other than x's own (and
+    put its loop items' 'on' edges into the loop, see ``_loop_add``)."""
     updates = 0
     pp = x + 1
     while pp != x:
@@ -261,12 +296,17 @@ def _commit_option(node, item, x, second, n_items):
                 updates += 1 + _hide_all(node, node[cc, DLINK], n_items)
             elif colour > 0:
                 updates += _purify(node, pp, n_items)
+                if loop_edge is not None:
+                    if loop_edge[cc, LOOP_ON] == colour:
+                        _loop_add(loop_edge, loop_vertex, loop_total, cc)
         pp += 1
     return updates
 
 
 @njit(cache=True)
-def _uncommit_option(node, item, x, second, n_items):
+def _uncommit_option(
+    node, item, x, second, n_items, loop_edge=None, loop_vertex=None, loop_total=None
+):
     """The inverse of ``_commit_option``, leftwards."""
     pp = x - 1
     while pp != x:
@@ -283,6 +323,9 @@ def _uncommit_option(node, item, x, second, n_items):
             if colour == 0:
                 _unhide_all(node, node[cc, DLINK], n_items)
             elif colour > 0:
+                if loop_edge is not None:
+                    if loop_edge[cc, LOOP_ON] == colour:
+                        _loop_remove(loop_edge, loop_vertex, loop_total, cc)
                 _unpurify(node, pp, n_items)
         pp -= 1
 
@@ -346,6 +389,9 @@ def search(
     node_budget,
     max_solutions,
     stream,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_total=None,
 ):
     """Run (or resume) Algorithm M until done, a solution (if ``stream``), a leaf, or
     the budget.
@@ -379,6 +425,9 @@ def search(
         Stop with LIMIT once ``stats[0]`` reaches it.
     stream : bool
         Return at each solution (with the path in ``choice[:level]``).
+    loop_edge, loop_vertex, loop_total : optional
+        Loop items (see "Loop items" in the module essay); None for none, and then
+        numba compiles the search without any loop code.
 
     Returns
     -------
@@ -407,7 +456,15 @@ def search(
                 code = PAUSED
                 break
             nodes += 1
+            if loop_total is not None:
+                if loop_total[LOOP_BAD] > 0:
+                    step = BACKDOWN
+                    continue
             if item[0, NEXT] == 0:
+                if loop_total is not None:
+                    if loop_total[LOOP_CLOSED] == 0:
+                        step = BACKDOWN
+                        continue
                 solutions += 1
                 step = BACKDOWN
                 if stream:
@@ -472,7 +529,9 @@ def search(
                 continue
             # M6: try x_l
             if cur > n_items:
-                updates += _commit_option(node, item, cur, second, n_items)
+                updates += _commit_option(
+                    node, item, cur, second, n_items, loop_edge, loop_vertex, loop_total
+                )
             level += 1
             step = FORWARD
         elif step == BACKUP:
@@ -495,7 +554,7 @@ def search(
                 _reactivate(item, i)
                 step = BACKUP
                 continue
-            _uncommit_option(node, item, cur, second, n_items)
+            _uncommit_option(node, item, cur, second, n_items, loop_edge, loop_vertex, loop_total)
             if level < n_fixed:
                 step = BACKUP
                 continue
@@ -524,6 +583,9 @@ def search_batch(
     counts,
     first_solution,
     batch_stats,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_total=None,
 ):
     """Search once per forced set: set ``k`` forces ``forced_nodes[forced_start[k]:
     forced_start[k+1]]``. Counts up to ``max_solutions`` each into ``counts[k]``, the
@@ -551,7 +613,7 @@ def search_batch(
             code = search(
                 node, item, second, has_bounds, choice, best, first_tweak,
                 branch_index, branch_degree, state, stats, forced, prefix,
-                NO_SPLIT, budget, max_solutions, True,
+                NO_SPLIT, budget, max_solutions, True, loop_edge, loop_vertex, loop_total,
             )  # fmt: skip
             if code != SOLUTION:
                 break
@@ -559,14 +621,20 @@ def search_batch(
                 for level in range(n_forced, state[0]):
                     first_solution[k, level - n_forced] = choice[level]
             if stats[0] >= max_solutions:
-                _unwind(node, item, second, choice, best, first_tweak, state, stats)
+                _unwind(
+                    node, item, second, choice, best, first_tweak, state, stats,
+                    loop_edge, loop_vertex, loop_total,
+                )  # fmt: skip
                 break
         counts[k] = stats[0]
         batch_stats[k, :] = stats
 
 
 @njit(cache=True)
-def _unwind(node, item, second, choice, best, first_tweak, state, stats):
+def _unwind(
+    node, item, second, choice, best, first_tweak, state, stats,
+    loop_edge=None, loop_vertex=None, loop_total=None,
+):  # fmt: skip
     """Undo every level of a search stopped early, restoring the links."""
     n_items = item.shape[0] - 1
     level = state[0]
@@ -577,7 +645,7 @@ def _unwind(node, item, second, choice, best, first_tweak, state, stats):
         if cur <= n_items:
             _reactivate(item, i)
         else:
-            _uncommit_option(node, item, cur, second, n_items)
+            _uncommit_option(node, item, cur, second, n_items, loop_edge, loop_vertex, loop_total)
         if item[i, BOUND] == 0 and item[i, SLACK] == 0:
             _uncover(node, item, i, n_items)
         else:
@@ -585,3 +653,66 @@ def _unwind(node, item, second, choice, best, first_tweak, state, stats):
         item[i, BOUND] += 1
     state[0] = 0
     state[1] = FORWARD
+
+
+@njit(cache=True)
+def _loop_add(loop_edge, loop_vertex, loop_total, c):
+    """Loop item ``c`` has turned on: join two paths, close the cycle, or count a bad edge."""
+    u = loop_edge[c, LOOP_U]
+    v = loop_edge[c, LOOP_V]
+    du = loop_vertex[u, DEGREE]
+    dv = loop_vertex[v, DEGREE]
+    if loop_total[LOOP_BAD] > 0 or loop_total[LOOP_CLOSED] != 0 or du == 2 or dv == 2:
+        loop_edge[c, LOOP_STATE] = EDGE_BAD
+        loop_total[LOOP_BAD] += 1
+        return
+    a = u if du == 0 else loop_vertex[u, MATE]
+    if a == v:
+        # u and v end the same path: the edge closes it into a cycle
+        if loop_vertex[u, LENGTH] != loop_total[LOOP_ON_EDGES]:
+            loop_edge[c, LOOP_STATE] = EDGE_BAD
+            loop_total[LOOP_BAD] += 1
+            return
+        loop_edge[c, LOOP_STATE] = EDGE_CLOSING
+        loop_total[LOOP_CLOSED] = 1
+    else:
+        b = v if dv == 0 else loop_vertex[v, MATE]
+        length_a = 0 if du == 0 else loop_vertex[a, LENGTH]
+        length_b = 0 if dv == 0 else loop_vertex[b, LENGTH]
+        loop_edge[c, LOOP_STATE] = EDGE_JOINED
+        loop_edge[c, LOOP_SAVED] = length_a
+        loop_vertex[a, MATE] = b
+        loop_vertex[b, MATE] = a
+        loop_vertex[a, LENGTH] = length_a + length_b + 1
+        loop_vertex[b, LENGTH] = length_a + length_b + 1
+    loop_vertex[u, DEGREE] = du + 1
+    loop_vertex[v, DEGREE] = dv + 1
+    loop_total[LOOP_ON_EDGES] += 1
+
+
+@njit(cache=True)
+def _loop_remove(loop_edge, loop_vertex, loop_total, c):
+    """The inverse of ``_loop_add`` (called in the reverse order of the adds)."""
+    state = loop_edge[c, LOOP_STATE]
+    loop_edge[c, LOOP_STATE] = EDGE_OFF
+    if state == EDGE_BAD:
+        loop_total[LOOP_BAD] -= 1
+        return
+    u = loop_edge[c, LOOP_U]
+    v = loop_edge[c, LOOP_V]
+    du = loop_vertex[u, DEGREE] - 1
+    dv = loop_vertex[v, DEGREE] - 1
+    loop_vertex[u, DEGREE] = du
+    loop_vertex[v, DEGREE] = dv
+    loop_total[LOOP_ON_EDGES] -= 1
+    if state == EDGE_CLOSING:
+        loop_total[LOOP_CLOSED] = 0
+        return
+    a = u if du == 0 else loop_vertex[u, MATE]
+    b = v if dv == 0 else loop_vertex[v, MATE]
+    length_a = loop_edge[c, LOOP_SAVED]
+    length_b = loop_vertex[a, LENGTH] - 1 - length_a
+    loop_vertex[a, MATE] = u
+    loop_vertex[b, MATE] = v
+    loop_vertex[a, LENGTH] = length_a
+    loop_vertex[b, LENGTH] = length_b

@@ -160,6 +160,15 @@ def _forced_nodes(problem: Problem, forced) -> np.ndarray:
     return np.asarray(nodes, dtype=np.int32)
 
 
+def _loop_arrays(arrays) -> tuple:
+    """Fresh ``loop_edge, loop_vertex, loop_total`` for one search (empty without loop
+    items, so that numba compiles the search without the loop code)."""
+    if arrays.loop_edge is None:
+        return ()
+    loop_vertex = np.zeros((arrays.n_vertices, 3), dtype=np.int32)
+    return arrays.loop_edge.copy(), loop_vertex, np.zeros(3, dtype=np.int32)
+
+
 class Search:
     """One search of a problem, resumable; ``solutions`` and ``count`` are built on it.
 
@@ -197,6 +206,7 @@ class Search:
         max_level = arrays.max_level + self.n_fixed
         self.node = arrays.node.copy()
         self.item = arrays.item.copy()
+        self.loop = _loop_arrays(arrays)
         self.choice = np.zeros(max_level, np.int32)
         self.best = np.zeros(max_level, np.int32)
         self.first_tweak = np.zeros(max_level, np.int32)
@@ -289,6 +299,7 @@ class Search:
                 budget,
                 max_solutions,
                 stream,
+                *self.loop,
             )
             dt = time.perf_counter() - t0
             self.seconds += dt
@@ -504,6 +515,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2) -> BatchResult:
         counts,
         first_nodes,
         stats,
+        *_loop_arrays(arrays),
     )
     seconds = time.perf_counter() - t0
     first_solutions: list[tuple[int, ...] | None] = []
