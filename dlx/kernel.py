@@ -81,10 +81,10 @@ DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
 
 NO_SPLIT = -1
 
-LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED = 0, 1, 2, 3, 4
-MATE, DEGREE, LENGTH = 0, 1, 2
-LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD = 0, 1, 2
-EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD = 0, 1, 2, 3
+LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = 0, 1, 2, 3, 4, 5, 6
+MATE, DEGREE, LENGTH, FIRST_EDGE = 0, 1, 2, 3
+LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = 0, 1, 2, 3
+EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
@@ -274,7 +274,15 @@ def _untweak(node, c, x):
 
 @njit(cache=True)
 def _commit_option(
-    node, item, x, second, n_items, loop_edge=None, loop_vertex=None, loop_total=None
+    node,
+    item,
+    x,
+    second,
+    n_items,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_incident=None,
+    loop_total=None,
 ):
     """Cover, purify or count down every item of x's option other than x's own (and
     put its loop items' 'on' edges into the loop, see ``_loop_add``)."""
@@ -298,14 +306,24 @@ def _commit_option(
                 updates += _purify(node, pp, n_items)
                 if loop_edge is not None:
                     if loop_edge[cc, LOOP_ON] == colour:
-                        _loop_add(loop_edge, loop_vertex, loop_total, cc)
+                        _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, cc)
+                    elif loop_edge[cc, LOOP_ON] != 0:
+                        loop_edge[cc, LOOP_STATE] = EDGE_SETTLED
         pp += 1
     return updates
 
 
 @njit(cache=True)
 def _uncommit_option(
-    node, item, x, second, n_items, loop_edge=None, loop_vertex=None, loop_total=None
+    node,
+    item,
+    x,
+    second,
+    n_items,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_incident=None,
+    loop_total=None,
 ):
     """The inverse of ``_commit_option``, leftwards."""
     pp = x - 1
@@ -325,7 +343,9 @@ def _uncommit_option(
             elif colour > 0:
                 if loop_edge is not None:
                     if loop_edge[cc, LOOP_ON] == colour:
-                        _loop_remove(loop_edge, loop_vertex, loop_total, cc)
+                        _loop_remove(node, loop_edge, loop_vertex, loop_incident, loop_total, cc)
+                    elif loop_edge[cc, LOOP_ON] != 0:
+                        loop_edge[cc, LOOP_STATE] = EDGE_OFF
                 _unpurify(node, pp, n_items)
         pp -= 1
 
@@ -391,6 +411,7 @@ def search(
     stream,
     loop_edge=None,
     loop_vertex=None,
+    loop_incident=None,
     loop_total=None,
 ):
     """Run (or resume) Algorithm M until done, a solution (if ``stream``), a leaf, or
@@ -425,7 +446,7 @@ def search(
         Stop with LIMIT once ``stats[0]`` reaches it.
     stream : bool
         Return at each solution (with the path in ``choice[:level]``).
-    loop_edge, loop_vertex, loop_total : optional
+    loop_edge, loop_vertex, loop_incident, loop_total : optional
         Loop items (see "Loop items" in the module essay); None for none, and then
         numba compiles the search without any loop code.
 
@@ -530,7 +551,15 @@ def search(
             # M6: try x_l
             if cur > n_items:
                 updates += _commit_option(
-                    node, item, cur, second, n_items, loop_edge, loop_vertex, loop_total
+                    node,
+                    item,
+                    cur,
+                    second,
+                    n_items,
+                    loop_edge,
+                    loop_vertex,
+                    loop_incident,
+                    loop_total,
                 )
             level += 1
             step = FORWARD
@@ -554,7 +583,9 @@ def search(
                 _reactivate(item, i)
                 step = BACKUP
                 continue
-            _uncommit_option(node, item, cur, second, n_items, loop_edge, loop_vertex, loop_total)
+            _uncommit_option(
+                node, item, cur, second, n_items, loop_edge, loop_vertex, loop_incident, loop_total
+            )
             if level < n_fixed:
                 step = BACKUP
                 continue
@@ -585,6 +616,7 @@ def search_batch(
     batch_stats,
     loop_edge=None,
     loop_vertex=None,
+    loop_incident=None,
     loop_total=None,
 ):
     """Search once per forced set: set ``k`` forces ``forced_nodes[forced_start[k]:
@@ -613,7 +645,8 @@ def search_batch(
             code = search(
                 node, item, second, has_bounds, choice, best, first_tweak,
                 branch_index, branch_degree, state, stats, forced, prefix,
-                NO_SPLIT, budget, max_solutions, True, loop_edge, loop_vertex, loop_total,
+                NO_SPLIT, budget, max_solutions, True,
+                loop_edge, loop_vertex, loop_incident, loop_total,
             )  # fmt: skip
             if code != SOLUTION:
                 break
@@ -623,7 +656,7 @@ def search_batch(
             if stats[0] >= max_solutions:
                 _unwind(
                     node, item, second, choice, best, first_tweak, state, stats,
-                    loop_edge, loop_vertex, loop_total,
+                    loop_edge, loop_vertex, loop_incident, loop_total,
                 )  # fmt: skip
                 break
         counts[k] = stats[0]
@@ -633,7 +666,7 @@ def search_batch(
 @njit(cache=True)
 def _unwind(
     node, item, second, choice, best, first_tweak, state, stats,
-    loop_edge=None, loop_vertex=None, loop_total=None,
+    loop_edge=None, loop_vertex=None, loop_incident=None, loop_total=None,
 ):  # fmt: skip
     """Undo every level of a search stopped early, restoring the links."""
     n_items = item.shape[0] - 1
@@ -645,7 +678,9 @@ def _unwind(
         if cur <= n_items:
             _reactivate(item, i)
         else:
-            _uncommit_option(node, item, cur, second, n_items, loop_edge, loop_vertex, loop_total)
+            _uncommit_option(
+                node, item, cur, second, n_items, loop_edge, loop_vertex, loop_incident, loop_total
+            )
         if item[i, BOUND] == 0 and item[i, SLACK] == 0:
             _uncover(node, item, i, n_items)
         else:
@@ -656,7 +691,7 @@ def _unwind(
 
 
 @njit(cache=True)
-def _loop_add(loop_edge, loop_vertex, loop_total, c):
+def _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
     """Loop item ``c`` has turned on: join two paths, close the cycle, or count a bad edge."""
     u = loop_edge[c, LOOP_U]
     v = loop_edge[c, LOOP_V]
@@ -685,16 +720,27 @@ def _loop_add(loop_edge, loop_vertex, loop_total, c):
         loop_vertex[b, MATE] = a
         loop_vertex[a, LENGTH] = length_a + length_b + 1
         loop_vertex[b, LENGTH] = length_a + length_b + 1
+        loop_edge[c, LOOP_MARK] = loop_total[LOOP_TRAIL]
+        if loop_total[LOOP_ON_EDGES] > length_a + length_b:
+            # some on-edge lies outside this path: an edge from a to b must stay off
+            for k in range(loop_vertex[a, FIRST_EDGE], loop_vertex[a + 1, FIRST_EDGE]):
+                e = loop_incident[k]
+                if loop_edge[e, LOOP_STATE] != EDGE_OFF or loop_edge[e, LOOP_FORBIDDEN] != 0:
+                    continue
+                if loop_edge[e, LOOP_U] + loop_edge[e, LOOP_V] - a == b:
+                    _loop_forbid(node, loop_edge, loop_total, e)
     loop_vertex[u, DEGREE] = du + 1
     loop_vertex[v, DEGREE] = dv + 1
     loop_total[LOOP_ON_EDGES] += 1
 
 
 @njit(cache=True)
-def _loop_remove(loop_edge, loop_vertex, loop_total, c):
+def _loop_remove(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
     """The inverse of ``_loop_add`` (called in the reverse order of the adds)."""
     state = loop_edge[c, LOOP_STATE]
     loop_edge[c, LOOP_STATE] = EDGE_OFF
+    if state == EDGE_JOINED:
+        _loop_unforbid(node, loop_edge, loop_total, loop_edge[c, LOOP_MARK])
     if state == EDGE_BAD:
         loop_total[LOOP_BAD] -= 1
         return
@@ -716,3 +762,62 @@ def _loop_remove(loop_edge, loop_vertex, loop_total, c):
     loop_vertex[b, MATE] = v
     loop_vertex[a, LENGTH] = length_a
     loop_vertex[b, LENGTH] = length_b
+
+
+@njit(cache=True)
+def _loop_forbid(node, loop_edge, loop_total, e):
+    """Hide every option that would turn loop item ``e`` on (``e`` must be unsettled, so
+    that the options in its list are exactly the active ones), pushing them on the trail.
+    """
+    on = loop_edge[e, LOOP_ON]
+    loop_edge[e, LOOP_FORBIDDEN] = 1
+    rr = node[e, DLINK]
+    while rr != e:
+        if node[rr, COLOR] == on:
+            # hide rr's whole option, rr included, as tweak does
+            nn = rr
+            while True:
+                nn += 1
+                if node[nn, TOP] <= 0:
+                    nn = node[nn, ULINK]
+                if node[nn, COLOR] >= 0:
+                    uu = node[nn, ULINK]
+                    dd = node[nn, DLINK]
+                    node[uu, DLINK] = dd
+                    node[dd, ULINK] = uu
+                    node[node[nn, TOP], TOP] -= 1
+                if nn == rr:
+                    break
+            top = loop_total[LOOP_TRAIL]
+            loop_total[LOOP_TRAIL + 1 + top] = rr
+            loop_total[LOOP_TRAIL] = top + 1
+        rr = node[rr, DLINK]
+    top = loop_total[LOOP_TRAIL]
+    loop_total[LOOP_TRAIL + 1 + top] = -e
+    loop_total[LOOP_TRAIL] = top + 1
+
+
+@njit(cache=True)
+def _loop_unforbid(node, loop_edge, loop_total, mark):
+    """Undo the ``_loop_forbid`` calls since the trail was ``mark`` long, in reverse."""
+    top = loop_total[LOOP_TRAIL]
+    while top > mark:
+        top -= 1
+        rr = loop_total[LOOP_TRAIL + 1 + top]
+        if rr < 0:
+            loop_edge[-rr, LOOP_FORBIDDEN] = 0
+            continue
+        nn = rr
+        while True:
+            if node[nn, COLOR] >= 0:
+                uu = node[nn, ULINK]
+                dd = node[nn, DLINK]
+                node[uu, DLINK] = nn
+                node[dd, ULINK] = nn
+                node[node[nn, TOP], TOP] += 1
+            nn -= 1
+            if node[nn, TOP] <= 0:
+                nn = node[nn, DLINK]
+            if nn == rr:
+                break
+    loop_total[LOOP_TRAIL] = top

@@ -31,8 +31,10 @@ class Arrays:
     secondary item; ``option_of_node``: int32[n_nodes], the option of each node (-1 for
     headers and spacers); ``first_node``: int32[n_options], the first node of each
     option; ``max_level``: an upper bound on the depth of the search tree;
-    ``loop_edge``: int32[n_items + 1, 5] for problems with loop items (else None) and
-    ``n_vertices`` their vertices (see "Loop items" in ``dlx/kernel.py``).
+    ``loop_edge``: int32[n_items + 1, 7] for problems with loop items (else None),
+    ``n_vertices`` their vertices, and the loop items at vertex ``v``:
+    ``loop_incident[loop_first_edge[v]:loop_first_edge[v + 1]]`` (int32; see "Loop
+    items" in ``dlx/kernel.py``).
     """
 
     node: np.ndarray
@@ -44,6 +46,8 @@ class Arrays:
     max_level: int
     loop_edge: np.ndarray | None = None
     n_vertices: int = 0
+    loop_first_edge: np.ndarray | None = None
+    loop_incident: np.ndarray | None = None
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -377,16 +381,15 @@ class Problem:
         option_of_node[entry_node] = option_of_entry
         has_bounds = bool(np.any(lo != 1) or np.any(hi != 1))
         max_level = int(hi.sum()) + n_primary + 1
-        loop_edge, n_vertices = self._compile_loop(second, n_items)
         return Arrays(
             node, item, second, has_bounds, option_of_node, first_node, max_level,
-            loop_edge, n_vertices,
+            *self._compile_loop(second, n_items),
         )  # fmt: skip
 
-    def _compile_loop(self, second: int, n_items: int) -> tuple[np.ndarray | None, int]:
-        """The kernel's ``loop_edge`` array (None without loop items), and the vertices."""
+    def _compile_loop(self, second: int, n_items: int) -> tuple:
+        """``loop_edge, n_vertices, loop_first_edge, loop_incident`` (Nones without loops)."""
         if not self._loop:
-            return None, 0
+            return None, 0, None, None
         for k in range(self.n_options):
             for j in range(self._option_start[k], self._option_start[k + 1]):
                 code = self._option_items[j]
@@ -394,8 +397,15 @@ class Problem:
                     raise ProblemError(
                         f"option {k}: loop edge {self._secondary[~code]!r} needs a colour"
                     )
-        loop_edge = np.zeros((n_items + 1, 5), dtype=np.int32)
+        loop_edge = np.zeros((n_items + 1, 7), dtype=np.int32)
         for s, (u, v, colour) in self._loop.items():
             loop_edge[second + s, : kernel.LOOP_STATE] = (u, v, colour)
         n_vertices = 1 + max(max(u, v) for u, v, _ in self._loop.values())
-        return loop_edge, n_vertices
+        ends = np.array([(u, v) for u, v, _ in self._loop.values()], dtype=np.int64)
+        items = second + np.fromiter(self._loop, dtype=np.int64, count=len(self._loop))
+        vertex = ends.ravel()
+        order = np.argsort(vertex, kind="stable")
+        loop_incident = np.repeat(items, 2)[order].astype(np.int32)
+        loop_first_edge = np.zeros(n_vertices + 1, dtype=np.int32)
+        loop_first_edge[1:] = np.cumsum(np.bincount(vertex, minlength=n_vertices))
+        return loop_edge, n_vertices, loop_first_edge, loop_incident

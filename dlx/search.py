@@ -161,12 +161,16 @@ def _forced_nodes(problem: Problem, forced) -> np.ndarray:
 
 
 def _loop_arrays(arrays) -> tuple:
-    """Fresh ``loop_edge, loop_vertex, loop_total`` for one search (empty without loop
-    items, so that numba compiles the search without the loop code)."""
+    """Fresh ``loop_edge, loop_vertex, loop_incident, loop_total`` for one search (empty
+    without loop items, so that numba compiles the search without the loop code)."""
     if arrays.loop_edge is None:
         return ()
-    loop_vertex = np.zeros((arrays.n_vertices, 3), dtype=np.int32)
-    return arrays.loop_edge.copy(), loop_vertex, np.zeros(3, dtype=np.int32)
+    loop_vertex = np.zeros((arrays.n_vertices + 1, 4), dtype=np.int32)
+    loop_vertex[:, kernel.FIRST_EDGE] = arrays.loop_first_edge
+    # counters, then a trail of at most one entry per option and one per loop item
+    trail = len(arrays.first_node) + len(arrays.loop_incident) // 2
+    loop_total = np.zeros(kernel.LOOP_TRAIL + 1 + trail, dtype=np.int32)
+    return arrays.loop_edge.copy(), loop_vertex, arrays.loop_incident, loop_total
 
 
 class Search:
