@@ -53,20 +53,32 @@ joins the loop, and ``_uncommit_option`` takes it out again, in the reverse orde
 
 ``loop_edge[c, LOOP_U]``, ``loop_edge[c, LOOP_V]``, ``loop_edge[c, LOOP_ON]``
     for item ``c``: its endpoints and its 'on' colour (``LOOP_ON = 0``: not an edge).
-``loop_edge[c, LOOP_STATE]``, ``loop_edge[c, LOOP_SAVED]``
-    how the edge went in (EDGE_OFF: it is not in; EDGE_JOINED: it joined two paths, and
-    LOOP_SAVED is the length of the path on u's side before; EDGE_CLOSING: it closed the
-    cycle; EDGE_BAD: it broke a rule and only counts in ``LOOP_BAD``).
+``loop_edge[c, LOOP_STATE]``, ``loop_edge[c, LOOP_SAVED]``, ``loop_edge[c, LOOP_MARK]``
+    how the edge went in (EDGE_OFF: not settled; EDGE_SETTLED: purified 'off';
+    EDGE_JOINED: it joined two paths, LOOP_SAVED is the length of the path on u's
+    side before and LOOP_MARK the trail's length before its forbidding; EDGE_CLOSING:
+    it closed the cycle; EDGE_BAD: it broke a rule and only counts in ``LOOP_BAD``).
+``loop_edge[c, LOOP_FORBIDDEN]``
+    1 while the options that would turn ``c`` on are hidden (see below).
 ``loop_vertex[v, DEGREE]``; ``loop_vertex[v, MATE]``, ``loop_vertex[v, LENGTH]``
     the on-edges at ``v``; for an end of a path, the other end and the path's edges
     (Knuth's "mate" trick: interior vertices keep stale values, never read).
+``loop_vertex[v, FIRST_EDGE]``, ``loop_incident``
+    the loop items at ``v`` are ``loop_incident[FIRST_EDGE of v : FIRST_EDGE of v+1]``.
 ``loop_total[LOOP_ON_EDGES]``, ``loop_total[LOOP_CLOSED]``, ``loop_total[LOOP_BAD]``
-    the on-edges, whether they form a cycle, and how many edges broke a rule.
+    the on-edges, whether they form a cycle, and how many edges broke a rule;
+    ``loop_total[LOOP_TRAIL]`` is the length of the trail that follows it.
 
 Rules: a third edge at a vertex, any edge once the cycle is closed, or closing a cycle
 that leaves some on-edge out, is *bad*. The search treats a node with ``LOOP_BAD > 0``
 as a dead end, and a node with every primary item covered as a solution only when
 ``LOOP_CLOSED``. Without loop items these arrays are None and numba prunes the code.
+
+Forbidding: when an edge joins two paths into one from ``a`` to ``b`` and some on-edge
+lies outside it, an unsettled edge from ``a`` to ``b`` can never be on; the options that
+would turn it on are hidden at once (whole, as ``tweak`` does; an unsettled item's list
+holds exactly the active options that use it) and pushed on the trail, to be restored
+in the reverse order when the joining edge leaves the loop.
 """
 
 import numpy as np
