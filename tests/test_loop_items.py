@@ -148,3 +148,5 @@ def test_loop_edge_declared_twice_or_used_without_colour():
     with pytest.raises(dlx.ProblemError, match="option 0: loop edge 'e' needs a colour"):
         dlx.count(p)
     assert p.loop_edges == {"e": (0, 1, "1")}
+    with pytest.raises(dlx.DlxFormatError, match="loop items"):
+        dlx.write(p)
