@@ -158,13 +158,21 @@ def edge_name(edge: Edge) -> str:
 def build(puzzle: Puzzle) -> dlx.Problem:
     """The problem: vertex and clue items primary, edges secondary loop items."""
     width = puzzle.cols + 1
+    # Items in the order of a sweep across the shorter side: the search takes the
+    # first item of fewest options, so ties go along the sweep, and a short sweep line
+    # leaves few loose path ends (10x18: 800,000 search nodes row by row, 33,000 column
+    # by column for puzzle 1065).
     vertices = [(r, c) for r in range(puzzle.rows + 1) for c in range(width)]
+    if puzzle.cols > puzzle.rows:
+        vertices.sort(key=lambda v: (v[1], v[0]))
     clued = [
         (r, c)
         for r in range(puzzle.rows)
         for c in range(puzzle.cols)
         if puzzle.clues[r][c] is not None
     ]
+    if puzzle.cols > puzzle.rows:
+        clued.sort(key=lambda v: (v[1], v[0]))
     edges = all_edges(puzzle)
     problem = dlx.Problem(
         primary=[f"V{r},{c}" for r, c in vertices] + [f"C{r},{c}" for r, c in clued],
