@@ -14,7 +14,7 @@ PUZZLES = {e.id: e.text for e in load_puzzlekit(DATA / "sample_puzzles.json")}
 ANSWERS = {
     e.id: e.text for e in load_puzzlekit(DATA / "sample_solutions.json", "solutions", "solution")
 }
-# proved unique in 0.1 to 10 s on the development machine: run with -m slow
+# proved unique in 0.1 to 10 s when the sample was drawn (row-major item order): -m slow
 SLOW = {
     "10_4x4", "43_8x8", "46_8x8", "49_8x8", "52_9x9", "59_9x9", "106_10x10", "108_10x10",
     "109_10x10", "110_10x10", "723_12x12", "724_12x12", "733_12x12", "294_10x14",
