@@ -138,6 +138,8 @@ def format_option(problem: Problem, k: int) -> str:
 
 def write(problem: Problem, comment: str | None = None) -> str:
     """The problem in Knuth's ``.dlx`` format (``parse(write(p))`` rebuilds ``p``)."""
+    if problem.loop_edges:
+        raise DlxFormatError("the .dlx format has no way to write loop items")
     lines = []
     if comment:
         lines.extend(f"| {c}" for c in comment.splitlines())

@@ -55,6 +55,45 @@ that every helper is compiled for one signature only) hold everything, so a call
 stop after a budget of nodes and a later call resumes where it stopped (``state``).
 The step names follow Knuth: FORWARD is "enter level" (M2-M4), ADVANCE "try x_l"
 (M5-M6), BACKUP "restore i" (M8) and BACKDOWN "leave level" (M9 then M7).
+
+Loop items
+----------
+An optional extension (for slitherlink and other single-loop puzzles): some secondary
+items are the edges of a graph, and a solution must also turn the edges that get their
+'on' colour into exactly one cycle (with at least one edge), every other edge off.
+Purification happens exactly once per secondary item on a path of the search tree
+(later options of the same colour carry ``COLOR -1`` and are skipped), so the moment
+``_commit_option`` purifies a loop item with its 'on' colour is the moment the edge
+joins the loop, and ``_uncommit_option`` takes it out again, in the reverse order.
+
+``loop_edge[c, LOOP_U]``, ``loop_edge[c, LOOP_V]``, ``loop_edge[c, LOOP_ON]``
+    for item ``c``: its endpoints and its 'on' colour (``LOOP_ON = 0``: not an edge).
+``loop_edge[c, LOOP_STATE]``, ``loop_edge[c, LOOP_SAVED]``, ``loop_edge[c, LOOP_MARK]``
+    how the edge went in (EDGE_OFF: not settled; EDGE_SETTLED: purified 'off';
+    EDGE_JOINED: it joined two paths, LOOP_SAVED is the length of the path on u's
+    side before and LOOP_MARK the trail's length before its forbidding; EDGE_CLOSING:
+    it closed the cycle; EDGE_BAD: it broke a rule and only counts in ``LOOP_BAD``).
+``loop_edge[c, LOOP_FORBIDDEN]``
+    1 while the options that would turn ``c`` on are hidden (see below).
+``loop_vertex[v, DEGREE]``; ``loop_vertex[v, MATE]``, ``loop_vertex[v, LENGTH]``
+    the on-edges at ``v``; for an end of a path, the other end and the path's edges
+    (Knuth's "mate" trick: interior vertices keep stale values, never read).
+``loop_vertex[v, FIRST_EDGE]``, ``loop_incident``
+    the loop items at ``v`` are ``loop_incident[FIRST_EDGE of v : FIRST_EDGE of v+1]``.
+``loop_total[LOOP_ON_EDGES]``, ``loop_total[LOOP_CLOSED]``, ``loop_total[LOOP_BAD]``
+    the on-edges, whether they form a cycle, and how many edges broke a rule;
+    ``loop_total[LOOP_TRAIL]`` is the length of the trail that follows it.
+
+Rules: a third edge at a vertex, any edge once the cycle is closed, or closing a cycle
+that leaves some on-edge out, is *bad*. The search treats a node with ``LOOP_BAD > 0``
+as a dead end, and a node with every primary item covered as a solution only when
+``LOOP_CLOSED``. Without loop items these arrays are None and numba prunes the code.
+
+Forbidding: when an edge joins two paths into one from ``a`` to ``b`` and some on-edge
+lies outside it, an unsettled edge from ``a`` to ``b`` can never be on; the options that
+would turn it on are hidden at once (whole, as ``tweak`` does; an unsettled item's list
+holds exactly the active options that use it) and pushed on the trail, to be restored
+in the reverse order when the joining edge leaves the loop.
 """
 
 import numpy as np
@@ -68,6 +107,11 @@ FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
 
 NO_SPLIT = -1
+
+LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = 0, 1, 2, 3, 4, 5, 6
+MATE, DEGREE, LENGTH, FIRST_EDGE = 0, 1, 2, 3
+LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = 0, 1, 2, 3
+EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = 0, 1, 2, 3, 4
 
 
 @njit(cache=True, inline="always")
@@ -324,7 +368,17 @@ def _restore_item(node, item, i, first, n_items):
 
 
 @njit(cache=True)
-def _commit_option(node, item, x, second, n_items):
+def _commit_option(
+    node,
+    item,
+    x,
+    second,
+    n_items,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_incident=None,
+    loop_total=None,
+):
     """M6: commit the option of node ``x`` (all its items but x's own); return
     ``(updates, last, dead_at)``: ``last`` is ``x`` when done, or the node whose
     item's hiding left the branch dead, stopped after the option of ``dead_at`` in its
@@ -364,6 +418,11 @@ def _commit_option(node, item, x, second, n_items):
             elif colour > 0:
                 hidden, dead = _purify(node, item, pp, n_items, second)
                 updates += hidden
+                if loop_edge is not None:
+                    if loop_edge[cc, LOOP_ON] == colour:
+                        _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, cc)
+                    elif loop_edge[cc, LOOP_ON] != 0:
+                        loop_edge[cc, LOOP_STATE] = EDGE_SETTLED
                 if dead:
                     return updates, pp, 0
         if dead_at != 0:
@@ -373,7 +432,19 @@ def _commit_option(node, item, x, second, n_items):
 
 
 @njit(cache=True)
-def _uncommit_option(node, item, x, last, dead_at, second, n_items):
+def _uncommit_option(
+    node,
+    item,
+    x,
+    last,
+    dead_at,
+    second,
+    n_items,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_incident=None,
+    loop_total=None,
+):
     """The inverse of ``_commit_option``, leftwards from node ``last``, whose list was
     hidden down to ``dead_at`` (``x - 1`` and ``x`` when the commit went through)."""
     pp = last
@@ -390,6 +461,11 @@ def _uncommit_option(node, item, x, last, dead_at, second, n_items):
             if colour == 0:
                 _unhide_all(node, node[DLINK, cc], dead_at, n_items)
             elif colour > 0:
+                if loop_edge is not None:
+                    if loop_edge[cc, LOOP_ON] == colour:
+                        _loop_remove(node, loop_edge, loop_vertex, loop_incident, loop_total, cc)
+                    elif loop_edge[cc, LOOP_ON] != 0:
+                        loop_edge[cc, LOOP_STATE] = EDGE_OFF
                 _unpurify(node, pp, n_items)
         dead_at = cc
         pp -= 1
@@ -466,6 +542,10 @@ def search(
     node_budget,
     max_solutions,
     stream,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_incident=None,
+    loop_total=None,
 ):
     """Run (or resume) Algorithm M until done, a solution (if ``stream``), a leaf, or
     the budget.
@@ -501,6 +581,9 @@ def search(
         Stop with LIMIT once ``stats[0]`` reaches it.
     stream : bool
         Return at each solution (with the path in ``choice[:level]``).
+    loop_edge, loop_vertex, loop_incident, loop_total : optional
+        Loop items (see "Loop items" in the module essay); None for none, and then
+        numba compiles the search without any loop code.
 
     Returns
     -------
@@ -530,6 +613,9 @@ def search(
                 break
             nodes += 1
             if item[NEXT, 0] == 0:
+                if loop_total is not None and loop_total[LOOP_CLOSED] == 0:
+                    step = BACKDOWN  # every item covered, but the on-edges are no cycle
+                    continue
                 solutions += 1
                 step = BACKDOWN
                 if stream:
@@ -594,11 +680,20 @@ def search(
                 continue
             # M6: try x_l
             if cur > n_items:
-                done, last, dead_at = _commit_option(node, item, cur, second, n_items)
+                done, last, dead_at = _commit_option(
+                    node, item, cur, second, n_items,
+                    loop_edge, loop_vertex, loop_incident, loop_total,
+                )  # fmt: skip
                 updates += done
+                if last == cur and loop_total is not None and loop_total[LOOP_BAD] > 0:
+                    last = cur - 1  # the option breaks the loop rules: undo all of it
+                    dead_at = cur
                 if last != cur:
                     # the child is dead (and not entered): undo, go on as M7 would
-                    _uncommit_option(node, item, cur, last, dead_at, second, n_items)
+                    _uncommit_option(
+                        node, item, cur, last, dead_at, second, n_items,
+                        loop_edge, loop_vertex, loop_incident, loop_total,
+                    )  # fmt: skip
                     if level < n_fixed:
                         step = BACKUP
                         continue
@@ -624,7 +719,10 @@ def search(
                 _reactivate(item, i)
                 step = BACKUP
                 continue
-            _uncommit_option(node, item, cur, cur - 1, cur, second, n_items)
+            _uncommit_option(
+                node, item, cur, cur - 1, cur, second, n_items,
+                loop_edge, loop_vertex, loop_incident, loop_total,
+            )  # fmt: skip
             if level < n_fixed:
                 step = BACKUP
                 continue
@@ -653,6 +751,10 @@ def search_batch(
     counts,
     first_solution,
     batch_stats,
+    loop_edge=None,
+    loop_vertex=None,
+    loop_incident=None,
+    loop_total=None,
 ):
     """Search once per forced set: set ``k`` forces ``forced_nodes[forced_start[k]:
     forced_start[k+1]]``. Counts up to ``max_solutions`` each into ``counts[k]``, the
@@ -683,6 +785,7 @@ def search_batch(
                 node, item, second, has_bounds, choice, best, first_tweak,
                 branch_index, branch_degree, state, stats, forced, prefix,
                 NO_SPLIT, budget, max_solutions, True,
+                loop_edge, loop_vertex, loop_incident, loop_total,
             )  # fmt: skip
             if code != SOLUTION:
                 break
@@ -693,14 +796,20 @@ def search_batch(
                         first_solution[k, j] = choice[level]
                         j += 1
             if stats[0] >= max_solutions:
-                _unwind(node, item, second, choice, best, first_tweak, state, stats)
+                _unwind(
+                    node, item, second, choice, best, first_tweak, state, stats,
+                    loop_edge, loop_vertex, loop_incident, loop_total,
+                )  # fmt: skip
                 break
         counts[k] = stats[0]
         batch_stats[k, :] = stats
 
 
 @njit(cache=True)
-def _unwind(node, item, second, choice, best, first_tweak, state, stats):
+def _unwind(
+    node, item, second, choice, best, first_tweak, state, stats,
+    loop_edge=None, loop_vertex=None, loop_incident=None, loop_total=None,
+):  # fmt: skip
     """Undo every level of a search stopped early, restoring the links."""
     n_items = item.shape[1] - 1
     level = state[0]
@@ -711,7 +820,143 @@ def _unwind(node, item, second, choice, best, first_tweak, state, stats):
         if cur <= n_items:
             _reactivate(item, i)
         else:
-            _uncommit_option(node, item, cur, cur - 1, cur, second, n_items)
+            _uncommit_option(
+                node, item, cur, cur - 1, cur, second, n_items,
+                loop_edge, loop_vertex, loop_incident, loop_total,
+            )  # fmt: skip
         _restore_item(node, item, i, first_tweak[level], n_items)
     state[0] = 0
     state[1] = FORWARD
+
+
+@njit(cache=True)
+def _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
+    """Loop item ``c`` has turned on: join two paths, close the cycle, or count a bad edge."""
+    u = loop_edge[c, LOOP_U]
+    v = loop_edge[c, LOOP_V]
+    du = loop_vertex[u, DEGREE]
+    dv = loop_vertex[v, DEGREE]
+    if loop_total[LOOP_BAD] > 0 or loop_total[LOOP_CLOSED] != 0 or du == 2 or dv == 2:
+        loop_edge[c, LOOP_STATE] = EDGE_BAD
+        loop_total[LOOP_BAD] += 1
+        return
+    a = u if du == 0 else loop_vertex[u, MATE]
+    if a == v:
+        # u and v end the same path: the edge closes it into a cycle
+        if loop_vertex[u, LENGTH] != loop_total[LOOP_ON_EDGES]:
+            loop_edge[c, LOOP_STATE] = EDGE_BAD
+            loop_total[LOOP_BAD] += 1
+            return
+        loop_edge[c, LOOP_STATE] = EDGE_CLOSING
+        loop_total[LOOP_CLOSED] = 1
+    else:
+        b = v if dv == 0 else loop_vertex[v, MATE]
+        length_a = 0 if du == 0 else loop_vertex[a, LENGTH]
+        length_b = 0 if dv == 0 else loop_vertex[b, LENGTH]
+        loop_edge[c, LOOP_STATE] = EDGE_JOINED
+        loop_edge[c, LOOP_SAVED] = length_a
+        loop_vertex[a, MATE] = b
+        loop_vertex[b, MATE] = a
+        loop_vertex[a, LENGTH] = length_a + length_b + 1
+        loop_vertex[b, LENGTH] = length_a + length_b + 1
+        loop_edge[c, LOOP_MARK] = loop_total[LOOP_TRAIL]
+        if loop_total[LOOP_ON_EDGES] > length_a + length_b:
+            # some on-edge lies outside this path: an edge from a to b must stay off
+            for k in range(loop_vertex[a, FIRST_EDGE], loop_vertex[a + 1, FIRST_EDGE]):
+                e = loop_incident[k]
+                if loop_edge[e, LOOP_STATE] != EDGE_OFF or loop_edge[e, LOOP_FORBIDDEN] != 0:
+                    continue
+                if loop_edge[e, LOOP_U] + loop_edge[e, LOOP_V] - a == b:
+                    _loop_forbid(node, loop_edge, loop_total, e)
+    loop_vertex[u, DEGREE] = du + 1
+    loop_vertex[v, DEGREE] = dv + 1
+    loop_total[LOOP_ON_EDGES] += 1
+
+
+@njit(cache=True)
+def _loop_remove(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
+    """The inverse of ``_loop_add`` (called in the reverse order of the adds)."""
+    state = loop_edge[c, LOOP_STATE]
+    loop_edge[c, LOOP_STATE] = EDGE_OFF
+    if state == EDGE_JOINED:
+        _loop_unforbid(node, loop_edge, loop_total, loop_edge[c, LOOP_MARK])
+    if state == EDGE_BAD:
+        loop_total[LOOP_BAD] -= 1
+        return
+    u = loop_edge[c, LOOP_U]
+    v = loop_edge[c, LOOP_V]
+    du = loop_vertex[u, DEGREE] - 1
+    dv = loop_vertex[v, DEGREE] - 1
+    loop_vertex[u, DEGREE] = du
+    loop_vertex[v, DEGREE] = dv
+    loop_total[LOOP_ON_EDGES] -= 1
+    if state == EDGE_CLOSING:
+        loop_total[LOOP_CLOSED] = 0
+        return
+    a = u if du == 0 else loop_vertex[u, MATE]
+    b = v if dv == 0 else loop_vertex[v, MATE]
+    length_a = loop_edge[c, LOOP_SAVED]
+    length_b = loop_vertex[a, LENGTH] - 1 - length_a
+    loop_vertex[a, MATE] = u
+    loop_vertex[b, MATE] = v
+    loop_vertex[a, LENGTH] = length_a
+    loop_vertex[b, LENGTH] = length_b
+
+
+@njit(cache=True)
+def _loop_forbid(node, loop_edge, loop_total, e):
+    """Hide every option that would turn loop item ``e`` on (``e`` must be unsettled, so
+    that the options in its list are exactly the active ones), pushing them on the trail.
+    """
+    on = loop_edge[e, LOOP_ON]
+    loop_edge[e, LOOP_FORBIDDEN] = 1
+    rr = node[DLINK, e]
+    while rr != e:
+        if node[COLOR, rr] == on:
+            # hide rr's whole option, rr included, as tweak does
+            nn = rr
+            while True:
+                nn += 1
+                if node[TOP, nn] <= 0:
+                    nn = node[ULINK, nn]
+                if node[COLOR, nn] >= 0:
+                    uu = node[ULINK, nn]
+                    dd = node[DLINK, nn]
+                    node[DLINK, uu] = dd
+                    node[ULINK, dd] = uu
+                    node[TOP, node[TOP, nn]] -= 1
+                if nn == rr:
+                    break
+            top = loop_total[LOOP_TRAIL]
+            loop_total[LOOP_TRAIL + 1 + top] = rr
+            loop_total[LOOP_TRAIL] = top + 1
+        rr = node[DLINK, rr]
+    top = loop_total[LOOP_TRAIL]
+    loop_total[LOOP_TRAIL + 1 + top] = -e
+    loop_total[LOOP_TRAIL] = top + 1
+
+
+@njit(cache=True)
+def _loop_unforbid(node, loop_edge, loop_total, mark):
+    """Undo the ``_loop_forbid`` calls since the trail was ``mark`` long, in reverse."""
+    top = loop_total[LOOP_TRAIL]
+    while top > mark:
+        top -= 1
+        rr = loop_total[LOOP_TRAIL + 1 + top]
+        if rr < 0:
+            loop_edge[-rr, LOOP_FORBIDDEN] = 0
+            continue
+        nn = rr
+        while True:
+            if node[COLOR, nn] >= 0:
+                uu = node[ULINK, nn]
+                dd = node[DLINK, nn]
+                node[DLINK, uu] = nn
+                node[ULINK, dd] = nn
+                node[TOP, node[TOP, nn]] += 1
+            nn -= 1
+            if node[TOP, nn] <= 0:
+                nn = node[DLINK, nn]
+            if nn == rr:
+                break
+    loop_total[LOOP_TRAIL] = top

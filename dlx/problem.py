@@ -30,7 +30,11 @@ class Arrays:
     ``node``: int32[4, n_nodes]; ``item``: int32[4, n_items + 1]; ``second``: the first
     secondary item; ``option_of_node``: int32[n_nodes], the option of each node (-1 for
     headers and spacers); ``first_node``: int32[n_options], the first node of each
-    option; ``max_level``: an upper bound on the depth of the search tree.
+    option; ``max_level``: an upper bound on the depth of the search tree;
+    ``loop_edge``: int32[n_items + 1, 7] for problems with loop items (else None),
+    ``n_vertices`` their vertices, and the loop items at vertex ``v``:
+    ``loop_incident[loop_first_edge[v]:loop_first_edge[v + 1]]`` (int32; see "Loop
+    items" in ``dlx/kernel.py``).
     """
 
     node: np.ndarray
@@ -40,6 +44,10 @@ class Arrays:
     option_of_node: np.ndarray
     first_node: np.ndarray
     max_level: int
+    loop_edge: np.ndarray | None = None
+    n_vertices: int = 0
+    loop_first_edge: np.ndarray | None = None
+    loop_incident: np.ndarray | None = None
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -81,6 +89,7 @@ class Problem:
         self._option_names: list[str | None] = []
         self._colour_index: dict[str, int] = {}
         self._colours: list[str] = []
+        self._loop: dict[int, tuple[int, int, int]] = {}  # secondary s -> (u, v, colour id)
         self._arrays: Arrays | None = None
         bounds = dict(bounds or {})
         for name in primary:
@@ -168,6 +177,46 @@ class Problem:
         k = len(self._option_names)
         where = f"option {k}" + (f" ({name})" if name is not None else "")
         raise ProblemError(f"{where} {reason}" if reason == "is empty" else f"{where}: {reason}")
+
+    def add_loop_edge(self, name: str, u: int, v: int, on: str) -> None:
+        """Make secondary item ``name`` the edge ``u``-``v`` of a graph, 'on' when an
+        option gives it colour ``on``: every solution's on-edges must then form exactly
+        one cycle (with at least one edge). Vertices are integers from 0.
+
+        >>> p = Problem(primary=["go"], secondary=["ab", "bc", "ca"])
+        >>> for u, v, e in ((0, 1, "ab"), (1, 2, "bc"), (2, 0, "ca")):
+        ...     p.add_loop_edge(e, u, v, on="1")
+        >>> _ = p.add_option(["go", "ab:1", "bc:1"])
+        >>> _ = p.add_option(["go", "ab:1", "bc:1", "ca:1"])
+        >>> from dlx import count
+        >>> print(count(p))
+        1
+        """
+        code = self._index.get(name)
+        if code is None:
+            raise ProblemError(f"loop edge {name!r}: unknown item")
+        if code >= 0:
+            raise ProblemError(f"loop edge {name!r}: a primary item cannot be a loop edge")
+        if ~code in self._loop:
+            raise ProblemError(f"loop edge {name!r} is declared twice")
+        for w in (u, v):
+            if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or w < 0:
+                raise ProblemError(f"loop edge {name!r}: vertex {w!r} is not an integer >= 0")
+            if w >= 1 << 30:
+                raise ProblemError(f"loop edge {name!r}: vertex {w} is too large")
+        if u == v:
+            raise ProblemError(f"loop edge {name!r}: both ends are vertex {u}")
+        if not isinstance(on, str) or not on:
+            raise ProblemError(f"loop edge {name!r}: the 'on' colour must be a non-empty string")
+        self._loop[~code] = (int(u), int(v), self._colour_id(on))
+        self._arrays = None
+
+    @property
+    def loop_edges(self) -> dict[str, tuple[int, int, str]]:
+        """The loop items: name -> (u, v, 'on' colour)."""
+        return {
+            self._secondary[s]: (u, v, self._colours[c - 1]) for s, (u, v, c) in self._loop.items()
+        }
 
     def add_options(self, options) -> None:
         """Add many options: each a list of item names, or a (name, items) pair."""
@@ -341,4 +390,31 @@ class Problem:
         option_of_node[entry_node] = option_of_entry
         has_bounds = bool(np.any(lo != 1) or np.any(hi != 1))
         max_level = int(hi.sum()) + n_primary + 1
-        return Arrays(node, item, second, has_bounds, option_of_node, first_node, max_level)
+        return Arrays(
+            node, item, second, has_bounds, option_of_node, first_node, max_level,
+            *self._compile_loop(second, n_items),
+        )  # fmt: skip
+
+    def _compile_loop(self, second: int, n_items: int) -> tuple:
+        """``loop_edge, n_vertices, loop_first_edge, loop_incident`` (Nones without loops)."""
+        if not self._loop:
+            return None, 0, None, None
+        for k in range(self.n_options):
+            for j in range(self._option_start[k], self._option_start[k + 1]):
+                code = self._option_items[j]
+                if code < 0 and ~code in self._loop and self._option_colours[j] == 0:
+                    raise ProblemError(
+                        f"option {k}: loop edge {self._secondary[~code]!r} needs a colour"
+                    )
+        loop_edge = np.zeros((n_items + 1, 7), dtype=np.int32)
+        for s, (u, v, colour) in self._loop.items():
+            loop_edge[second + s, : kernel.LOOP_STATE] = (u, v, colour)
+        n_vertices = 1 + max(max(u, v) for u, v, _ in self._loop.values())
+        ends = np.array([(u, v) for u, v, _ in self._loop.values()], dtype=np.int64)
+        items = second + np.fromiter(self._loop, dtype=np.int64, count=len(self._loop))
+        vertex = ends.ravel()
+        order = np.argsort(vertex, kind="stable")
+        loop_incident = np.repeat(items, 2)[order].astype(np.int32)
+        loop_first_edge = np.zeros(n_vertices + 1, dtype=np.int32)
+        loop_first_edge[1:] = np.cumsum(np.bincount(vertex, minlength=n_vertices))
+        return loop_edge, n_vertices, loop_first_edge, loop_incident

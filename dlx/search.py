@@ -197,6 +197,19 @@ def _forced_nodes(problem: Problem, forced) -> np.ndarray:
     return _forced_nodes_flat(problem, forced, [0, len(forced)])
 
 
+def _loop_arrays(arrays) -> tuple:
+    """Fresh ``loop_edge, loop_vertex, loop_incident, loop_total`` for one search (empty
+    without loop items, so that numba compiles the search without the loop code)."""
+    if arrays.loop_edge is None:
+        return ()
+    loop_vertex = np.zeros((arrays.n_vertices + 1, 4), dtype=np.int32)
+    loop_vertex[:, kernel.FIRST_EDGE] = arrays.loop_first_edge
+    # counters, then a trail of at most one entry per option and one per loop item
+    trail = len(arrays.first_node) + len(arrays.loop_incident) // 2
+    loop_total = np.zeros(kernel.LOOP_TRAIL + 1 + trail, dtype=np.int32)
+    return arrays.loop_edge.copy(), loop_vertex, arrays.loop_incident, loop_total
+
+
 class Search:
     """One search of a problem, resumable; ``solutions`` and ``count`` are built on it.
 
@@ -234,6 +247,7 @@ class Search:
         max_level = arrays.max_level + self.n_fixed
         self.node = arrays.node.copy()
         self.item = arrays.item.copy()
+        self.loop = _loop_arrays(arrays)
         self.choice = np.zeros(max_level, np.int64)
         self.best = np.zeros(max_level, np.int64)
         self.first_tweak = np.zeros(max_level, np.int64)
@@ -326,6 +340,7 @@ class Search:
                 budget,
                 max_solutions,
                 stream,
+                *self.loop,
             )
             dt = time.perf_counter() - t0
             self.seconds += dt
@@ -585,6 +600,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
         counts,
         first_nodes,
         stats,
+        *_loop_arrays(arrays),
     )
     seconds = time.perf_counter() - t0
     if np.any(first_nodes[:, -1] >= 0):

@@ -21,6 +21,8 @@ def check(problem: Problem, options) -> None:
 
     Primary items must be covered between their bounds; a secondary item may be used
     by one option without a colour, or by any number of options that agree on its colour.
+    With loop items (``Problem.add_loop_edge``), the edges that get their 'on' colour
+    must form exactly one cycle.
     """
     options = list(options)
     if len(set(options)) != len(options):
@@ -43,6 +45,33 @@ def check(problem: Problem, options) -> None:
     for name, used in colours.items():
         if len(used) > 1 and (None in used or len(set(used)) > 1):
             raise InvalidSolution(f"secondary item {name!r} used inconsistently: {used}")
+    loop = problem.loop_edges
+    if loop:
+        on_edges = [(u, v) for name, (u, v, on) in loop.items() if on in colours.get(name, ())]
+        if not is_single_cycle(on_edges):
+            raise InvalidSolution(f"the on-edges {sorted(on_edges)} are not one cycle")
+
+
+def is_single_cycle(edges) -> bool:
+    """True when the edges (vertex pairs) form exactly one cycle: at least one edge,
+    every vertex touched by two of them, all connected."""
+    if not edges:
+        return False
+    touching: dict[int, list[int]] = {}
+    for u, v in edges:
+        touching.setdefault(u, []).append(v)
+        touching.setdefault(v, []).append(u)
+    if any(len(ends) != 2 for ends in touching.values()):
+        return False
+    start = next(iter(touching))
+    seen = {start}
+    todo = [start]
+    while todo:
+        for w in touching[todo.pop()]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return len(seen) == len(touching)
 
 
 def is_solution(problem: Problem, options) -> bool:

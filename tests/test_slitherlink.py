@@ -1,0 +1,157 @@
+"""Slitherlink: parsing, the loop items at work on real puzzles, rendering, the CLI."""
+
+from pathlib import Path
+
+import pytest
+
+import dlx
+from puzzles import slitherlink as sl
+from puzzles.cli import main
+from puzzles.common import PuzzleError, load_puzzlekit
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "slitherlink"
+PUZZLES = {e.id: e.text for e in load_puzzlekit(DATA / "sample_puzzles.json")}
+ANSWERS = {
+    e.id: e.text for e in load_puzzlekit(DATA / "sample_solutions.json", "solutions", "solution")
+}
+# proved unique in 0.1 to 10 s when the sample was drawn (row-major item order): -m slow
+SLOW = {
+    "10_4x4", "43_8x8", "46_8x8", "49_8x8", "52_9x9", "59_9x9", "106_10x10", "108_10x10",
+    "109_10x10", "110_10x10", "723_12x12", "724_12x12", "733_12x12", "294_10x14",
+    "295_10x14", "299_10x14", "1005_10x18", "1006_10x18", "1008_10x18", "1011_10x18",
+    "1013_10x18", "1014_10x18", "1015_10x18", "726_14x14", "735_14x14", "656_17x17",
+    "890_20x20", "hard2_30x25", "1007_10x18",
+}  # fmt: skip
+BENCH_ONLY = {"646_17x17"}  # not proved within 10 s
+FAST = sorted(set(PUZZLES) - SLOW - BENCH_ONLY)
+
+
+def solve_and_check(puzzle_id: str) -> None:
+    """Prove the loop unique, check it by the rules, and compare with the shipped answer."""
+    puzzle = sl.parse(PUZZLES[puzzle_id])
+    problem = sl.build(puzzle)
+    found = list(dlx.solutions(problem, limit=2))
+    assert len(found) == 1, puzzle_id
+    dlx.check(problem, found[0].options)
+    answer = sl.decode(puzzle, found[0])
+    sl.check_answer(puzzle, answer)
+    if puzzle_id in ANSWERS:
+        expected = sl.answer_from_inside(puzzle, ANSWERS[puzzle_id])
+        sl.check_answer(puzzle, expected)
+        assert answer == expected
+
+
+def test_sample_is_split_as_documented():
+    assert len(PUZZLES) == 154
+    assert len(FAST) == 124
+    assert SLOW <= set(PUZZLES)
+
+
+def test_fast_sample():
+    for puzzle_id in FAST:
+        solve_and_check(puzzle_id)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle_id", sorted(SLOW))
+def test_slow_sample(puzzle_id):
+    solve_and_check(puzzle_id)
+
+
+def test_parse_both_formats():
+    a = sl.parse("2 3\n3 - 1\n- 0 -\n")
+    b = sl.parse("3.1\n.0.\n")
+    c = sl.parse("3-1\n-0-\n")
+    assert a == b == c
+    assert a.clues == ((3, None, 1), (None, 0, None))
+    assert sl.parse(sl.format_puzzle(a)) == a
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("3.1\n.4.\n", "line 2, row 2, column 2: clue '4'"),
+        ("3.1\n.0\n", "line 2: 2 cells"),
+        ("2 2\n1 -\n- 5\n", "line 3, row 2, column 2: clue '5'"),
+        ("2 2\n1 - -\n- 1\n", "line 3: 2 cells"),
+        ("3x\n", "row 1, column 2: clue 'x'"),
+        ("", "empty"),
+    ],
+)
+def test_bad_input(text, message):
+    with pytest.raises(PuzzleError, match=message):
+        sl.parse(text)
+
+
+def test_tiny_counts_against_brute_force():
+    """Every loop of a 2x3 grid, from the kernel, equals brute force over edge subsets."""
+    puzzle = sl.parse("...\n...\n")
+    edges = sl.all_edges(puzzle)
+    brute = set()
+    for mask in range(1, 1 << len(edges)):
+        answer = sl.Answer(frozenset(e for k, e in enumerate(edges) if mask >> k & 1))
+        try:
+            sl.check_answer(puzzle, answer)
+        except PuzzleError:
+            continue
+        brute.add(answer)
+    problem = sl.build(puzzle)
+    found = set()
+    for s in dlx.solutions(problem):
+        dlx.check(problem, s.options)
+        found.add(sl.decode(puzzle, s))
+    # one loop per set of cells whose boundary is one simple loop (40 on a 2x3 grid)
+    assert found == brute and len(found) == 40
+    assert dlx.count(problem).solutions == 40
+
+
+def test_checker_refuses_two_loops_and_wrong_clues():
+    puzzle = sl.parse("....\n....\n")
+    two = sl.Answer(frozenset(sl.cell_sides(0, 0) + sl.cell_sides(1, 3)))
+    with pytest.raises(PuzzleError, match="the loop through"):
+        sl.check_answer(puzzle, two)
+    one = sl.Answer(frozenset(sl.cell_sides(0, 0)))
+    sl.check_answer(puzzle, one)
+    with pytest.raises(PuzzleError, match="row 1, column 1: 4 sides, not 3"):
+        sl.check_answer(sl.parse("3...\n....\n"), one)
+    with pytest.raises(PuzzleError, match="no loop"):
+        sl.check_answer(puzzle, sl.Answer(frozenset()))
+
+
+def test_no_loop_and_many_loops():
+    assert dlx.count(sl.build(sl.parse("33\n33\n"))).solutions == 0
+    assert dlx.count(sl.build(sl.parse("0\n"))).solutions == 0
+    assert dlx.count(sl.build(sl.parse("..\n..\n"))).solutions == 13
+
+
+def test_render_text_and_svg():
+    puzzle = sl.parse("3.\n..\n")
+    answer = sl.Answer(frozenset(sl.cell_sides(0, 0)))
+    assert sl.render(puzzle, answer) == "+---+   +\n| 3 |\n+---+   +\n\n+   +   +\n"
+    svg = sl.render_svg(puzzle, answer)
+    assert svg.startswith("<svg") and svg.count("<line") == 4 and ">3</text>" in svg
+
+
+def test_cli_solve_unique_count_and_errors(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(PUZZLES["1_4x4"])
+    svg = tmp_path / "p.svg"
+    assert main(["slitherlink", str(path), "--unique", "--no-progress", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("unique\n") and out.count("+") == 25
+    assert svg.read_text().startswith("<svg")
+    assert main(["slitherlink", str(path), "--count", "--no-progress"]) == 0
+    assert capsys.readouterr().out == "1\n"
+    json_path = str(DATA / "sample_puzzles.json")
+    assert main(["slitherlink", json_path, "--id", "2_4x4", "--no-progress"]) == 0
+    assert main(["slitherlink", json_path, "--no-progress"]) == 2
+    assert "pick one with --id" in capsys.readouterr().err
+    path.write_text("33\n33\n")
+    assert main(["slitherlink", str(path), "--no-progress"]) == 1
+    assert "no single-loop solution" in capsys.readouterr().out
+    path.write_text("3\n9\n")
+    assert main(["slitherlink", str(path), "--no-progress"]) == 2
+    assert "line 2, row 2, column 1: clue '9'" in capsys.readouterr().err
+    path.write_text("..\n..\n")
+    assert main(["slitherlink", str(path), "--unique", "--no-progress"]) == 1
+    assert "not unique" in capsys.readouterr().out
