@@ -54,7 +54,7 @@ import numpy as np
 
 from dlx import kernel
 from dlx.problem import Problem
-from dlx.search import Count, Progress, Search, Solution, Stats
+from dlx.search import Count, GeneratorStream, Progress, Search, Solution, Stats
 
 TASKS_PER_WORKER = 32  # default split: 1 / (32 * workers) is the heaviest task
 MAX_SPLIT_LEVELS = 64  # never expand a path longer than this
@@ -778,7 +778,7 @@ def parallel_count(problem: Problem, **options) -> Count:
 # -- streaming ------------------------------------------------------------------------
 
 
-class ParallelSolutionStream:
+class ParallelSolutionStream(GeneratorStream):
     """Solutions from the workers, a task at a time as tasks finish (in no fixed
     order); ``.stats``, ``.complete`` and ``.stopped_by`` as for ``SolutionStream``."""
 
@@ -791,17 +791,6 @@ class ParallelSolutionStream:
         self.stats = Stats()
         self.complete = False
         self.stopped_by: str | None = None
-        self._generator = self._run()
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> Solution:
-        return next(self._generator)
-
-    def close(self) -> None:
-        """Stop early (running tasks are ended)."""
-        self._generator.close()
 
     def _run(self):
         options = dict(self._options)

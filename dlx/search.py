@@ -362,7 +362,27 @@ def _finish_progress(progress: Progress, search: Search) -> None:
     progress.close(1.0 if search.done else None, int(search.kernel_stats[0]))
 
 
-class SolutionStream:
+class GeneratorStream:
+    """An iterator over the solutions that ``self._run()`` yields; ``close`` stops it."""
+
+    def _run(self):
+        raise NotImplementedError
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> Solution:
+        if not hasattr(self, "_generator"):
+            self._generator = self._run()
+        return next(self._generator)
+
+    def close(self) -> None:
+        """Stop the search early."""
+        if hasattr(self, "_generator"):
+            self._generator.close()
+
+
+class SolutionStream(GeneratorStream):
     """An iterator over solutions; ``.stats``, ``.complete`` and ``.stopped_by`` tell
     how the search went once it stops."""
 
@@ -370,17 +390,6 @@ class SolutionStream:
         self._search = search
         self._limit = limit
         self._found = 0
-        self._generator = self._run()
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> Solution:
-        return next(self._generator)
-
-    def close(self) -> None:
-        """Stop the search early."""
-        self._generator.close()
 
     @property
     def stats(self) -> Stats:

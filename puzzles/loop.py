@@ -48,6 +48,7 @@ from puzzles.tiles import (
     RIGHT,
     UP,
     GridFormat,
+    add_mode_arguments,
     cell_name,
     edge_names,
     fill,
@@ -401,14 +402,7 @@ def faults(puzzle: Puzzle, grid) -> list[str]:
 
 def add_arguments(parser) -> None:
     """The options of ``python -m puzzles loop``."""
-    parser.add_argument("file", help="puzzle file (numbers or box-drawing characters), - for stdin")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--count", action="store_true", help="print the number of solutions")
-    mode.add_argument(
-        "--unique", action="store_true", help="say whether the solution is unique (exit 1 if not)"
-    )
-    mode.add_argument("--all", action="store_true", help="print every solution")
-    parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
+    add_mode_arguments(parser, "puzzle file (numbers or box-drawing characters), - for stdin")
     parser.add_argument("--svg", metavar="PATH", help="also draw the solution as SVG")
     parser.add_argument(
         "--no-reduce", action="store_true", help="one search of the whole grid, no reduction"

@@ -55,6 +55,7 @@ from puzzles.tiles import (
     HEAVY,
     LIGHT,
     GridFormat,
+    add_mode_arguments,
     cell_name,
     edge_names,
     fill,
@@ -240,14 +241,7 @@ def faults(puzzle: Puzzle, grid) -> list[str]:
 
 def add_arguments(parser) -> None:
     """The options of ``python -m puzzles pipes``."""
-    parser.add_argument("file", help="puzzle file (board and 'tiles:' lines), - for stdin")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--count", action="store_true", help="print the number of solutions")
-    mode.add_argument(
-        "--unique", action="store_true", help="say whether the solution is unique (exit 1 if not)"
-    )
-    mode.add_argument("--all", action="store_true", help="print every solution")
-    parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
+    add_mode_arguments(parser, "puzzle file (board and 'tiles:' lines), - for stdin")
     parser.add_argument(
         "--connected",
         action="store_true",

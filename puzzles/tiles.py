@@ -411,3 +411,15 @@ def svg(grid, cell: int = 24, by_network: bool = True) -> str:
             if mask in (UP, RIGHT, DOWN, LEFT):
                 body.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{width:g}" fill="{ink}"/>')
     return svg_document(columns * cell, rows * cell, body)
+
+
+def add_mode_arguments(parser, file_help: str) -> None:
+    """The options ``python -m puzzles loop`` and ``pipes`` share."""
+    parser.add_argument("file", help=file_help)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="print the number of solutions")
+    mode.add_argument(
+        "--unique", action="store_true", help="say whether the solution is unique (exit 1 if not)"
+    )
+    mode.add_argument("--all", action="store_true", help="print every solution")
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
