@@ -59,6 +59,7 @@ from puzzles.tiles import (
     option_name,
     parse_grid,
     rotations,
+    run_mode,
     sides,
     svg,
     tile_entries,
@@ -414,30 +415,11 @@ def run(args) -> int:
     import sys
 
     puzzle = parse(read_text(args.file))
-    t0 = time.perf_counter()
     p = plan(puzzle, reduce_first=not args.no_reduce)
     print(p.summary(), file=sys.stderr)
-    if args.count:
-        n = count(p)
-        print(n)
-        print(f"{n} solutions in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
-        return 0
-    if args.unique:
-        n = count(p, limit=2)
-        print({0: "no solution", 1: "unique"}.get(n, "not unique"))
-        return 0 if n == 1 else 1
-    shown = 0
-    for grid in solutions(p, limit=args.limit if args.all else 1):
-        if shown:
-            print()
-        print(render(grid, puzzle.format), end="")
-        if args.svg and not shown:
-            with open(args.svg, "w", encoding="utf-8") as out:
-                out.write(picture(grid))
-        shown += 1
-    seconds = time.perf_counter() - t0
-    if not shown:
-        print(f"no solution ({seconds:.3f} s)", file=sys.stderr)
-        return 1
-    print(f"{shown} solution{'s' * (shown > 1)} shown in {seconds:.3f} s", file=sys.stderr)
-    return 0
+    return run_mode(
+        args,
+        lambda limit: count(p, limit=limit),
+        lambda limit: solutions(p, limit=limit),
+        puzzle.format,
+    )

@@ -40,8 +40,6 @@ example above has 6 solutions, 2 of them connected.
 from __future__ import annotations
 
 import re
-import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -66,6 +64,7 @@ from puzzles.tiles import (
     open_ends,
     option_name,
     parse_grid,
+    run_mode,
     sides,
     svg,
     tile_entries,
@@ -253,29 +252,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     """Solve, count or check one placement puzzle; see ``add_arguments``."""
     puzzle = parse(read_text(args.file))
-    t0 = time.perf_counter()
-    if args.count:
-        n = count(puzzle, connected=args.connected)
-        print(n)
-        print(f"{n} solutions in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
-        return 0
-    if args.unique:
-        n = count(puzzle, limit=2, connected=args.connected)
-        print({0: "no solution", 1: "unique"}.get(n, "not unique"))
-        return 0 if n == 1 else 1
-    shown = 0
-    limit = args.limit if args.all else 1
-    for grid in solutions(puzzle, limit, connected=args.connected):
-        if shown:
-            print()
-        print(render(grid, puzzle.format), end="")
-        if args.svg and not shown:
-            with open(args.svg, "w", encoding="utf-8") as out:
-                out.write(picture(grid))
-        shown += 1
-    seconds = time.perf_counter() - t0
-    if not shown:
-        print(f"no solution ({seconds:.3f} s)", file=sys.stderr)
-        return 1
-    print(f"{shown} solution{'s' * (shown > 1)} shown in {seconds:.3f} s", file=sys.stderr)
-    return 0
+    return run_mode(
+        args,
+        lambda limit: count(puzzle, limit=limit, connected=args.connected),
+        lambda limit: solutions(puzzle, limit, connected=args.connected),
+        puzzle.format,
+    )

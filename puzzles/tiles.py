@@ -423,3 +423,39 @@ def add_mode_arguments(parser, file_help: str) -> None:
     )
     mode.add_argument("--all", action="store_true", help="print every solution")
     parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
+
+
+def run_mode(args, count, solutions, fmt: GridFormat) -> int:
+    """What ``python -m puzzles loop`` and ``pipes`` do once a puzzle is read.
+
+    ``count(limit)`` counts the puzzle's solutions (up to ``limit``) and
+    ``solutions(limit)`` yields solved grids; prints on stdout, a summary on stderr.
+    """
+    import sys
+    import time
+
+    t0 = time.perf_counter()
+    if args.count:
+        n = count(None)
+        print(n)
+        print(f"{n} solutions in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+        return 0
+    if args.unique:
+        n = count(2)
+        print({0: "no solution", 1: "unique"}.get(n, "not unique"))
+        return 0 if n == 1 else 1
+    shown = 0
+    for grid in solutions(args.limit if args.all else 1):
+        if shown:
+            print()
+        print(format_grid(grid, fmt), end="")
+        if args.svg and not shown:
+            with open(args.svg, "w", encoding="utf-8") as out:
+                out.write(svg(grid))
+        shown += 1
+    seconds = time.perf_counter() - t0
+    if not shown:
+        print(f"no solution ({seconds:.3f} s)", file=sys.stderr)
+        return 1
+    print(f"{shown} solution{'s' * (shown > 1)} shown in {seconds:.3f} s", file=sys.stderr)
+    return 0
