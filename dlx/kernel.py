@@ -156,8 +156,11 @@ def _hide_all(node, item, first, n_items, second):
                 left = node[TOP, cc] - 1
                 node[TOP, cc] = left
                 updates += 1
-                if cc < second and left < item[BOUND, cc] - item[SLACK, cc]:
-                    dead |= item[NEXT, item[PREV, cc]] == cc
+                # dead: an active primary item left with fewer options than it needs
+                # (LEN < BOUND - SLACK); test LEN < BOUND first, one load, rarely true
+                if cc < second and left < item[BOUND, cc]:
+                    if left < item[BOUND, cc] - item[SLACK, cc]:
+                        dead |= item[NEXT, item[PREV, cc]] == cc
             nn += 1
         if dead:
             return updates, rr
