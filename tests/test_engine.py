@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import problems
 
 import dlx
 from dlx import kernel
@@ -33,34 +34,6 @@ def option_sets(stream) -> set[frozenset[int]]:
 
 
 # -- random problems against the naive solver ----------------------------------------
-
-
-@st.composite
-def problems(draw, colours: bool = True, bounds: bool = True):
-    """Small random problems with secondary items, colours and bounds."""
-    n_primary = draw(st.integers(1, 4))
-    n_secondary = draw(st.integers(0, 3))
-    primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    item_bounds = {}
-    if bounds:
-        for name in primary:
-            hi = draw(st.integers(1, 3))
-            lo = draw(st.integers(0, hi))
-            item_bounds[name] = (lo, hi)
-    p = dlx.Problem(primary=primary, secondary=secondary, bounds=item_bounds)
-    n_options = draw(st.integers(1, 8))
-    for _ in range(n_options):
-        chosen_p = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True))
-        chosen_s = (
-            draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True)) if secondary else []
-        )
-        entries = list(chosen_p)
-        for name in chosen_s:
-            colour = draw(st.sampled_from([None, "a", "b"])) if colours else None
-            entries.append(name if colour is None else f"{name}:{colour}")
-        p.add_option(entries)
-    return p
 
 
 def assert_matches_naive(p: dlx.Problem) -> None:
@@ -332,7 +305,7 @@ def test_no_jit_pure_python_agrees(tmp_path):
     import sys
 
     code = (
-        "import dlx; from tests.test_engine import queens;"
+        "import sys; sys.path.insert(0, 'tests'); import dlx; from test_engine import queens;"
         "print(dlx.count(queens(6)).solutions, len(list(dlx.solutions(queens(5)))))"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")

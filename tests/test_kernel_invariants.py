@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import problems
 
 import dlx
 from dlx import kernel
@@ -74,30 +75,8 @@ def test_stream_of_a_benchmark_is_checked_and_distinct():
     assert len(found) == EXPECTED["pent4x15_sym"]
 
 
-@st.composite
-def problems(draw):
-    """Small random problems with secondary items, colours and bounds (XCC + MCC)."""
-    n_primary = draw(st.integers(1, 4))
-    n_secondary = draw(st.integers(0, 3))
-    primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    bounds = {}
-    for name in primary:
-        hi = draw(st.integers(1, 3))
-        bounds[name] = (draw(st.integers(0, hi)), hi)
-    p = dlx.Problem(primary=primary, secondary=secondary, bounds=bounds)
-    for _ in range(draw(st.integers(1, 9))):
-        entries = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True))
-        if secondary:
-            for name in draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True)):
-                colour = draw(st.sampled_from([None, "a", "b"]))
-                entries.append(name if colour is None else f"{name}:{colour}")
-        p.add_option(entries)
-    return p
-
-
 @settings(max_examples=300, deadline=None)
-@given(problems())
+@given(problems(max_options=9))
 def test_random_problems_match_naive_and_restore_links(p):
     expected = naive_solutions(p)
     search = dlx.Search(p)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import problems
 
 import dlx
 from dlx.cli import main
@@ -310,33 +311,8 @@ def test_dask_missing_is_a_clear_error(monkeypatch, capsys):
     assert "pip install" in capsys.readouterr().err
 
 
-@st.composite
-def small_problems(draw, exact=False):
-    """Random small problems with colours and (unless ``exact``) bounds, <= 10 options."""
-    n_primary = draw(st.integers(1, 4))
-    n_secondary = draw(st.integers(0, 2))
-    primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    bounds = {}
-    for name in primary:
-        hi = 1 if exact else draw(st.integers(1, 3))
-        lo = 1 if exact else draw(st.integers(0, hi))
-        bounds[name] = (lo, hi)
-    problem = dlx.Problem(primary=primary, secondary=secondary, bounds=bounds)
-    for _ in range(draw(st.integers(1, 10))):
-        items = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True))
-        chosen = (
-            draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True)) if secondary else []
-        )
-        for name in chosen:
-            colour = draw(st.sampled_from([None, "r", "g"]))
-            items.append(name if colour is None else f"{name}:{colour}")
-        problem.add_option(items)
-    return problem
-
-
 @settings(max_examples=60, deadline=None)
-@given(small_problems(), st.integers(0, 4), st.integers(1, 20))
+@given(problems(max_secondary=2, max_options=10), st.integers(0, 4), st.integers(1, 20))
 def test_random_problems_split_like_serial(problem, depth, tasks):
     # MCC problems: a subproblem replays the tweaks and null choices of its prefix.
     # Compared with the serial search, solution for solution (see the exact-cover
@@ -350,7 +326,9 @@ def test_random_problems_split_like_serial(problem, depth, tasks):
 
 
 @settings(max_examples=40, deadline=None)
-@given(small_problems(exact=True), st.integers(0, 4), st.integers(1, 20))
+@given(
+    problems(bounds=False, max_secondary=2, max_options=10), st.integers(0, 4), st.integers(1, 20)
+)
 def test_random_colour_problems_against_the_naive_solver(problem, depth, tasks):
     expected = naive_solutions(problem)
     for options in ({"split_depth": depth}, {"tasks": tasks}):
