@@ -286,6 +286,13 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
     )
 
 
+def _worker_count(client, workers: int | None) -> int:
+    """How many tasks run at once: the Dask cluster's threads, or the local workers."""
+    if client is not None:
+        return _dask_threads(client)
+    return _default_workers() if workers is None else workers
+
+
 def _default_workers() -> int:
     """The number of cores this process may use."""
     try:
@@ -614,10 +621,7 @@ def parallel_run(
         raise ValueError("limit must be >= 0")
     client, own_client = _connect(client, dask)
     try:
-        if client is not None:
-            n_workers = _dask_threads(client)
-        else:
-            n_workers = _default_workers() if workers is None else workers
+        n_workers = _worker_count(client, workers)
         asked = _split_parameters(tasks, split_depth, n_workers)
         digest = problem_digest(problem, forced)
         store = Checkpoint(checkpoint) if checkpoint is not None else None
@@ -810,10 +814,7 @@ class ParallelSolutionStream(GeneratorStream):
         found = nodes = updates = 0
         finished = False
         try:
-            if client is not None:
-                n_workers = _dask_threads(client)
-            else:
-                n_workers = _default_workers() if workers is None else workers
+            n_workers = _worker_count(client, workers)
             parameters = _split_parameters(tasks, split_depth, n_workers)
             the_split = split(self.problem, forced, **parameters, keep_solutions=True)
             nodes, updates = the_split.nodes, the_split.updates
