@@ -127,13 +127,40 @@ def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
     return fraction + 0.5 * scale if stop > start else fraction
 
 
+def _anchor_nodes(arrays) -> np.ndarray:
+    """The first node of each option on a primary item with bounds 1:1 (-1 for none):
+    the node through which the kernel forces the option."""
+    begin = int(arrays.first_node[0]) if len(arrays.first_node) else arrays.node.shape[1]
+    top = arrays.node[kernel.TOP, begin:].astype(np.int64)
+    usable = (top > 0) & (top < arrays.second)
+    checked = np.where(usable, top, 0)
+    usable &= (arrays.item[kernel.BOUND, checked] == 1) & (arrays.item[kernel.SLACK, checked] == 0)
+    position = np.where(usable, np.arange(begin, begin + len(top)), np.iinfo(np.int64).max)
+    following = np.minimum.accumulate(position[::-1])[::-1]  # the next usable node
+    first = arrays.first_node.astype(np.int64)
+    spacer = np.append(first[1:] - 1, arrays.node.shape[1])
+    anchor = following[first - begin] if len(first) else first
+    return np.where(anchor < spacer, anchor, -1)
+
+
+def _repeated_keys(key: np.ndarray, n_keys: int) -> bool:
+    """Whether ``key`` (ints in ``0..n_keys-1``) holds a value twice."""
+    if n_keys <= 8 * len(key) + (1 << 20):  # a mark per possible key: no sort
+        mark = np.zeros(n_keys, dtype=bool)
+        mark[key] = True
+        return int(np.count_nonzero(mark)) < len(key)
+    ordered = np.sort(key)
+    return bool(np.any(ordered[1:] == ordered[:-1]))
+
+
 def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
     """Check sets of forced options; return one exact-cover node of each option.
 
     Set ``k`` is ``options[start[k]:start[k + 1]]``. Within a set, no primary item may
     be covered more than its upper bound, and a secondary item used twice must have
     the same colour both times. Each option must have a primary item with bounds 1:1:
-    the kernel forces the option through that item. All checks are vectorised.
+    the kernel forces the option through that item. All checks are vectorised; sets
+    without a repeated item (the usual case) cost no sort.
     """
     arrays = problem.arrays()
     options = np.asarray(options, dtype=np.int64).ravel()
@@ -144,6 +171,12 @@ def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
     bad = (options < 0) | (options >= problem.n_options)
     if bad.any():
         raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
+    anchor = _anchor_nodes(arrays)[options]
+    if np.any(anchor < 0):
+        k = int(options[np.flatnonzero(anchor < 0)[0]])
+        raise ProblemError(
+            f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
+        )
     first = arrays.first_node.astype(np.int64)
     length = np.diff(np.append(first, arrays.node.shape[1])) - 1  # nodes before the spacer
     length = length[options]
@@ -152,19 +185,17 @@ def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
     offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
     entry_node = first[entry_option] + offsets
     item_id = arrays.node[kernel.TOP, entry_node].astype(np.int64)
-    colour = arrays.node[kernel.COLOR, entry_node]
-    primary = item_id < arrays.second
-    bound = arrays.item[kernel.BOUND, np.where(primary, item_id, 0)]
-    slack = arrays.item[kernel.SLACK, np.where(primary, item_id, 0)]
+    n_keys = max(n_sets, 1) * (arrays.item.shape[1] + 1)
     key = entry_set * (arrays.item.shape[1] + 1) + item_id
-    order = np.argsort(key, kind="stable")
-    key_sorted = key[order]
-    same = key_sorted[1:] == key_sorted[:-1]
-    if same.any():
+    if _repeated_keys(key, n_keys):
+        colour = arrays.node[kernel.COLOR, entry_node]
+        primary = item_id < arrays.second
+        bound = arrays.item[kernel.BOUND, np.where(primary, item_id, 0)]
         names = problem.primary + problem.secondary
+        order = np.argsort(key, kind="stable")
         # a repeated primary item: compare its count with the upper bound
         groups, group_start, group_count = np.unique(
-            key_sorted, return_index=True, return_counts=True
+            key[order], return_index=True, return_counts=True
         )
         for g in np.flatnonzero(group_count > 1):
             j = order[group_start[g]]
@@ -178,17 +209,7 @@ def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
             elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
                 a, b = (int(entry_option[m]) for m in members[:2])
                 raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
-    exact = primary & (bound == 1) & (slack == 0)
-    position = np.where(exact, offsets, np.iinfo(np.int64).max)
-    anchor_offset = (
-        np.minimum.reduceat(position, np.cumsum(length) - length) if len(position) else position
-    )
-    if np.any(anchor_offset == np.iinfo(np.int64).max):
-        k = int(options[np.flatnonzero(anchor_offset == np.iinfo(np.int64).max)[0]])
-        raise ProblemError(
-            f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
-        )
-    return (first[options] + anchor_offset).astype(np.int32)
+    return anchor.astype(np.int32)
 
 
 def _forced_nodes(problem: Problem, forced) -> np.ndarray:
@@ -542,14 +563,23 @@ def is_unique(problem: Problem, **options) -> bool:
 class BatchResult:
     """One search per forced set: ``counts[k]`` (capped at the limit); ``chosen[k]``,
     the options the first solution adds to the forced ones (-1 padded, all -1 when
-    there is none); ``nodes[k]`` and ``updates[k]`` per search; the kernel's seconds."""
+    there is none); ``nodes[k]`` and ``updates[k]`` per search; the kernel's seconds;
+    the forced sets, flat: set ``k`` is ``forced_options[forced_start[k]:forced_start[k
+    + 1]]``."""
 
     counts: np.ndarray
     chosen: np.ndarray
     nodes: np.ndarray
     updates: np.ndarray
     seconds: float
-    forced: list[np.ndarray] = field(repr=False)
+    forced_options: np.ndarray = field(repr=False)
+    forced_start: np.ndarray = field(repr=False)
+
+    @property
+    def forced(self) -> list[np.ndarray]:
+        """Each search's forced options."""
+        edges = self.forced_start.tolist()
+        return [self.forced_options[a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
 
     @property
     def first(self) -> list[tuple[int, ...] | None]:
@@ -587,7 +617,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
         np.cumsum([len(f) for f in sets], out=start[1:])
         options = np.concatenate(sets) if sets else np.zeros(0, np.int64)
     else:
-        options = np.asarray(forced_sets, dtype=np.int64)
+        options = np.asarray(forced_sets, dtype=np.int64).ravel()
         start = np.asarray(start, dtype=np.int64)
     nodes = _forced_nodes_flat(problem, options, start)
     n_sets = len(start) - 1
@@ -616,5 +646,5 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
         raise ProblemError(f"depth {depth} is too small for a first solution")
     first_nodes = first_nodes[:, :-1]
     chosen = np.where(first_nodes >= 0, arrays.option_of_node[first_nodes], -1)
-    forced = [options[start[k] : start[k + 1]] for k in range(n_sets)]
-    return BatchResult(counts, chosen, stats[:, 1].copy(), stats[:, 2].copy(), seconds, forced)
+    nodes_searched, updates = stats[:, 1].copy(), stats[:, 2].copy()
+    return BatchResult(counts, chosen, nodes_searched, updates, seconds, options, start)

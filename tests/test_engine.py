@@ -101,6 +101,41 @@ def test_forced_options(p, data):
         assert frozenset(result.first[0]) in expected
 
 
+def forced_set_error(p: dlx.Problem, forced: list[int]) -> bool:
+    """Whether forcing ``forced`` is refused, from the rules: an option without a
+    primary item of bounds 1:1, a primary item above its upper bound, or a secondary
+    item used twice without one shared colour."""
+    uses: dict[str, list[str | None]] = {}
+    for k in forced:
+        entries = p.option_entries(k)
+        if not any(name in p.primary and p.bounds(name) == (1, 1) for name, _ in entries):
+            return True
+        for name, colour in entries:
+            uses.setdefault(name, []).append(colour)
+    for name, colours in uses.items():
+        if name in p.primary and len(colours) > p.bounds(name)[1]:
+            return True
+        if name in p.secondary and len(colours) > 1:
+            if None in colours or len(set(colours)) > 1:
+                return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems(), st.data())
+def test_batch_refuses_exactly_the_bad_forced_sets(p, data):
+    """Any options, in several sets: ``batch`` refuses them iff one set breaks a rule."""
+    option = st.integers(0, p.n_options - 1)
+    sets = data.draw(st.lists(st.lists(option, max_size=4), min_size=1, max_size=4))
+    bad = any(forced_set_error(p, forced) for forced in sets)
+    if bad:
+        with pytest.raises(dlx.ProblemError):
+            dlx.batch(p, sets, limit=1)
+    else:
+        result = dlx.batch(p, sets, limit=1)
+        assert [list(f) for f in result.forced] == sets
+
+
 # -- known counts -----------------------------------------------------------------------
 
 
