@@ -37,6 +37,31 @@ class Style:
     id: str = ""
 
 
+class ArrayRows:
+    """A dataclass field of rows of values (or None), read as lists of lists but kept as
+    the int array it was given (for example a view into the array of a whole file) until
+    first read: a batch of puzzles is parsed and solved without building a Python list
+    per row and an int per cell. ``raw(obj)`` is what was stored, unconverted."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:  # no default value for the dataclass field
+            raise AttributeError(self.slot[1:])
+        raw = obj.__dict__[self.slot]
+        if isinstance(raw, np.ndarray):
+            raw = obj.__dict__[self.slot] = raw.tolist()
+        return raw
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.slot] = value
+
+    def raw(self, obj):
+        """The stored value: an array, rows of lists or None."""
+        return obj.__dict__[self.slot]
+
+
 @dataclass
 class NumberGrid:
     """A square or rectangular grid of values (0 empty) with optional regions.
@@ -45,7 +70,7 @@ class NumberGrid:
     ``where``: a prefix for messages (``"puzzle 3_9x9: "`` for puzzlekit entries).
     """
 
-    values: list[list[int]]
+    values: list[list[int]] = ArrayRows()  # type: ignore[assignment]
     regions: list[list[int]] | None
     style: Style
     row_line: list[int]
@@ -55,12 +80,18 @@ class NumberGrid:
     @property
     def height(self) -> int:
         """Number of rows."""
-        return len(self.values)
+        return len(_GRID_VALUES.raw(self))
 
     @property
     def width(self) -> int:
         """Number of columns."""
-        return len(self.values[0])
+        return len(_GRID_VALUES.raw(self)[0])
+
+    @property
+    def array(self) -> np.ndarray:
+        """The values as an int array [height, width] (a view when read as one)."""
+        raw = _GRID_VALUES.raw(self)
+        return raw if isinstance(raw, np.ndarray) else np.array(raw, dtype=np.int64)
 
     def cell(self, r: int, c: int, regions: bool = False) -> str:
         """``line L, row R, column C`` for messages (the region block's line if asked)."""
@@ -70,6 +101,9 @@ class NumberGrid:
     def givens(self) -> list[tuple[int, int, int]]:
         """(row, column, value) of every given, in reading order."""
         return [(r, c, v) for r, row in enumerate(self.values) for c, v in enumerate(row) if v]
+
+
+_GRID_VALUES: ArrayRows = NumberGrid.__dict__["values"]
 
 
 def _token_value(token: str, separated: bool) -> int | None:
@@ -222,8 +256,7 @@ def parse_grids_array(
         style = Style("line")
         size = array.shape[1]
         grids = [
-            NumberGrid(v, None, style, [n] * size)
-            for (n, _), v in zip(lines, array.tolist(), strict=True)
+            NumberGrid(v, None, style, [n] * size) for (n, _), v in zip(lines, array, strict=True)
         ]
         return grids, array
     out = []
@@ -356,7 +389,7 @@ class Result:
 
     grid: NumberGrid
     count: int
-    values: list[list[int]] | None
+    values: list[list[int]] | None = ArrayRows()  # type: ignore[assignment]
     nodes: int
 
     @property

@@ -266,7 +266,7 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
     for indices in by_shape.values():
         group = [puzzles[k] for k in indices]
         n = group[0].side
-        grid = np.array([p.grid.values for p in group], dtype=np.int64).reshape(len(group), -1)
+        grid = np.concatenate([p.grid.array for p in group]).reshape(len(group), n * n)
         rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
         options = cells * n + grid[rows, cells] - 1
         start = np.zeros(len(group) + 1, dtype=np.int64)
@@ -278,10 +278,11 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
         solved = grid.copy()
         picked = chosen[where, level]
         solved[where, picked // n] = picked % n + 1
-        solved_rows = solved.reshape(len(group), n, n).tolist()
-        for j, k in enumerate(indices):
-            values = solved_rows[j] if counts[j] else None
-            results[k] = Result(group[j].grid, int(counts[j]), values, int(nodes[j]))
+        rows = solved.reshape(len(group), n, n)  # Result turns a grid into lists when read
+        for k, p, count, values, node_count in zip(
+            indices, group, counts.tolist(), rows, nodes.tolist(), strict=True
+        ):
+            results[k] = Result(p.grid, count, values if count else None, node_count)
     return results  # type: ignore[return-value]
 
 
