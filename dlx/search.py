@@ -178,38 +178,45 @@ def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
             f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
         )
     first = arrays.first_node.astype(np.int64)
-    length = np.diff(np.append(first, arrays.node.shape[1])) - 1  # nodes before the spacer
-    length = length[options]
-    entry_set = np.repeat(np.repeat(np.arange(n_sets), np.diff(start)), length)
+    length = (np.diff(np.append(first, arrays.node.shape[1])) - 1)[options]  # no spacer
+    option_set = np.repeat(np.arange(n_sets), np.diff(start))
+    # the item of each node of each forced option: a row per option, -1 past its end
+    column = np.arange(int(length.max()) if len(options) else 0)
+    inside = column < length[:, None]
+    item_id = arrays.node[kernel.TOP, np.where(inside, first[options][:, None] + column, 0)]
+    stride = arrays.item.shape[1] + 1
+    key = option_set[:, None] * stride + item_id  # (set, item): at most once unless bounds
+    if _repeated_keys(key.ravel() if inside.all() else key[inside], max(n_sets, 1) * stride):
+        _check_repeated_items(problem, options, option_set, length)
+    return anchor.astype(np.int32)
+
+
+def _check_repeated_items(problem: Problem, options, option_set, length) -> None:
+    """Raise ProblemError for an item that forced options of one set repeat beyond its
+    bounds (primary) or with different colours (secondary)."""
+    arrays = problem.arrays()
+    entry_set = np.repeat(option_set, length)
     entry_option = np.repeat(options, length)
     offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
-    entry_node = first[entry_option] + offsets
+    entry_node = arrays.first_node[entry_option].astype(np.int64) + offsets
     item_id = arrays.node[kernel.TOP, entry_node].astype(np.int64)
-    n_keys = max(n_sets, 1) * (arrays.item.shape[1] + 1)
     key = entry_set * (arrays.item.shape[1] + 1) + item_id
-    if _repeated_keys(key, n_keys):
-        colour = arrays.node[kernel.COLOR, entry_node]
-        primary = item_id < arrays.second
-        bound = arrays.item[kernel.BOUND, np.where(primary, item_id, 0)]
-        names = problem.primary + problem.secondary
-        order = np.argsort(key, kind="stable")
-        # a repeated primary item: compare its count with the upper bound
-        groups, group_start, group_count = np.unique(
-            key[order], return_index=True, return_counts=True
-        )
-        for g in np.flatnonzero(group_count > 1):
-            j = order[group_start[g]]
-            name = names[item_id[j] - 1]
-            members = order[group_start[g] : group_start[g] + group_count[g]]
-            if primary[j]:
-                if group_count[g] > bound[j]:
-                    raise ProblemError(
-                        f"forced options cover item {name!r} more than {bound[j]} times"
-                    )
-            elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
-                a, b = (int(entry_option[m]) for m in members[:2])
-                raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
-    return anchor.astype(np.int32)
+    colour = arrays.node[kernel.COLOR, entry_node]
+    primary = item_id < arrays.second
+    bound = arrays.item[kernel.BOUND, np.where(primary, item_id, 0)]
+    names = problem.primary + problem.secondary
+    order = np.argsort(key, kind="stable")
+    groups, group_start, group_count = np.unique(key[order], return_index=True, return_counts=True)
+    for g in np.flatnonzero(group_count > 1):
+        j = order[group_start[g]]
+        name = names[item_id[j] - 1]
+        members = order[group_start[g] : group_start[g] + group_count[g]]
+        if primary[j]:  # compare its count with the upper bound
+            if group_count[g] > bound[j]:
+                raise ProblemError(f"forced options cover item {name!r} more than {bound[j]} times")
+        elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
+            a, b = (int(entry_option[m]) for m in members[:2])
+            raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
 
 
 def _forced_nodes(problem: Problem, forced) -> np.ndarray:

@@ -38,39 +38,49 @@ class Style:
 
 
 class ArrayRows:
-    """A dataclass field of rows of values (or None), read as lists of lists but kept as
-    the int array it was given (for example a view into the array of a whole file) until
-    first read: a batch of puzzles is parsed and solved without building a Python list
-    per row and an int per cell. ``raw(obj)`` is what was stored, unconverted."""
+    """The ``values`` field of a slotted dataclass (see ``array_rows``): rows of values
+    (or None), read as lists of lists but kept as the int array it was given (for example
+    a view into the array of a whole file) until first read, so that a batch of puzzles
+    is parsed and solved without a Python list per row and an int per cell."""
 
-    def __set_name__(self, owner, name: str) -> None:
-        self.slot = "_" + name
+    def __init__(self, slot):
+        self.slot = slot  # the member descriptor that stores the value
 
     def __get__(self, obj, owner=None):
-        if obj is None:  # no default value for the dataclass field
-            raise AttributeError(self.slot[1:])
-        raw = obj.__dict__[self.slot]
+        if obj is None:
+            return self
+        raw = self.slot.__get__(obj)
         if isinstance(raw, np.ndarray):
-            raw = obj.__dict__[self.slot] = raw.tolist()
+            raw = raw.tolist()
+            self.slot.__set__(obj, raw)
         return raw
 
     def __set__(self, obj, value) -> None:
-        obj.__dict__[self.slot] = value
+        self.slot.__set__(obj, value)
 
     def raw(self, obj):
-        """The stored value: an array, rows of lists or None."""
-        return obj.__dict__[self.slot]
+        """What was stored: an int array, rows of lists or None."""
+        return self.slot.__get__(obj)
 
 
-@dataclass
+def array_rows(cls):
+    """Make the ``values`` field of a ``@dataclass(slots=True)`` an ``ArrayRows``."""
+    cls.values = ArrayRows(cls.__dict__["values"])
+    return cls
+
+
+@array_rows
+@dataclass(slots=True)
 class NumberGrid:
     """A square or rectangular grid of values (0 empty) with optional regions.
 
-    ``row_line[r]``: the line of the input that row ``r`` came from (for messages);
-    ``where``: a prefix for messages (``"puzzle 3_9x9: "`` for puzzlekit entries).
+    ``values`` may be given as an int array [height, width]: it turns into lists when
+    first read (``array`` reads it without that). ``row_line[r]``: the line of the input
+    that row ``r`` came from (for messages); ``where``: a prefix for messages
+    (``"puzzle 3_9x9: "`` for puzzlekit entries).
     """
 
-    values: list[list[int]] = ArrayRows()  # type: ignore[assignment]
+    values: list[list[int]]
     regions: list[list[int]] | None
     style: Style
     row_line: list[int]
@@ -80,17 +90,17 @@ class NumberGrid:
     @property
     def height(self) -> int:
         """Number of rows."""
-        return len(_GRID_VALUES.raw(self))
+        return len(NumberGrid.values.raw(self))
 
     @property
     def width(self) -> int:
         """Number of columns."""
-        return len(_GRID_VALUES.raw(self)[0])
+        return len(NumberGrid.values.raw(self)[0])
 
     @property
     def array(self) -> np.ndarray:
-        """The values as an int array [height, width] (a view when read as one)."""
-        raw = _GRID_VALUES.raw(self)
+        """The values as an int array [height, width] (not a copy when given as one)."""
+        raw = NumberGrid.values.raw(self)
         return raw if isinstance(raw, np.ndarray) else np.array(raw, dtype=np.int64)
 
     def cell(self, r: int, c: int, regions: bool = False) -> str:
@@ -101,9 +111,6 @@ class NumberGrid:
     def givens(self) -> list[tuple[int, int, int]]:
         """(row, column, value) of every given, in reading order."""
         return [(r, c, v) for r, row in enumerate(self.values) for c, v in enumerate(row) if v]
-
-
-_GRID_VALUES: ArrayRows = NumberGrid.__dict__["values"]
 
 
 def _token_value(token: str, separated: bool) -> int | None:
@@ -382,14 +389,16 @@ def parse_solution_text(text: str) -> list[list[int]]:
 # -- results, shared by the command lines ---------------------------------------------
 
 
-@dataclass
+@array_rows
+@dataclass(slots=True)
 class Result:
     """One puzzle's outcome: solutions found (capped at the search's limit), the first
-    one's values (None if none) and the search nodes (a difficulty measure)."""
+    one's values (None if none; lists when read, see ``ArrayRows``) and the search nodes
+    (a difficulty measure)."""
 
     grid: NumberGrid
     count: int
-    values: list[list[int]] | None = ArrayRows()  # type: ignore[assignment]
+    values: list[list[int]] | None
     nodes: int
 
     @property

@@ -45,7 +45,7 @@ from puzzles.numbergrid import (
 MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
 
 
-@dataclass
+@dataclass(slots=True)
 class Sudoku:
     """A parsed sudoku: its grid (values, style) and the region of every cell."""
 
@@ -261,28 +261,30 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
     """
     results: list[Result | None] = [None] * len(puzzles)
     by_shape: dict[tuple, list[int]] = {}
-    for k, s in enumerate(puzzles):
-        by_shape.setdefault(s.shape, []).append(k)
+    for k, s in enumerate(puzzles):  # regions are shared tuples: group by id, then merge
+        by_shape.setdefault((s.side, id(s.region), s.diagonals), []).append(k)
+    merged: dict[tuple, list[int]] = {}
     for indices in by_shape.values():
+        merged.setdefault(puzzles[indices[0]].shape, []).extend(indices)
+    for indices in merged.values():
         group = [puzzles[k] for k in indices]
-        n = group[0].side
-        grid = np.concatenate([p.grid.array for p in group]).reshape(len(group), n * n)
+        m, n = len(group), group[0].side
+        grid = np.concatenate([p.grid.array for p in group]).reshape(m, n * n)
         rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
         options = cells * n + grid[rows, cells] - 1
-        start = np.zeros(len(group) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=len(group)), out=start[1:])
+        start = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
         problem = build(group[0])
         result = dlx.batch(problem, options, limit, start=start, depth=n * n)
-        counts, chosen, nodes = result.counts, result.chosen, result.nodes
-        where, level = np.nonzero(chosen >= 0)
-        solved = grid.copy()
-        picked = chosen[where, level]
-        solved[where, picked // n] = picked % n + 1
-        rows = solved.reshape(len(group), n, n)  # Result turns a grid into lists when read
-        for k, p, count, values, node_count in zip(
-            indices, group, counts.tolist(), rows, nodes.tolist(), strict=True
+        chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
+        solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
+        cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]
+        solved[np.where(chosen >= 0, cell, m * n * n)] = chosen % n + 1
+        grids = solved[:-1].reshape(m, n, n)  # Result turns a grid into lists when read
+        for k, p, count, values, nodes in zip(
+            indices, group, result.counts.tolist(), grids, result.nodes.tolist(), strict=True
         ):
-            results[k] = Result(p.grid, count, values if count else None, node_count)
+            results[k] = Result(p.grid, count, values if count else None, nodes)
     return results  # type: ignore[return-value]
 
 
