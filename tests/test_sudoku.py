@@ -239,6 +239,22 @@ def test_other_sizes_in_one_line_format(side):
     assert len(sudoku.render(puzzle, res.values)) == side * side
 
 
+@pytest.mark.parametrize("side", [4, 6, 9, 12, 16])
+def test_cell_order_runs_are_transversals(side):
+    """Every cell once; each run of ``side`` cells holds one of each row, column and box
+    (for other regions: of each row and column)."""
+    a, b = sudoku.box_shape(side)
+    rows_as_regions = tuple(tuple([r] * side) for r in range(side))
+    units = [lambda r, c: r, lambda r, c: c]
+    for region, kinds in ((sudoku.box_regions(side), 3), (rows_as_regions, 2)):
+        order = sudoku.cell_order(side, region)
+        assert sorted(order) == [(r, c) for r in range(side) for c in range(side)]
+        for k in range(0, side * side, side):
+            run = order[k : k + side]
+            for unit in [*units, lambda r, c: (r // a, c // b)][:kinds]:
+                assert len({unit(r, c) for r, c in run}) == side
+
+
 def test_grid_formats_round_trip():
     text = (DATA / "top95.txt").read_text().split()[0]
     rows = [text[9 * r : 9 * r + 9] for r in range(9)]
