@@ -9,19 +9,21 @@ present, else the samples in data/sudoku), prints puzzles per second, medians of
 - ``parse``: text to puzzles (``sudoku.parse``);
 - ``solve_all``: forcing the givens in the shared empty-grid problem, one batch kernel
   call, decoding (``sudoku.solve_all``, limit 2: solve and prove uniqueness);
-- ``dlx.batch``: the engine's public batch call on the same forced sets (it finds the
-  forced nodes in Python, option by option);
+- ``dlx.batch``: the engine's public batch call on the same forced sets, given as
+  lists of options (``sudoku.forced``), and the kernel's share of it;
 - ``exact_cover`` (C) and ``xcover`` (numba): the same puzzles, each as its reduced
   0/1 matrix (givens' items and clashing options removed), counting to 2 solutions,
   on the first ``--others`` puzzles (they are slower). Matrix building is included.
 
-Ratios are against ``solve_all`` measured in the same run.
+Ratios are against ``solve_all`` measured in the same run. The load average is
+printed before and after each file (the machine may be shared).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import statistics
 import sys
 import time
@@ -88,9 +90,10 @@ def run_xcover(matrices) -> list[int]:
 def bench_file(path: Path, repeat: int, others: int) -> None:
     """Time every method on one file and print a table."""
     text = path.read_text()
+    load = os.getloadavg()[0]
     t_parse, puzzles = median_time(lambda: sudoku.parse(text), repeat)
     n = len(puzzles)
-    print(f"\n{path.name}: {n} puzzles")
+    print(f"\n{path.name}: {n} puzzles, medians of {repeat} runs")
     sudoku.solve_all(puzzles[:2])  # compile / load the kernel
     t_solve, results = median_time(lambda: sudoku.solve_all(puzzles), repeat)
     assert all(r.count == 1 for r in results), "a puzzle without exactly one solution"
@@ -130,6 +133,7 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     print(f"{'method':40s} {'puzzles/s':>12s} {'vs solve_all':>13s}")
     for name, value in rows:
         print(f"{name:40s} {value:12,.0f} {value / rate:12.2f}x")
+    print(f"load average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after")
 
 
 def main(argv=None) -> int:
