@@ -302,7 +302,8 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
         start = np.zeros(m + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
         problem = build(group[0])
-        result = dlx.batch(problem, options, limit, start=start, depth=n * n)
+        depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
+        result = dlx.batch(problem, options, limit, start=start, depth=depth)
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
         cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]
