@@ -12,13 +12,15 @@ node are all the options of the chosen item, in any order. It can change the spe
 Items: ``P`` cells, ``R`` row-value, ``C`` column-value, ``B`` box-value. Each order
 below is a problem with the same options (same numbers, so the same forced sets) and
 its items declared in that order; ``dlx.batch`` runs every puzzle (limit 2, as
-``sudoku.solve_all``). The variants run in turns, ``--repeat`` rounds, medians.
+``sudoku.solve_all``). The variants run in turns, ``--repeat`` rounds, medians of the
+wall-clock time and (less disturbed by other jobs on a shared machine) of the CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import statistics
 import sys
@@ -111,8 +113,10 @@ def option_orders() -> dict[str, list[tuple[int, int, int]]]:
     """Orders of the options (r, c, v), by name."""
     cells = [(r, c) for r in range(N) for c in range(N)]
     by_cell = [(r, c, v) for r, c in cells for v in range(1, N + 1)]
+    spread = sudoku.cell_order(N, BOX)
     return {
         "cell then value": by_cell,
+        "cells transversal by transversal": [(r, c, v) for r, c in spread for v in range(1, N + 1)],
         "value then cell": [(r, c, v) for v in range(1, N + 1) for r, c in cells],
         "reversed": by_cell[::-1],
     }
@@ -166,29 +170,35 @@ def measure(path: Path, variants, repeat: int, sample: int, shuffle: int | None)
         number = {rcv: k for k, rcv in enumerate(options)}
         prepared.append((name, problem, *forced_flat(puzzles, number)))
     times: dict[str, list[float]] = {name: [] for name in variants}
+    cpu: dict[str, list[float]] = {name: [] for name in variants}
     nodes: dict[str, np.ndarray] = {}
+    load = os.getloadavg()[0]
     for _, problem, flat, start in prepared:  # compile / warm up
         dlx.batch(problem, flat[: start[2]], 2, start=start[:3], depth=N * N)
     for _ in range(repeat):
         for name, problem, flat, start in prepared:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             result = dlx.batch(problem, flat, 2, start=start, depth=N * N)
             times[name].append(time.perf_counter() - t0)
+            cpu[name].append(time.process_time() - c0)
             assert (result.counts == 1).all(), f"{name}: a puzzle without one solution"
             nodes[name] = result.nodes
     base = prepared[0][0]
     base_rate = len(puzzles) / statistics.median(times[base])
     how = "" if shuffle is None else f", each under a random symmetry (seed {shuffle})"
     print(f"\n{path.name}: {len(puzzles)} puzzles{how}, {repeat} rounds")
+    print(f"load average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after")
     print(
-        f"{'order':44s} {'mean nodes':>11s} {'max nodes':>10s} {'puzzles/s':>10s} {'vs first':>9s}"
+        f"{'order':44s} {'mean nodes':>11s} {'max nodes':>10s} {'puzzles/s':>10s} "
+        f"{'vs first':>9s} {'[slowest-fastest]':>18s} {'by CPU time':>12s}"
     )
     for name, *_ in prepared:
         rate = len(puzzles) / statistics.median(times[name])
         spread = len(puzzles) / max(times[name]), len(puzzles) / min(times[name])
         print(
             f"{name:44s} {nodes[name].mean():11.1f} {nodes[name].max():10d} {rate:10,.0f} "
-            f"{rate / base_rate:8.2f}x  [{spread[0]:,.0f}-{spread[1]:,.0f}]"
+            f"{rate / base_rate:8.2f}x {f'[{spread[0]:,.0f}-{spread[1]:,.0f}]':>18s} "
+            f"{len(puzzles) / statistics.median(cpu[name]):12,.0f}"
         )
 
 
