@@ -332,7 +332,7 @@ def difficulty(sudoku: Sudoku) -> int:
 # A puzzle that needs no guess costs one node a cell plus the root (82 for 9x9): the
 # chosen item always had a single option left. Of 60 random minimal 9x9 puzzles
 # (``generate(60, seed=1)``), 21 needed 82 nodes, 18 from 83 to 105, 21 from 106 to
-# 218; the 17-clue list averages about 111, forum-hardest about 3,900.
+# 218; the 17-clue list averages about 117, forum-hardest about 3,900.
 DIFFICULTY = {  # band [lo, hi) of nodes / n^2
     "easy": (0.0, 1.05),
     "medium": (1.05, 1.6),
