@@ -109,7 +109,8 @@ DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
 NO_SPLIT = -1
 
 LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = 0, 1, 2, 3, 4, 5, 6
-MATE, DEGREE, LENGTH, FIRST_EDGE = 0, 1, 2, 3
+MATE, DEGREE, LENGTH, FIRST_EDGE, VISITED, QUEUE = 0, 1, 2, 3, 4, 5
+LOOP_VERTEX_FIELDS = 6
 LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = 0, 1, 2, 3
 EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = 0, 1, 2, 3, 4
 
@@ -551,10 +552,46 @@ def _loop_items_settled(node, second, loop_edge, i):
 
 
 @njit(cache=True)
-def _choose_loop_item(node, item, second, loop_edge):
+def _live_options(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, i):
+    """How many options of active item ``i`` survive their commit and ``_loop_settle``
+    (a probe: every array is restored)."""
+    n_items = item.shape[1] - 1
+    item[BOUND, i] -= 1
+    _deactivate(item, i)
+    _cover(node, item, i, n_items, second)
+    live = 0
+    x = node[DLINK, i]
+    while x != i:
+        start = loop_total[LOOP_TRAIL]
+        done, last, dead_at = _commit_option(
+            node, item, x, second, n_items, loop_edge, loop_vertex, loop_incident, loop_total
+        )
+        if last == x:
+            if loop_total[LOOP_BAD] == 0 and _loop_settle(
+                node, item, second, False,
+                loop_edge, loop_vertex, loop_incident, loop_total, i, x, start,
+            ):  # fmt: skip
+                live += 1
+                _loop_unsettle(node, item, loop_edge, loop_vertex, loop_total, i)
+            last = x - 1
+            dead_at = x
+        _uncommit_option(
+            node, item, x, last, dead_at, second, n_items,
+            loop_edge, loop_vertex, loop_incident, loop_total,
+        )  # fmt: skip
+        x = node[DLINK, x]
+    _uncover(node, item, i, n_items)
+    item[BOUND, i] += 1
+    return live
+
+
+@njit(cache=True)
+def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total):
     """M3 for loop problems: fewest options, ties to the leftmost, but an item whose
     options differ only outside the loop items comes after every other item (unless
-    it has one option or none)."""
+    it has one option or none). Before branching, the items of fewest options are
+    probed, leftmost first: the first with at most one option that survives its
+    commit is taken (with 0 options: a dead end)."""
     best = 0
     score = 1 << 30
     key = 1 << 30
@@ -573,6 +610,15 @@ def _choose_loop_item(node, item, second, loop_edge):
                 key = t
                 best = k
                 score = t
+        k = item[NEXT, k]
+    k = item[NEXT, 0]
+    while k != 0:
+        if node[TOP, k] == score:
+            live = _live_options(
+                node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, k
+            )
+            if live <= 1:
+                return k, max(live, 0) if live == 0 else score
         k = item[NEXT, k]
     return best, score
 
@@ -696,7 +742,9 @@ def search(
                 score = 1
             else:
                 if loop_edge is not None and not has_bounds:
-                    i, score = _choose_loop_item(node, item, second, loop_edge)
+                    i, score = _choose_loop_item(
+                        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total
+                    )
                 else:
                     i, score = _choose_item(node, item, has_bounds)
                 if score <= 0:
@@ -1141,7 +1189,9 @@ def _loop_settle(
         rr = loop_total[LOOP_TRAIL + 1 + k]
         if rr > 0:
             head = _queue_option(node, item, second, loop_edge, rr, head)
-    if _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head):
+    if _loop_propagate(
+        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head
+    ) and _loop_connected(loop_edge, loop_vertex, loop_incident, loop_total):
         return True
     _loop_unforbid(node, loop_edge, loop_vertex, loop_total, mark)
     return False
@@ -1226,7 +1276,42 @@ def _loop_settle_root(node, item, second, loop_edge, loop_vertex, loop_incident,
         k = item[NEXT, k]
     return _loop_propagate(
         node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head
-    )
+    ) and _loop_connected(loop_edge, loop_vertex, loop_incident, loop_total)
+
+
+@njit(cache=True)
+def _loop_connected(loop_edge, loop_vertex, loop_incident, loop_total):
+    """Whether the on-edges all lie in one component of the edges that may still be
+    on (on, or unsettled and not forbidden): else they can never join into one cycle."""
+    if loop_total[LOOP_ON_EDGES] == 0 or loop_total[LOOP_CLOSED] != 0:
+        return True
+    start = 0
+    while loop_vertex[start, DEGREE] == 0:
+        start += 1
+    loop_vertex[0, QUEUE] = start
+    loop_vertex[start, VISITED] = 1
+    head = 0
+    tail = 1
+    degrees = 0
+    while head < tail:
+        v = loop_vertex[head, QUEUE]
+        head += 1
+        degrees += loop_vertex[v, DEGREE]
+        for k in range(loop_vertex[v, FIRST_EDGE], loop_vertex[v + 1, FIRST_EDGE]):
+            e = loop_incident[k]
+            state = loop_edge[e, LOOP_STATE]
+            if state == EDGE_SETTLED or state == EDGE_BAD:
+                continue
+            if state == EDGE_OFF and loop_edge[e, LOOP_FORBIDDEN] == 1:
+                continue
+            w = loop_edge[e, LOOP_U] + loop_edge[e, LOOP_V] - v
+            if loop_vertex[w, VISITED] == 0:
+                loop_vertex[w, VISITED] = 1
+                loop_vertex[tail, QUEUE] = w
+                tail += 1
+    for k in range(tail):
+        loop_vertex[loop_vertex[k, QUEUE], VISITED] = 0
+    return degrees == 2 * loop_total[LOOP_ON_EDGES]
 
 
 @njit(cache=True)
