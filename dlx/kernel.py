@@ -586,7 +586,7 @@ def _live_options(node, item, second, loop_edge, loop_vertex, loop_incident, loo
 
 
 @njit(cache=True)
-def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total):
+def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, after):
     """M3 for loop problems: fewest options, ties to the leftmost, but an item whose
     options differ only outside the loop items comes after every other item (unless
     it has one option or none). Before branching, the items of fewest options are
@@ -611,15 +611,16 @@ def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident,
                 best = k
                 score = t
         k = item[NEXT, k]
-    k = item[NEXT, 0]
-    while k != 0:
-        if node[TOP, k] == score:
-            live = _live_options(
-                node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, k
-            )
-            if live <= 1:
-                return k, max(live, 0) if live == 0 else score
-        k = item[NEXT, k]
+    for sweep in range(2):
+        k = item[NEXT, 0]
+        while k != 0:
+            if (k > after) == (sweep == 0) and node[TOP, k] >= 2:
+                live = _live_options(
+                    node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, k
+                )
+                if live <= 1:
+                    return k, live if live == 0 else node[TOP, k]
+            k = item[NEXT, k]
     return best, score
 
 
@@ -743,8 +744,9 @@ def search(
             else:
                 if loop_edge is not None and not has_bounds:
                     i, score = _choose_loop_item(
-                        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total
-                    )
+                        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total,
+                        best[level - 1] if level > 0 else 0,
+                    )  # fmt: skip
                 else:
                     i, score = _choose_item(node, item, has_bounds)
                 if score <= 0:
