@@ -109,8 +109,7 @@ DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
 NO_SPLIT = -1
 
 LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = 0, 1, 2, 3, 4, 5, 6
-MATE, DEGREE, LENGTH, FIRST_EDGE, VISITED, QUEUE = 0, 1, 2, 3, 4, 5
-LOOP_VERTEX_FIELDS = 6
+MATE, DEGREE, LENGTH, FIRST_EDGE = 0, 1, 2, 3
 LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = 0, 1, 2, 3
 EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = 0, 1, 2, 3, 4
 
@@ -1191,9 +1190,7 @@ def _loop_settle(
         rr = loop_total[LOOP_TRAIL + 1 + k]
         if rr > 0:
             head = _queue_option(node, item, second, loop_edge, rr, head)
-    if _loop_propagate(
-        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head
-    ) and _loop_connected(loop_edge, loop_vertex, loop_incident, loop_total):
+    if _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head):
         return True
     _loop_unforbid(node, loop_edge, loop_vertex, loop_total, mark)
     return False
@@ -1278,42 +1275,7 @@ def _loop_settle_root(node, item, second, loop_edge, loop_vertex, loop_incident,
         k = item[NEXT, k]
     return _loop_propagate(
         node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head
-    ) and _loop_connected(loop_edge, loop_vertex, loop_incident, loop_total)
-
-
-@njit(cache=True)
-def _loop_connected(loop_edge, loop_vertex, loop_incident, loop_total):
-    """Whether the on-edges all lie in one component of the edges that may still be
-    on (on, or unsettled and not forbidden): else they can never join into one cycle."""
-    if loop_total[LOOP_ON_EDGES] == 0 or loop_total[LOOP_CLOSED] != 0:
-        return True
-    start = 0
-    while loop_vertex[start, DEGREE] == 0:
-        start += 1
-    loop_vertex[0, QUEUE] = start
-    loop_vertex[start, VISITED] = 1
-    head = 0
-    tail = 1
-    degrees = 0
-    while head < tail:
-        v = loop_vertex[head, QUEUE]
-        head += 1
-        degrees += loop_vertex[v, DEGREE]
-        for k in range(loop_vertex[v, FIRST_EDGE], loop_vertex[v + 1, FIRST_EDGE]):
-            e = loop_incident[k]
-            state = loop_edge[e, LOOP_STATE]
-            if state == EDGE_SETTLED or state == EDGE_BAD:
-                continue
-            if state == EDGE_OFF and loop_edge[e, LOOP_FORBIDDEN] == 1:
-                continue
-            w = loop_edge[e, LOOP_U] + loop_edge[e, LOOP_V] - v
-            if loop_vertex[w, VISITED] == 0:
-                loop_vertex[w, VISITED] = 1
-                loop_vertex[tail, QUEUE] = w
-                tail += 1
-    for k in range(tail):
-        loop_vertex[loop_vertex[k, QUEUE], VISITED] = 0
-    return degrees == 2 * loop_total[LOOP_ON_EDGES]
+    )
 
 
 @njit(cache=True)

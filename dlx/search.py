@@ -202,7 +202,7 @@ def _loop_arrays(arrays) -> tuple:
     without loop items, so that numba compiles the search without the loop code)."""
     if arrays.loop_edge is None:
         return ()
-    loop_vertex = np.zeros((arrays.n_vertices + 1, kernel.LOOP_VERTEX_FIELDS), dtype=np.int32)
+    loop_vertex = np.zeros((arrays.n_vertices + 1, 4), dtype=np.int32)
     loop_vertex[:, kernel.FIRST_EDGE] = arrays.loop_first_edge
     # counters, then a trail of at most one entry per option and one per loop item
     trail = len(arrays.first_node) + len(arrays.loop_incident) // 2
