@@ -112,6 +112,7 @@ LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = 0, 
 MATE, DEGREE, LENGTH, FIRST_EDGE = 0, 1, 2, 3
 LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = 0, 1, 2, 3
 EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = 0, 1, 2, 3, 4
+PROBE_LIMIT = 1 << 30
 
 
 @njit(cache=True, inline="always")
@@ -552,13 +553,14 @@ def _loop_items_settled(node, second, loop_edge, i):
 
 @njit(cache=True)
 def _live_options(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, i):
-    """How many options of active item ``i`` survive their commit and ``_loop_settle``
-    (a probe: every array is restored)."""
+    """How many options of active item ``i`` survive their commit and ``_loop_settle``,
+    and the fewest trail entries one of those left (a probe: every array is restored)."""
     n_items = item.shape[1] - 1
     item[BOUND, i] -= 1
     _deactivate(item, i)
     _cover(node, item, i, n_items, second)
     live = 0
+    impact = 1 << 30
     x = node[DLINK, i]
     while x != i:
         start = loop_total[LOOP_TRAIL]
@@ -571,6 +573,7 @@ def _live_options(node, item, second, loop_edge, loop_vertex, loop_incident, loo
                 loop_edge, loop_vertex, loop_incident, loop_total, i, x, start,
             ):  # fmt: skip
                 live += 1
+                impact = min(impact, loop_total[LOOP_TRAIL] - start)
                 _loop_unsettle(node, item, loop_edge, loop_vertex, loop_total, i)
             last = x - 1
             dead_at = x
@@ -581,7 +584,7 @@ def _live_options(node, item, second, loop_edge, loop_vertex, loop_incident, loo
         x = node[DLINK, x]
     _uncover(node, item, i, n_items)
     item[BOUND, i] += 1
-    return live
+    return live, impact
 
 
 @njit(cache=True)
@@ -599,7 +602,7 @@ def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident,
         t = node[TOP, k]
         if t < key:
             if t <= 1:
-                return k, t
+                return k, t, 0
             if _loop_items_settled(node, second, loop_edge, k):
                 if t + (1 << 20) < key:
                     key = t + (1 << 20)
@@ -610,17 +613,28 @@ def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident,
                 best = k
                 score = t
         k = item[NEXT, k]
+    probes = 0
+    probed = 0
+    fewest = 1 << 30
+    most = -1
     for sweep in range(2):
         k = item[NEXT, 0]
-        while k != 0:
+        while k != 0 and probed < PROBE_LIMIT:
             if (k > after) == (sweep == 0) and node[TOP, k] >= 2:
-                live = _live_options(
+                probes += node[TOP, k]
+                probed += 1
+                live, impact = _live_options(
                     node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, k
                 )
                 if live <= 1:
-                    return k, live if live == 0 else node[TOP, k]
+                    return k, live if live == 0 else node[TOP, k], probes
+                if live < fewest or (live == fewest and impact > most):
+                    fewest = live
+                    most = impact
+                    best = k
+                    score = node[TOP, k]
             k = item[NEXT, k]
-    return best, score
+    return best, score, probes
 
 
 @njit(cache=True)
@@ -742,10 +756,11 @@ def search(
                 score = 1
             else:
                 if loop_edge is not None and not has_bounds:
-                    i, score = _choose_loop_item(
+                    i, score, probes = _choose_loop_item(
                         node, item, second, loop_edge, loop_vertex, loop_incident, loop_total,
                         best[level - 1] if level > 0 else 0,
                     )  # fmt: skip
+                    node_stop -= probes  # a probe takes from the budget as a node does
                 else:
                     i, score = _choose_item(node, item, has_bounds)
                 if score <= 0:
@@ -1193,6 +1208,7 @@ def _loop_settle(
     if _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head):
         return True
     _loop_unforbid(node, loop_edge, loop_vertex, loop_total, mark)
+    loop_edge[i, LOOP_MARK] = 0
     return False
 
 
