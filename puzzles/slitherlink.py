@@ -38,7 +38,6 @@ from puzzles.common import (
 Clue = int | None  # 0..3, or None for an empty cell
 Edge = tuple[str, int, int]  # ("h" | "v", r, c)
 ON, OFF = "1", "0"
-IN, OUT = "in", "out"
 
 
 @dataclass(frozen=True)
@@ -156,50 +155,12 @@ def edge_name(edge: Edge) -> str:
     return f"{edge[0]}{edge[1]},{edge[2]}"
 
 
-def edge_cells(edge: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The two cells on either side of an edge (one may lie outside the grid)."""
-    kind, r, c = edge
-    return ((r - 1, c), (r, c)) if kind == "h" else ((r, c - 1), (r, c))
-
-
-def vertex_cells(r: int, c: int) -> list[tuple[int, int]]:
-    """The four cells around vertex ``(r, c)`` (some may lie outside the grid)."""
-    return [(r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)]
-
-
-def cell_name(r: int, c: int) -> str:
-    """The item name of a cell's inside/outside colour."""
-    return f"I{r},{c}"
-
-
-def _add_patterns(problem, primary, around, edges, allowed, cell_entry, edge_entry) -> None:
-    """Options for item ``primary``: one for every inside/outside colouring of the grid
-    cells among ``around`` whose count of loop ``edges`` is ``allowed``; each colours
-    those cells and edges (an edge is on where its two cells differ)."""
-    inner = [x for x in around if x in cell_entry]
-    position = {x: k for k, x in enumerate(inner)}
-    pairs = [tuple(position.get(x, -1) for x in edge_cells(e)) for e in edges]
-    cells = [cell_entry[x] for x in inner]
-    sides = [edge_entry[e] for e in edges]
-    for bits in range(1 << len(inner)):
-        inside = [bits >> k & 1 for k in range(len(inner))] + [0]  # [-1]: off the grid
-        on = [inside[a] ^ inside[b] for a, b in pairs]
-        if allowed[sum(on)]:
-            problem.add_option(
-                [primary]
-                + [entry[inside[k]] for k, entry in enumerate(cells)]
-                + [entry[on[k]] for k, entry in enumerate(sides)]
-            )
-
-
-def build(puzzle: Puzzle, cells: bool = True) -> dlx.Problem:
-    """The problem: vertex and clue items primary, edges secondary loop items, and
-    (with ``cells``) every cell a secondary item coloured inside or outside."""
+def build(puzzle: Puzzle) -> dlx.Problem:
+    """The problem: vertex and clue items primary, edges secondary loop items."""
     width = puzzle.cols + 1
-    # Items in the order of a sweep across the shorter side: the search takes the
-    # first item of fewest options, so ties go along the sweep, and a short sweep line
-    # leaves few loose path ends (10x18: 800,000 search nodes row by row, 33,000 column
-    # by column for puzzle 1065).
+    # Items in the order of a sweep across the shorter side: the search branches on the
+    # first item of fewest live options, so ties go along the sweep, and a short sweep
+    # line leaves few loose path ends.
     vertices = [(r, c) for r in range(puzzle.rows + 1) for c in range(width)]
     if puzzle.cols > puzzle.rows:
         vertices.sort(key=lambda v: (v[1], v[0]))
@@ -212,41 +173,22 @@ def build(puzzle: Puzzle, cells: bool = True) -> dlx.Problem:
     if puzzle.cols > puzzle.rows:
         clued.sort(key=lambda v: (v[1], v[0]))
     edges = all_edges(puzzle)
-    grid_cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
     problem = dlx.Problem(
         primary=[f"V{r},{c}" for r, c in vertices] + [f"C{r},{c}" for r, c in clued],
-        secondary=[edge_name(e) for e in edges]
-        + ([cell_name(r, c) for r, c in grid_cells] if cells else []),
+        secondary=[edge_name(e) for e in edges],
     )
     for e in edges:
         (r1, c1), (r2, c2) = edge_ends(e)
         problem.add_loop_edge(edge_name(e), r1 * width + c1, r2 * width + c2, on=ON)
-    if cells:
-        cell_entry = {x: (f"{cell_name(*x)}:{OUT}", f"{cell_name(*x)}:{IN}") for x in grid_cells}
-    else:
-        cell_entry = {}
-    edge_entry = {e: (f"{edge_name(e)}:{OFF}", f"{edge_name(e)}:{ON}") for e in edges}
-    degree = [True, False, True, False, False]  # 0 or 2 loop edges at a vertex
+    colour = {e: (f"{edge_name(e)}:{OFF}", f"{edge_name(e)}:{ON}") for e in edges}
     for r, c in vertices:
-        if cells:
-            around = vertex_cells(r, c)
-            _add_patterns(
-                problem, f"V{r},{c}", around, vertex_edges(puzzle, r, c), degree,
-                cell_entry, edge_entry,
-            )  # fmt: skip
-            continue
         incident = vertex_edges(puzzle, r, c)
         for on in [(), *combinations(incident, 2)]:
-            problem.add_option([f"V{r},{c}", *(edge_entry[e][e in on] for e in incident)])
+            problem.add_option([f"V{r},{c}", *(colour[e][e in on] for e in incident)])
     for r, c in clued:
         sides = cell_sides(r, c)
-        if cells:
-            around = [(r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
-            allowed = [k == puzzle.clues[r][c] for k in range(5)]
-            _add_patterns(problem, f"C{r},{c}", around, sides, allowed, cell_entry, edge_entry)
-            continue
         for on in combinations(sides, puzzle.clues[r][c]):
-            problem.add_option([f"C{r},{c}", *(edge_entry[e][e in on] for e in sides)])
+            problem.add_option([f"C{r},{c}", *(colour[e][e in on] for e in sides)])
     return problem
 
 
@@ -256,7 +198,7 @@ def decode(puzzle: Puzzle, solution) -> Answer:
     on = set()
     for k in solution.options:
         for name, colour in solution.problem.option_entries(k):
-            if colour == ON and name in names:
+            if colour == ON:
                 on.add(names[name])
     return Answer(frozenset(on))
 
