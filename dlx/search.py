@@ -232,8 +232,8 @@ def _loop_arrays(arrays) -> tuple:
         return ()
     loop_vertex = np.zeros((arrays.n_vertices + 1, 4), dtype=np.int32)
     loop_vertex[:, kernel.FIRST_EDGE] = arrays.loop_first_edge
-    # counters, then a trail of at most one entry per option and one per loop item
-    trail = len(arrays.first_node) + len(arrays.loop_incident) // 2
+    # counters, then a trail of at most one entry per option and one per secondary item
+    trail = len(arrays.first_node) + arrays.item.shape[1]
     loop_total = np.zeros(kernel.LOOP_TRAIL + 1 + trail, dtype=np.int32)
     return arrays.loop_edge.copy(), loop_vertex, arrays.loop_incident, loop_total
 

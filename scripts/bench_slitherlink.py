@@ -69,11 +69,15 @@ def main(argv=None) -> int:
     dlx.count(sl.build(sl.parse("3.\n..\n")))  # compile before timing
     reference = reference_seconds()
     print(f"reference: 10 queens counted in {reference:.4f} s (median of 5)")
-    print("seconds per puzzle: build + search (search alone), median and worst")
-    print(f"{'size':>7} {'n':>4} {'proved':>6} {'median':>17} {'worst':>17} {'worst id':>14}")
+    print("seconds per puzzle: build + search (search alone), median and worst; median nodes")
+    print(
+        f"{'size':>7} {'n':>4} {'proved':>6} {'median':>17} {'worst':>17} {'worst id':>14}"
+        f" {'nodes':>7}"
+    )
     for size in sorted(by_size, key=lambda s: tuple(int(v) for v in s.split("x"))):
         times = []
         searches = []
+        nodes = []
         proved = 0
         worst_id = ""
         for puzzle_id, puzzle in by_size[size]:
@@ -90,9 +94,13 @@ def main(argv=None) -> int:
                 worst_id = puzzle_id
             times.append(seconds)
             searches.append(result.stats.seconds)
+            nodes.append(result.stats.nodes)
         median = f"{statistics.median(times):.4f} ({statistics.median(searches):.4f})"
         worst = f"{max(times):.3f} ({max(searches):.3f})"
-        print(f"{size:>7} {len(times):>4} {proved:>6} {median:>17} {worst:>17} {worst_id:>14}")
+        print(
+            f"{size:>7} {len(times):>4} {proved:>6} {median:>17} {worst:>17} {worst_id:>14}"
+            f" {statistics.median(nodes):>7.0f}"
+        )
         sys.stdout.flush()
     return 0
 

@@ -14,16 +14,8 @@ PUZZLES = {e.id: e.text for e in load_puzzlekit(DATA / "sample_puzzles.json")}
 ANSWERS = {
     e.id: e.text for e in load_puzzlekit(DATA / "sample_solutions.json", "solutions", "solution")
 }
-# proved unique in 0.1 to 10 s when the sample was drawn (row-major item order): -m slow
-SLOW = {
-    "10_4x4", "43_8x8", "46_8x8", "49_8x8", "52_9x9", "59_9x9", "106_10x10", "108_10x10",
-    "109_10x10", "110_10x10", "723_12x12", "724_12x12", "733_12x12", "294_10x14",
-    "295_10x14", "299_10x14", "1005_10x18", "1006_10x18", "1008_10x18", "1011_10x18",
-    "1013_10x18", "1014_10x18", "1015_10x18", "726_14x14", "735_14x14", "656_17x17",
-    "890_20x20", "hard2_30x25", "1007_10x18",
-}  # fmt: skip
-BENCH_ONLY = {"646_17x17"}  # not proved within 10 s
-FAST = sorted(set(PUZZLES) - SLOW - BENCH_ONLY)
+# the whole sample is proved unique in about 10 s here (it took minutes, and 646_17x17
+# did not finish in 10 s, before the kernel settled and probed loop items)
 
 
 def solve_and_check(puzzle_id: str) -> None:
@@ -41,21 +33,10 @@ def solve_and_check(puzzle_id: str) -> None:
         assert answer == expected
 
 
-def test_sample_is_split_as_documented():
+def test_sample():
     assert len(PUZZLES) == 154
-    assert len(FAST) == 124
-    assert SLOW <= set(PUZZLES)
-
-
-def test_fast_sample():
-    for puzzle_id in FAST:
+    for puzzle_id in sorted(PUZZLES):
         solve_and_check(puzzle_id)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("puzzle_id", sorted(SLOW))
-def test_slow_sample(puzzle_id):
-    solve_and_check(puzzle_id)
 
 
 def test_parse_both_formats():
@@ -116,6 +97,15 @@ def test_checker_refuses_two_loops_and_wrong_clues():
         sl.check_answer(sl.parse("3...\n....\n"), one)
     with pytest.raises(PuzzleError, match="no loop"):
         sl.check_answer(puzzle, sl.Answer(frozenset()))
+
+
+@pytest.mark.parametrize("size, cycles", [(2, 13), (3, 213), (4, 9349)])
+def test_cycles_of_empty_grids(size, cycles):
+    """An empty n x n grid has as many loops as its grid graph has cycles (OEIS A140517),
+    sequentially and split over two workers."""
+    problem = sl.build(sl.parse(("." * size + "\n") * size))
+    assert dlx.count(problem).solutions == cycles
+    assert dlx.count(problem, workers=2).solutions == cycles
 
 
 def test_no_loop_and_many_loops():
