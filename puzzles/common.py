@@ -89,8 +89,10 @@ def puzzlekit_grids(text: str) -> tuple[int, int, list[list[list[str]]]]:
     if rows <= 0 or cols <= 0:
         raise PuzzleError(f"line {n}: the size {rows}x{cols} is empty")
     body = lines[1:]
-    if len(body) % rows:
-        raise PuzzleError(f"{len(body)} grid lines is not a multiple of {rows} rows")
+    if not body or len(body) % rows:
+        last = body[-1][0] if body else n
+        got = f"{len(body)} grid line{'' if len(body) == 1 else 's'}"
+        raise PuzzleError(f"line {last}: {got} after the header, but line {n} says {rows} rows")
     blocks = []
     for b in range(0, len(body), rows):
         block = split_grid(body[b : b + rows], separated=True)

@@ -95,6 +95,8 @@ def test_parse_both_formats():
         ("2 2\n1 -\n- 5\n", "line 3, row 2, column 2: clue '5'"),
         ("2 2\n1 - -\n- 1\n", "line 3: 2 cells"),
         ("3x\n", "row 1, column 2: clue 'x'"),
+        ("3 3\n1 2 3\n1 2 3\n", "line 3: 2 grid lines after the header, but line 1 says 3 rows"),
+        ("3 3\n", "line 1: 0 grid lines after the header, but line 1 says 3 rows"),
         ("", "empty"),
     ],
 )
