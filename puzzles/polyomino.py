@@ -240,26 +240,27 @@ def _components(cells: set[Cell]) -> list[set[Cell]]:
     return groups
 
 
-def parse_pieces(spec: str) -> list[Piece]:
+def parse_pieces(spec: str, option: str = "--pieces") -> list[Piece]:
     """Pieces from a spec: names, set names, files or pictures, with ``*K`` for copies.
 
     Tokens are separated by commas or blanks. A token is a set (``pentominoes``,
     ``tetrominoes``, ``trominoes``, ``domino``, ``monomino``, ``hexominoes``), a piece
     name (``F``, ``O4`` or ``O``, ``H07``...), a file of piece pictures, or a run of
     one-letter names (``FILNPTUVWXYZ``). ``NAME*K`` or ``NAME:K`` asks for K copies; a
-    name given twice is two copies. A spec with a newline is itself a picture.
+    name given twice is two copies. A spec with a newline is itself a picture. Errors
+    name ``option``, the command-line option the spec came from.
 
     >>> [(p.name, p.copies) for p in parse_pieces("FIL, O*2")]
     [('F', 1), ('I', 1), ('L', 1), ('O4', 2)]
     """
     if "\n" in spec:
-        return _merge(read_piece_picture(spec), "--pieces")
+        return _merge(read_piece_picture(spec), option)
     found: list[Piece] = []
     tokens = [t for t in re.split(r"[,\s]+", spec) if t]
     if not tokens:
-        raise PuzzleError("--pieces: no piece given")
+        raise PuzzleError(f"{option}: no piece given")
     for position, token in enumerate(tokens, start=1):
-        where = f"--pieces, item {position} {token!r}"
+        where = f"{option}, item {position} {token!r}"
         name, copies = token, 1
         m = re.fullmatch(r"(.+?)[*:](\d+)", token)
         if m:
@@ -267,7 +268,7 @@ def parse_pieces(spec: str) -> list[Piece]:
             if copies < 1:
                 raise PuzzleError(f"{where}: the number of copies must be at least 1")
         found.extend(_token_pieces(name, copies, where))
-    return _merge(found, "--pieces")
+    return _merge(found, option)
 
 
 def _token_pieces(name: str, copies: int, where: str) -> list[Piece]:
@@ -396,8 +397,9 @@ def make_puzzle(board, pieces="pentominoes", extra=(), one_sided: bool = False) 
     """
     cells = parse_board(board) if isinstance(board, str) else frozenset(board)
     found: list[Piece] = []
-    for spec in [pieces, *extra]:
-        found.extend(parse_pieces(spec) if isinstance(spec, str) else spec)
+    specs = [("--pieces", pieces)] + [("--extra", spec) for spec in extra]
+    for option, spec in specs:
+        found.extend(parse_pieces(spec, option) if isinstance(spec, str) else spec)
     found = _merge(found, "pieces")
     area = sum(p.size * p.copies for p in found)
     if area != len(cells):
