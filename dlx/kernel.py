@@ -165,6 +165,12 @@ def _reactivate(item, i):
     item[PREV, _u(right)] = i
 
 
+@njit(cache=True, inline="always")
+def _is_active(item, i):
+    """Whether primary item ``i`` is in the active list."""
+    return item[NEXT, _u(item[PREV, _u(i)])] == i
+
+
 @njit(cache=True)
 def _hide_all(node, item, first, n_items, second):
     """Hide the options of the list that starts at ``first``, downwards, until one
@@ -193,7 +199,7 @@ def _hide_all(node, item, first, n_items, second):
                 # (LEN < BOUND - SLACK); test LEN < BOUND first, one load, rarely true
                 if cc < second and left < item[BOUND, _u(cc)]:
                     if left < item[BOUND, _u(cc)] - item[SLACK, _u(cc)]:
-                        dead |= item[NEXT, _u(item[PREV, _u(cc)])] == cc
+                        dead |= _is_active(item, cc)
             nn += 1
         if dead:
             return updates, rr
@@ -277,7 +283,7 @@ def _purify(node, item, p, n_items, second):
                     node[TOP, _u(c2)] = left
                     updates += 1
                     if c2 < second and left < item[BOUND, _u(c2)] - item[SLACK, _u(c2)]:
-                        dead |= item[NEXT, _u(item[PREV, _u(c2)])] == c2
+                        dead |= _is_active(item, c2)
                 nn += 1
         elif rr != p:
             node[COLOR, _u(rr)] = -1
@@ -1058,27 +1064,50 @@ def _loop_forbid(node, loop_edge, loop_total, e):
     rr = node[DLINK, e]
     while rr != e:
         if node[COLOR, rr] == on:
-            # hide rr's whole option, rr included, as tweak does
-            nn = rr
-            while True:
-                nn += 1
-                if node[TOP, nn] <= 0:
-                    nn = node[ULINK, nn]
-                if node[COLOR, nn] >= 0:
-                    uu = node[ULINK, nn]
-                    dd = node[DLINK, nn]
-                    node[DLINK, uu] = dd
-                    node[ULINK, dd] = uu
-                    node[TOP, node[TOP, nn]] -= 1
-                if nn == rr:
-                    break
-            top = loop_total[LOOP_TRAIL]
-            loop_total[LOOP_TRAIL + 1 + top] = rr
-            loop_total[LOOP_TRAIL] = top + 1
+            _trail_hide(node, None, 0, loop_edge, loop_total, rr, 0)
         rr = node[DLINK, rr]
+    _trail_push(loop_total, -e)
+
+
+@njit(cache=True, inline="always")
+def _trail_push(loop_total, entry):
+    """Push ``entry`` on the loop trail."""
     top = loop_total[LOOP_TRAIL]
-    loop_total[LOOP_TRAIL + 1 + top] = -e
+    loop_total[LOOP_TRAIL + 1 + top] = entry
     loop_total[LOOP_TRAIL] = top + 1
+
+
+@njit(cache=True)
+def _trail_hide(node, item, second, loop_edge, loop_total, rr, head):
+    """Hide the option of node ``rr`` whole, ``rr`` included (as tweak does), and push
+    ``rr`` on the trail. Given ``item`` (else None), also push the option's active
+    primary items not yet on the settling stack that starts at ``head``; return
+    ``(head, dead)``, dead when one of those items is left without options."""
+    dead = False
+    nn = rr
+    while True:
+        nn += 1
+        if node[TOP, nn] <= 0:
+            nn = node[ULINK, nn]
+        if node[COLOR, nn] >= 0:
+            uu = node[ULINK, nn]
+            dd = node[DLINK, nn]
+            node[DLINK, uu] = dd
+            node[ULINK, dd] = uu
+            cc = node[TOP, nn]
+            node[TOP, cc] -= 1
+            if item is not None:
+                if cc < second and _is_active(item, cc):
+                    if node[TOP, cc] == 0:
+                        dead = True
+                    if loop_edge[cc, LOOP_STATE] == 0:
+                        loop_edge[cc, LOOP_STATE] = 1
+                        loop_edge[cc, LOOP_U] = head
+                        head = cc
+        if nn == rr:
+            break
+    _trail_push(loop_total, rr)
+    return head, dead
 
 
 @njit(cache=True)
@@ -1122,34 +1151,10 @@ def _loop_hide(node, item, second, loop_edge, loop_total, e, keep, head):
     rr = node[DLINK, e]
     while rr != e:
         if node[COLOR, rr] != keep:
-            nn = rr
-            while True:
-                nn += 1
-                if node[TOP, nn] <= 0:
-                    nn = node[ULINK, nn]
-                if node[COLOR, nn] >= 0:
-                    uu = node[ULINK, nn]
-                    dd = node[DLINK, nn]
-                    node[DLINK, uu] = dd
-                    node[ULINK, dd] = uu
-                    cc = node[TOP, nn]
-                    node[TOP, cc] -= 1
-                    if cc < second and item[NEXT, item[PREV, cc]] == cc:
-                        if node[TOP, cc] == 0:
-                            dead = True
-                        if loop_edge[cc, LOOP_STATE] == 0:
-                            loop_edge[cc, LOOP_STATE] = 1
-                            loop_edge[cc, LOOP_U] = head
-                            head = cc
-                if nn == rr:
-                    break
-            top = loop_total[LOOP_TRAIL]
-            loop_total[LOOP_TRAIL + 1 + top] = rr
-            loop_total[LOOP_TRAIL] = top + 1
+            head, dead_here = _trail_hide(node, item, second, loop_edge, loop_total, rr, head)
+            dead |= dead_here
         rr = node[DLINK, rr]
-    top = loop_total[LOOP_TRAIL]
-    loop_total[LOOP_TRAIL + 1 + top] = -e
-    loop_total[LOOP_TRAIL] = top + 1
+    _trail_push(loop_total, -e)
     return head, dead
 
 
@@ -1162,7 +1167,7 @@ def _queue_option(node, item, second, loop_edge, x, head):
         if cc <= 0:
             nn = node[ULINK, nn]
             continue
-        if cc < second and item[NEXT, item[PREV, cc]] == cc and loop_edge[cc, LOOP_STATE] == 0:
+        if cc < second and _is_active(item, cc) and loop_edge[cc, LOOP_STATE] == 0:
             loop_edge[cc, LOOP_STATE] = 1
             loop_edge[cc, LOOP_U] = head
             head = cc
@@ -1223,7 +1228,7 @@ def _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, l
         head = loop_edge[k, LOOP_U]
         loop_edge[k, LOOP_STATE] = 0
         loop_edge[k, LOOP_U] = 0
-        if dead or item[NEXT, item[PREV, k]] != k:
+        if dead or not _is_active(item, k):
             continue
         n = node[TOP, k]
         if n == 0:
