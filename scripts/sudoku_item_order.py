@@ -32,14 +32,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's packages, not an installed copy
 
+from bench_sudoku import DEFAULT as BENCH_FILES  # noqa: E402  (this script's folder)
+
 import dlx  # noqa: E402
 from puzzles import sudoku  # noqa: E402
 
-SHARED = Path("/work/shared/data/sudoku/tdoku_data")
-DEFAULT = [
-    (SHARED / "puzzles6_forum_hardest_1106", ROOT / "data/sudoku/forum_hardest_1106.txt"),
-    (SHARED / "puzzles2_17_clue", ROOT / "data/sudoku/17_clue_first1000.txt"),
-]
+DEFAULT = BENCH_FILES[::-1]  # forum-hardest first
 N = 9
 BOX = sudoku.box_regions(N)
 
