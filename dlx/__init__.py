@@ -13,6 +13,7 @@ from dlx.problem import Problem, ProblemError
 from dlx.search import (
     BatchResult,
     Count,
+    Memo,
     Search,
     Solution,
     SolutionStream,
@@ -30,6 +31,7 @@ __all__ = [
     "Count",
     "DlxFormatError",
     "InvalidSolution",
+    "Memo",
     "Problem",
     "ProblemError",
     "Search",

@@ -56,6 +56,33 @@ stop after a budget of nodes and a later call resumes where it stopped (``state`
 The step names follow Knuth: FORWARD is "enter level" (M2-M4), ADVANCE "try x_l"
 (M5-M6), BACKUP "restore i" (M8) and BACKDOWN "leave level" (M9 then M7).
 
+Memo
+----
+For full counts of problems without colours, multiplicities or loop items, the
+problem left at a node (the active items and the options that avoid every covered
+item) depends only on the set of items covered so far, not on the path that covered
+them. So its count can be kept and reused, as in Nishino et al.'s DXZ ("Dancing with
+decision diagrams", AAAI 2017), without the diagram.
+
+``level_key[l]`` is that set at level ``l``, one bit per item in ``uint64`` words: the
+key of level ``l + 1`` is made in M6 from level ``l``'s and the option tried
+(``_memo_push``). Before the commit, the child's key is looked up in a direct-mapped
+table (``memo_keys[slot]``, ``memo_counts[slot]`` = the count + 1, 0 for an empty slot):
+a hit adds the count and goes on to the next option without committing. On leaving a
+level (M9) that was entered at or below the fixed levels and whose subtree took at
+least ``MEMO_MIN_NODES`` nodes, its count (``solutions`` now minus
+``level_memo[l, MEMO_SOLUTIONS]``, noted on entry) is stored, overwriting whatever
+held the slot. Every stored count is that of a whole subtree, so the table stays exact
+whatever the order of stores and overwrites; it lives as long as the caller keeps it,
+and the subproblems of one parallel count share it within a worker.
+
+The search tree is the same, less the subtrees met before: on the pentomino counts
+about a quarter of the nodes (6x10: 302,477 nodes to 220,514; 8x8 with the 2x2 square,
+symmetry broken: 1,423,359 to 1,020,391), and the domino tilings of 8x8 (12,988,816)
+take 1,862 nodes. A table of 8 MiB already holds what matters there: 64 times bigger
+saves 0.2% more nodes. With no rows in ``memo_keys`` the memo is off (streams,
+solution limits, splits, batches).
+
 Loop items
 ----------
 An optional extension (for slitherlink and other single-loop puzzles): some secondary
@@ -138,6 +165,9 @@ FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 _u = np.uint64
 
 DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
+
+MEMO_SOLUTIONS, MEMO_NODES = 0, 1  # the columns of ``level_memo``
+MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 
 NO_SPLIT = -1
 
@@ -643,6 +673,42 @@ def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident,
 
 
 @njit(cache=True)
+def _memo_slot(level_key, level, memo_keys):
+    """The table slot of the key of ``level``: a multiply-xorshift hash of its words."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(level_key.shape[1]):
+        h = (h ^ level_key[_u(level), _u(w)]) * np.uint64(0xFF51AFD7ED558CCD)
+        h ^= h >> np.uint64(29)
+    return h & np.uint64(memo_keys.shape[0] - 1)
+
+
+@njit(cache=True)
+def _memo_matches(level_key, level, memo_keys, slot):
+    """Whether the table's key at ``slot`` is the key of ``level``."""
+    for w in range(level_key.shape[1]):
+        if memo_keys[slot, _u(w)] != level_key[_u(level), _u(w)]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _memo_push(node, level_key, level, x):
+    """The key of ``level + 1``: the key of ``level`` and the items of x's option."""
+    for w in range(level_key.shape[1]):
+        level_key[_u(level + 1), _u(w)] = level_key[_u(level), _u(w)]
+    pp = x
+    while True:
+        cc = node[TOP, _u(pp)]
+        word = _u(level + 1), _u(cc >> 6)
+        level_key[word] |= np.uint64(1) << np.uint64(cc & 63)
+        pp += 1
+        if node[TOP, _u(pp)] <= 0:
+            pp = node[ULINK, _u(pp)]
+        if pp == x:
+            break
+
+
+@njit(cache=True)
 def search(
     node,
     item,
@@ -661,6 +727,10 @@ def search(
     node_budget,
     max_solutions,
     stream,
+    memo_keys,
+    memo_counts,
+    level_key,
+    level_memo,
     loop_edge=None,
     loop_vertex=None,
     loop_incident=None,
@@ -700,6 +770,9 @@ def search(
         Stop with LIMIT once ``stats[0]`` reaches it.
     stream : bool
         Return at each solution (with the path in ``choice[:level]``).
+    memo_keys, memo_counts, level_key, level_memo : arrays
+        The memo of subtree counts (see "Memo" in the module essay); ``memo_keys``
+        with no rows turns it off.
     loop_edge, loop_vertex, loop_incident, loop_total : optional
         Loop items (see "Loop items" in the module essay); None for none, and then
         numba compiles the search without any loop code.
@@ -710,6 +783,7 @@ def search(
     ``level`` is ``state[0]``, and the next call goes on from there.
     """
     n_items = item.shape[1] - 1
+    memo_on = memo_keys.shape[0] > 0
     level = state[0]
     step = state[1]
     solutions = stats[0]
@@ -731,6 +805,8 @@ def search(
                 code = PAUSED
                 break
             nodes += 1
+            if memo_on:
+                level_memo[level, MEMO_SOLUTIONS] = -1  # until the lookup below misses
             if level == 0 and loop_total is not None and not has_bounds and n_forced == 0:
                 if not _loop_settle_root(
                     node, item, second, loop_edge, loop_vertex, loop_incident, loop_total
@@ -754,6 +830,9 @@ def search(
                 code = LEAF
                 step = BACKDOWN
                 break
+            if memo_on and level >= n_fixed:
+                level_memo[level, MEMO_SOLUTIONS] = solutions
+                level_memo[level, MEMO_NODES] = nodes
             # M3: choose i
             if level < n_forced:
                 cur = forced[level]
@@ -811,6 +890,21 @@ def search(
                 choice[level] = cur
                 continue
             # M6: try x_l
+            if memo_on and cur > n_items:
+                _memo_push(node, level_key, level, cur)
+                if level + 1 >= n_fixed:
+                    slot = _memo_slot(level_key, level + 1, memo_keys)
+                    if memo_counts[slot] > 0 and _memo_matches(
+                        level_key, level + 1, memo_keys, slot
+                    ):
+                        solutions += memo_counts[slot] - 1  # the child's subtree, seen before
+                        if level < n_fixed:
+                            step = BACKUP
+                            continue
+                        cur = node[DLINK, _u(cur)]
+                        choice[level] = cur
+                        branch_index[level] += 1
+                        continue
             if cur > n_items:
                 start = 0 if loop_total is None else loop_total[LOOP_TRAIL]
                 done, last, dead_at = _commit_option(
@@ -846,6 +940,11 @@ def search(
             step = BACKDOWN
         else:
             # M9: leave level, then M7: try again
+            if memo_on and level_memo[level, MEMO_SOLUTIONS] >= 0:
+                if nodes - level_memo[level, MEMO_NODES] >= MEMO_MIN_NODES:
+                    slot = _memo_slot(level_key, level, memo_keys)
+                    memo_keys[slot, :] = level_key[level, :]
+                    memo_counts[slot] = solutions - level_memo[level, MEMO_SOLUTIONS] + 1
             if level == 0:
                 if loop_total is not None:
                     _loop_unforbid(node, loop_edge, loop_vertex, loop_total, 0)
@@ -912,6 +1011,10 @@ def search_batch(
     prefix = np.zeros(0, np.int32)
     state = np.zeros(2, np.int64)
     stats = np.zeros(3, np.int64)
+    memo_keys = np.zeros((0, 1), np.uint64)  # no memo: each search stops at a limit
+    memo_counts = np.zeros(0, np.int64)
+    level_key = np.zeros((max_level + 1, 1), np.uint64)
+    level_memo = np.zeros((max_level, 2), np.int64)
     budget = 1 << 62
     n_items = item.shape[1] - 1
     for k in range(counts.shape[0]):
@@ -926,6 +1029,7 @@ def search_batch(
                 node, item, second, has_bounds, choice, best, first_tweak,
                 branch_index, branch_degree, state, stats, forced, prefix,
                 NO_SPLIT, budget, max_solutions, True,
+                memo_keys, memo_counts, level_key, level_memo,
                 loop_edge, loop_vertex, loop_incident, loop_total,
             )  # fmt: skip
             if code != SOLUTION:

@@ -54,7 +54,7 @@ import numpy as np
 
 from dlx import kernel
 from dlx.problem import Problem
-from dlx.search import Count, GeneratorStream, Progress, Search, Solution, Stats
+from dlx.search import Count, GeneratorStream, Memo, Progress, Search, Solution, Stats
 
 TASKS_PER_WORKER = 32  # default split: 1 / (32 * workers) is the heaviest task
 MAX_SPLIT_LEVELS = 64  # never expand a path longer than this
@@ -225,6 +225,7 @@ class TaskResult:
 
 
 _WORKER_JOB: _Job | None = None
+_WORKER_MEMO: tuple = (None, None)  # (job, its Memo): shared by the job's tasks here
 _PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
 
 
@@ -240,6 +241,17 @@ def _cache_misses() -> int:
     return sum(kernel.search.stats.cache_misses.values())
 
 
+def _job_memo(job: _Job) -> Memo | None:
+    """The memo of this process for ``job`` (full counts only): a subtree counted in one
+    task is not searched again in a later task of the same job in this process."""
+    global _WORKER_MEMO
+    if job.stream or job.limit is not None:
+        return None
+    if _WORKER_MEMO[0] is not job:
+        _WORKER_MEMO = (job, Memo.of(job.problem))
+    return _WORKER_MEMO[1]
+
+
 def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
     """Search one subproblem to the end (or the limit) and return its count."""
     job = job if job is not None else _WORKER_JOB
@@ -253,7 +265,7 @@ def _run_task(task: Task, job: _Job | None = None) -> TaskResult:
             os._exit(13)  # test hook: die in the middle of a task, once
     misses_before = _cache_misses()
     cpu_before = time.process_time()
-    search = Search(job.problem, forced=job.forced, prefix=task.path)
+    search = Search(job.problem, forced=job.forced, prefix=task.path, memo=_job_memo(job))
     found = []
     queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
     last_report = time.perf_counter()

@@ -14,11 +14,12 @@ def problems(
     colours: bool = True,
     max_secondary: int = 3,
     max_options: int = 8,
+    max_primary: int = 4,
 ):
-    """Small random problems: up to 4 primary items (with random ``lo:hi`` bounds unless
-    ``bounds`` is False), up to ``max_secondary`` secondary items (coloured at random
-    unless ``colours`` is False), and 1 to ``max_options`` options."""
-    n_primary = draw(st.integers(1, 4))
+    """Small random problems: up to ``max_primary`` primary items (with random ``lo:hi``
+    bounds unless ``bounds`` is False), up to ``max_secondary`` secondary items (coloured
+    at random unless ``colours`` is False), and 1 to ``max_options`` options."""
+    n_primary = draw(st.integers(1, max_primary))
     n_secondary = draw(st.integers(0, max_secondary))
     primary = [f"p{i}" for i in range(n_primary)]
     secondary = [f"s{i}" for i in range(n_secondary)]
