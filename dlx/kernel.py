@@ -77,11 +77,13 @@ whatever the order of stores and overwrites; it lives as long as the caller keep
 and the subproblems of one parallel count share it within a worker.
 
 The search tree is the same, less the subtrees met before: on the pentomino counts
-about a quarter of the nodes (6x10: 302,477 nodes to 220,514; 8x8 with the 2x2 square,
-symmetry broken: 1,423,359 to 1,020,391), and the domino tilings of 8x8 (12,988,816)
-take 1,862 nodes. A table of 8 MiB already holds what matters there: 64 times bigger
-saves 0.2% more nodes. With no rows in ``memo_keys`` the memo is off (streams,
-solution limits, splits, batches).
+about a quarter of the nodes (6x10: 302,477 nodes to 221,057; 8x8 with the 2x2 square,
+symmetry broken: 1,423,359 to 1,027,363 with the default table, 262,144 slots in
+6 MiB there), and the domino tilings of 8x8 (12,988,816) take 1,862 nodes. On 8x8,
+32,768 slots give 1,065,862 nodes and 8,388,608 slots 1,018,241. Sudoku trees
+hardly repeat (1% fewer nodes on forum-hardest), and their batch searches stop at a
+limit anyway. With no rows in ``memo_keys`` the memo is off (streams, solution
+limits, splits, batches).
 
 Loop items
 ----------
