@@ -251,6 +251,7 @@ class Memo:
     """
 
     def __init__(self, arrays, nbytes: int = MEMO_BYTES):
+        self.arrays = arrays  # the problem's arrays as compiled: a memo fits no other
         self.words = (arrays.item.shape[1] + 63) // 64
         slots = max(nbytes // (8 * (self.words + 1)), 16)
         slots = 1 << (slots.bit_length() - 1)  # a power of two: the hash is masked
@@ -323,6 +324,8 @@ class Search:
         self.branch_degree = np.zeros(max_level, np.int64)
         self.state = np.zeros(2, np.int64)
         self.kernel_stats = np.zeros(3, np.int64)
+        if memo is not None and memo.arrays is not arrays:
+            raise ProblemError("this memo was made for another problem (or before a change)")
         words = 1 if memo is None else memo.words
         self.memo = memo
         self.level_key = np.zeros((max_level + 1, words), np.uint64)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from boards import dominoes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import problems
@@ -34,17 +35,6 @@ def option_sets(stream) -> set[frozenset[int]]:
 
 
 # -- the memo of subtree counts ------------------------------------------------------
-
-
-def dominoes(height: int, width: int) -> dlx.Problem:
-    """Domino tilings of a rectangle: a primary item per cell, an option per domino."""
-    p = dlx.Problem(primary=[f"{r},{c}" for r in range(height) for c in range(width)])
-    for r in range(height):
-        for c in range(width):
-            for dr, dc in ((0, 1), (1, 0)):
-                if r + dr < height and c + dc < width:
-                    p.add_option([f"{r},{c}", f"{r + dr},{c + dc}"])
-    return p
 
 
 def run_to_end(search: dlx.Search) -> dlx.Search:
@@ -85,6 +75,16 @@ def test_memo_only_where_the_covered_items_tell_the_rest():
     bounded = dlx.Problem(primary=["a"], bounds={"a": (1, 2)})
     bounded.add_option(["a"])
     assert dlx.Memo.of(bounded) is None
+
+
+def test_memo_of_another_problem_refused():
+    p, q = dominoes(2, 2), dominoes(2, 3)
+    with pytest.raises(dlx.ProblemError, match="another problem"):
+        dlx.Search(p, memo=dlx.Memo.of(q))
+    memo = dlx.Memo.of(p)
+    p.add_option(["0,0"])  # the arrays are built again: the memo no longer fits
+    with pytest.raises(dlx.ProblemError, match="another problem"):
+        dlx.Search(p, memo=memo)
 
 
 def test_memo_is_off_for_streams_and_limits():

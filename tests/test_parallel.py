@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from boards import dominoes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import problems
@@ -77,6 +78,15 @@ def test_parallel_count_equals_serial(name, serial_counts):
         if workers > 1 and len(run.split.tasks) > 20:
             assert len({r.pid for r in run.results}) > 1  # the work was shared
             assert os.getpid() not in {r.pid for r in run.results}
+
+
+def test_workers_keep_a_memo_across_their_tasks():
+    """The 12,988,816 domino tilings of 8x8 in a few thousand nodes: each worker's
+    tasks share one memo (a plain search would enter a node per tiling at least)."""
+    run = parallel_run(dominoes(8, 8), workers=2, tasks=64)
+    assert run.count.complete and run.count.solutions == 12988816
+    assert len(run.split.tasks) >= 64
+    assert sum(r.nodes for r in run.results) < 20000
 
 
 def test_split_covers_the_tree():
