@@ -818,7 +818,8 @@ def search(
                 break
             nodes += 1
             if memo_on:
-                level_memo[level, MEMO_SOLUTIONS] = -1  # until the lookup below misses
+                level_memo[level, MEMO_SOLUTIONS] = solutions
+                level_memo[level, MEMO_NODES] = nodes
             if level == 0 and loop_total is not None and not has_bounds and n_forced == 0:
                 if not _loop_settle_root(
                     node, item, second, loop_edge, loop_vertex, loop_incident, loop_total
@@ -842,9 +843,6 @@ def search(
                 code = LEAF
                 step = BACKDOWN
                 break
-            if memo_on and level >= n_fixed:
-                level_memo[level, MEMO_SOLUTIONS] = solutions
-                level_memo[level, MEMO_NODES] = nodes
             # M3: choose i
             if level < n_forced:
                 cur = forced[level]
@@ -902,6 +900,7 @@ def search(
                 choice[level] = cur
                 continue
             # M6: try x_l
+            skip = False  # the child is not entered: its count was seen before, or it is dead
             if memo_on and cur > n_items:
                 _memo_push(node, level_key, level, cur)
                 if level + 1 >= n_fixed:
@@ -909,15 +908,9 @@ def search(
                     if memo_counts[slot] > 0 and _memo_matches(
                         level_key, level + 1, memo_keys, slot
                     ):
-                        solutions += memo_counts[slot] - 1  # the child's subtree, seen before
-                        if level < n_fixed:
-                            step = BACKUP
-                            continue
-                        cur = node[DLINK, _u(cur)]
-                        choice[level] = cur
-                        branch_index[level] += 1
-                        continue
-            if cur > n_items:
+                        solutions += memo_counts[slot] - 1
+                        skip = True
+            if cur > n_items and not skip:
                 start = 0 if loop_total is None else loop_total[LOOP_TRAIL]
                 done, last, dead_at = _commit_option(
                     node, item, cur, second, n_items,
@@ -932,18 +925,21 @@ def search(
                         last = cur - 1  # the option breaks the loop rules: undo all of it
                         dead_at = cur
                 if last != cur:
-                    # the child is dead (and not entered): undo, go on as M7 would
+                    # the child is dead: undo
                     _uncommit_option(
                         node, item, cur, last, dead_at, second, n_items,
                         loop_edge, loop_vertex, loop_incident, loop_total,
                     )  # fmt: skip
-                    if level < n_fixed:
-                        step = BACKUP
-                        continue
-                    cur = node[DLINK, _u(cur)]
-                    choice[level] = cur
-                    branch_index[level] += 1
+                    skip = True
+            if skip:
+                # go on as M7 would
+                if level < n_fixed:
+                    step = BACKUP
                     continue
+                cur = node[DLINK, _u(cur)]
+                choice[level] = cur
+                branch_index[level] += 1
+                continue
             level += 1
             step = FORWARD
         elif step == BACKUP:
@@ -952,7 +948,7 @@ def search(
             step = BACKDOWN
         else:
             # M9: leave level, then M7: try again
-            if memo_on and level_memo[level, MEMO_SOLUTIONS] >= 0:
+            if memo_on and level >= n_fixed:
                 if nodes - level_memo[level, MEMO_NODES] >= MEMO_MIN_NODES:
                     count = solutions - level_memo[level, MEMO_SOLUTIONS]
                     _memo_store(level_key, level, memo_keys, memo_counts, count)
