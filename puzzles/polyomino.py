@@ -673,6 +673,14 @@ def cell_item(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
+def _along_short_side(puzzle: Puzzle):
+    """The order of the cell items: row by row when the rows are the short side, else
+    column by column (the bitset kernel fills the first empty cell in this order)."""
+    if puzzle.width <= puzzle.height:
+        return lambda cell: cell
+    return lambda cell: (cell[1], cell[0])
+
+
 def build(puzzle: Puzzle, plan: Plan | None = None) -> dlx.Problem:
     """The exact-cover problem; with a ``plan``, the symmetry-breaking restrictions too.
 
@@ -680,7 +688,7 @@ def build(puzzle: Puzzle, plan: Plan | None = None) -> dlx.Problem:
     restriction items ``!k``.
     """
     problem = dlx.Problem()
-    for cell in sorted(puzzle.board):
+    for cell in sorted(puzzle.board, key=_along_short_side(puzzle)):
         problem.add_primary(cell_item(cell))
     for p in puzzle.pieces:
         problem.add_primary(p.name, p.copies, p.copies)
