@@ -8,6 +8,8 @@
 2
 """
 
+from importlib import metadata as _metadata
+
 from dlx.dlxfile import DlxFormatError, parse, read, write
 from dlx.problem import Problem, ProblemError
 from dlx.search import (
@@ -25,6 +27,11 @@ from dlx.search import (
     solutions,
 )
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
+
+try:
+    __version__ = _metadata.version("dlx-puzzles")
+except _metadata.PackageNotFoundError:  # run from a checkout, not installed
+    __version__ = "0.1.0+unknown"
 
 __all__ = [
     "BatchResult",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dlx import kernel
+from dlx import compiling, kernel
 from dlx.problem import Problem, ProblemError
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
@@ -89,7 +89,7 @@ class Progress:
     def __init__(self, enabled: bool, desc: str = "search"):
         self.bar = None
         if enabled:
-            from tqdm import tqdm
+            from tqdm.auto import tqdm
 
             self.bar = tqdm(
                 total=1.0,
@@ -317,6 +317,7 @@ class Search:
         self.node = arrays.node.copy()
         self.item = arrays.item.copy()
         self.loop = _loop_arrays(arrays)
+        compiling.warm_up(bool(self.loop))  # before any clock starts
         self.choice = np.zeros(max_level, np.int64)
         self.best = np.zeros(max_level, np.int64)
         self.first_tweak = np.zeros(max_level, np.int64)
@@ -693,6 +694,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     counts = np.zeros(n_sets, dtype=np.int64)
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
+    compiling.warm_up_batch(arrays.loop_edge is not None)
     t0 = time.perf_counter()
     kernel.search_batch(
         arrays.node.copy(),

@@ -1,43 +1,381 @@
-"""``python -m puzzles NAME ...``: one subcommand per adapter.
+"""``python -m puzzles COMMAND FILE [options]``: one command layer for every puzzle.
 
-Each adapter module ``puzzles/NAME.py`` that has a command line defines
-``add_arguments(parser)`` and ``run(args) -> int``; it is imported only when used.
+Every command reads a FILE of one or more puzzles (``-``: standard input), solves them
+one by one, and takes the same shared flags with the same meaning:
+
+- (default) print each puzzle's first solution; ``--limit N`` up to N solutions,
+  ``--all`` every one; ``--count`` the number of solutions; ``--unique`` whether there
+  is exactly one (the exit status is then 1 when one is not);
+- ``--json``: one JSON document (grids as arrays of numbers, solutions as lists);
+  ``--out FILE`` writes the answers there instead of standard output; ``--svg FILE``
+  draws the solutions shown (or each puzzle's first, with ``--count``/``--unique``);
+- ``--time-limit S`` stops each puzzle's search after S seconds (an unfinished count
+  prints "at least N"); ``--workers N`` searches on N processes (0: every core);
+  ``--progress/--no-progress`` (default: a bar when standard error is a terminal);
+  ``--stats`` prints each puzzle's search nodes on standard error.
+
+Solutions go to standard output, a one-line summary to standard error; bad input is
+refused in one line naming the file, line and cell (exit status 2).
+
+How an adapter joins (``puzzles/NAME.py``, registered in ``COMMANDS``): it has the
+adapters' public shape (``parse_all(text)``, ``solutions(puzzle, limit, **search)``
+giving ``common.Answers``, ``count(puzzle, limit, **search)`` giving a ``dlx.Count``,
+answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
+``time_limit``, ``progress``, ``workers``), and optionally:
+
+- ``add_arguments(parser)``: its own flags only (the shared ones are added here);
+- ``read(text, args) -> list``: its puzzles, using its own flags (default:
+  ``parse_all(text)``); a puzzle's ``label`` names it in messages;
+- ``act(args, text) -> str | None``: an action of its own that replaces solving
+  (sudoku's ``--generate``), returning what to print;
+- ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
+  call (sudoku's batch kernel), used when no time limit or workers are asked for;
+- ``WORKERS``: the default of ``--workers`` (1 when absent).
+
+A module that defines ``run(args)`` keeps its own runner (``pentomino`` today): it
+gets its own parser from its ``add_arguments`` and nothing shared. To adopt the layer
+(the planned ``polyform`` command too), such a module drops ``run`` and the shared
+flags from its ``add_arguments``, reads its puzzle in ``read(text, args)`` (``text`` is
+None when no FILE is given and ``FILE_REQUIRED = False``), and streams and counts as
+above; its answers then print, draw and dump to JSON like every other command's.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
 import sys
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass, field
 
-from puzzles.common import PuzzleError
+from dlx import compiling
+from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
-    "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw)"),
+    "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw, X)"),
     "tectonic": ("puzzles.tectonic", "solve tectonic / suguru"),
-    "loop": ("puzzles.loop", "rotate pipe tiles until every pipe meets a pipe"),
-    "pipes": ("puzzles.pipes", "place a given set of pipe tiles"),
+    "loop": ("puzzles.loop", "infinity loop: turn tiles until every pipe meets a pipe"),
+    "pipes": ("puzzles.pipes", "place a given set of pipe tiles on a board"),
     "slitherlink": ("puzzles.slitherlink", "draw the single loop of a slitherlink"),
 }
+
+DESCRIPTION = """\
+Solve, count and draw puzzles by exact cover (Knuth's dancing links).
+
+Each command reads a file of one or more puzzles (- for standard input) and prints
+each puzzle's first solution; the same flags work for every command:
+  --count, --unique, --all, --limit N   what to find (count, prove unique, list)
+  --json, --out FILE, --svg FILE        how to answer (JSON, to a file, as pictures)
+  --time-limit S, --workers N           how long and on how many processes
+  --progress / --no-progress            a progress bar on stderr"""
+
+EXAMPLES = """\
+examples (from the repository's root):
+  python -m puzzles pentomino --board 8x8 --extra O
+  python -m puzzles sudoku data/sudoku/17_clue_first1000.txt --unique
+  python -m puzzles tectonic data/tectonic/Suguru_puzzles.json --svg tectonic.svg
+  python -m puzzles loop data/infinity_loop/infinity_loop_test40x40.txt --count
+  python -m puzzles pipes data/pipes/example.txt --all --connected
+  python -m puzzles slitherlink data/slitherlink/sample_puzzles.json --json
+
+'python -m puzzles COMMAND --help' lists a command's options."""
+
+SVG_MAX = 100  # pictures drawn at most
+BATCH = 2000  # puzzles per batch call (the progress bar moves between calls)
+NO_LIMIT = 1 << 40  # a count's limit when none is given (batches)
+
+
+def version() -> str:
+    """The installed distribution's version (see ``dlx.__version__``)."""
+    import dlx
+
+    return dlx.__version__
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The top-level parser: the list of commands, for users."""
+    parser = argparse.ArgumentParser(
+        prog="python -m puzzles",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file=True) -> None:
+    """The flags every command shares, with one meaning everywhere."""
+    if file:
+        parser.add_argument("file", metavar="FILE", help="puzzle file; - for standard input")
+    else:
+        parser.add_argument("file", metavar="FILE", nargs="?", help="puzzle file; - for stdin")
+    shared = parser.add_argument_group("shared options")
+    mode = shared.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="print each puzzle's solution count")
+    mode.add_argument(
+        "--unique", action="store_true", help="say whether each has exactly one (exit 1 if not)"
+    )
+    mode.add_argument("--all", action="store_true", help="print every solution")
+    shared.add_argument(
+        "--limit",
+        type=int,
+        metavar="N",
+        help="at most N solutions a puzzle: printed (default 1), or counted",
+    )
+    shared.add_argument("--json", action="store_true", help="answer in JSON on standard output")
+    shared.add_argument("--out", metavar="FILE", help="write the answers to FILE, not stdout")
+    shared.add_argument("--svg", metavar="FILE", help="draw the solutions as SVG into FILE")
+    shared.add_argument(
+        "--time-limit", type=float, metavar="S", help="stop each puzzle's search after S seconds"
+    )
+    shared.add_argument(
+        "--workers",
+        type=int,
+        default=workers,
+        metavar="N",
+        help=f"search on N processes, 0 for every core (default {workers})",
+    )
+    shared.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    shared.add_argument(
+        "--stats", action="store_true", help="print each puzzle's search nodes on stderr"
+    )
 
 
 def main(argv=None) -> int:
     """Run ``python -m puzzles``; exit status 2 for bad input."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="python -m puzzles", description=__doc__)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (_, help_text) in COMMANDS.items():
-        sub.add_parser(name, help=help_text, add_help=False)
     if not argv or argv[0] not in COMMANDS:
-        parser.parse_args(argv or ["--help"])
+        _parser().parse_args(argv or ["--help"])
         return 2
-    module = importlib.import_module(COMMANDS[argv[0]][0])
-    command = argparse.ArgumentParser(prog=f"python -m puzzles {argv[0]}")
-    module.add_arguments(command)
-    args = command.parse_args(argv[1:])
+    name = argv[0]
+    module = importlib.import_module(COMMANDS[name][0])
+    parser = argparse.ArgumentParser(
+        prog=f"python -m puzzles {name}", description=COMMANDS[name][1]
+    )
+    own_runner = hasattr(module, "run")
+    if hasattr(module, "add_arguments"):
+        module.add_arguments(parser.add_argument_group(f"{name} options"))
+    if not own_runner:
+        add_shared_arguments(
+            parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
+        )
+    args = parser.parse_args(argv[1:])
     try:
-        return module.run(args)
+        return module.run(args) if own_runner else run(module, args)
     except PuzzleError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+# -- running a command ------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What the search of one puzzle gave: the answers kept, the solutions found (the
+    count, with ``--count``), whether the search finished, and its nodes."""
+
+    label: str
+    answers: list = field(default_factory=list)
+    found: int = 0
+    complete: bool = True
+    stopped_by: str | None = None
+    nodes: int = 0
+
+
+def _check(args) -> None:
+    """Refuse flags that make no sense, naming them."""
+    if args.limit is not None and args.limit < 1:
+        raise PuzzleError("--limit must be at least 1")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise PuzzleError("--time-limit must be more than 0 seconds")
+    if args.workers < 0:
+        raise PuzzleError("--workers must be at least 0 (0: every core)")
+    if args.time_limit is not None and args.workers != 1 and not args.count:
+        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
+    for flag, path in (("--out", args.out), ("--svg", args.svg)):
+        if path is not None and args.file not in (None, "-") and os.path.exists(path):
+            if os.path.samefile(path, args.file):
+                raise PuzzleError(f"{flag} {path} is the input file; it would be overwritten")
+
+
+def run(module, args) -> int:
+    """Read the puzzles, search each one as the flags say, print the answers."""
+    _check(args)
+    text = None if args.file is None else read_text(args.file)
+    act = getattr(module, "act", None)
+    output = act(args, text) if act is not None else None
+    if output is not None:
+        _write(args.out, output)
+        return 0
+    if text is None and getattr(module, "FILE_REQUIRED", True):
+        raise PuzzleError("give a puzzle FILE")
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        reader = getattr(module, "read", None)
+        puzzles = reader(text, args) if reader is not None else module.parse_all(text)
+    except PuzzleError as e:
+        raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    t0, compiling_before = time.perf_counter(), compiling.seconds()
+    outcomes = _search_all(module, puzzles, args, progress)
+    seconds = time.perf_counter() - t0 - (compiling.seconds() - compiling_before)
+    status = _report(module, puzzles, outcomes, args)
+    nodes = sum(o.nodes for o in outcomes)
+    rate = f" ({len(outcomes) / seconds:,.0f} puzzles/s)" if len(outcomes) > 1 and seconds else ""
+    puzzles_text = f"{len(outcomes)} puzzles, " if len(outcomes) > 1 else ""
+    print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
+    return status
+
+
+def _search_all(module, puzzles: list, args, progress: bool) -> list[Outcome]:
+    """Search every puzzle: in batches where the adapter has them, else one by one, with
+    one bar over the puzzles when there are several."""
+    tally = getattr(module, "tally", None)
+    batched = tally is not None and args.time_limit is None and args.workers == 1
+    if batched and not args.count and not args.unique and (args.all or (args.limit or 1) > 1):
+        batched = False  # several answers a puzzle: streams
+    bar = None
+    if progress and len(puzzles) > 1:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(puzzles), desc="puzzles", unit="puzzle", leave=False)
+    outcomes: list[Outcome] = []
+    try:
+        if batched:
+            limit = (args.limit or NO_LIMIT) if args.count else 2
+            for start in range(0, len(puzzles), BATCH):
+                chunk = puzzles[start : start + BATCH]
+                for p, (n, answer, nodes) in zip(chunk, tally(chunk, limit), strict=True):
+                    complete = n < limit or (not args.count and n >= 2)
+                    shown = [] if answer is None or (args.count and not args.svg) else [answer]
+                    outcomes.append(Outcome(_label(p), shown, n, complete, None, nodes))
+                if bar is not None:
+                    bar.update(len(chunk))
+        else:
+            search = {"progress": progress and bar is None}
+            search["workers"] = None if args.workers == 0 else args.workers
+            if args.time_limit is not None:
+                search["time_limit"] = args.time_limit
+            for p in puzzles:
+                outcomes.append(_search_one(module, p, args, search))
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.svg and args.count and not batched:  # the pictures need an answer each
+        for p, o in zip(puzzles, outcomes, strict=True):
+            o.answers = list(module.solutions(p, 1, workers=1)) if o.found else []
+    return outcomes
+
+
+def _search_one(module, puzzle, args, search: dict) -> Outcome:
+    """One puzzle's search, in the mode the flags ask for."""
+    if args.count:
+        result = module.count(puzzle, args.limit, **search)
+        return Outcome(
+            _label(puzzle),
+            [],
+            result.solutions,
+            result.complete,
+            result.stopped_by,
+            result.stats.nodes,
+        )
+    limit = 2 if args.unique else None if args.all else args.limit or 1
+    if args.all and args.limit is not None:
+        limit = args.limit
+    found = module.solutions(puzzle, limit, **search)
+    answers = list(found)
+    complete = found.complete or (args.unique and len(answers) >= 2)
+    return Outcome(_label(puzzle), answers, len(answers), complete, found.stopped_by, found.nodes)
+
+
+def _label(puzzle) -> str:
+    """A puzzle's name in messages (empty when the file holds only it)."""
+    return getattr(puzzle, "label", "")
+
+
+def _report(module, puzzles: list, outcomes: list[Outcome], args) -> int:
+    """Print the answers (text or JSON), the notes and pictures; return the exit status."""
+    many = len(outcomes) > 1
+    out: list[str] = []
+    entries = []
+    status = 0
+    for k, o in enumerate(outcomes):
+        prefix = f"{o.label or f'puzzle {k + 1}'}: " if many else ""
+        if args.stats:
+            summary = getattr(puzzles[k], "summary", None)
+            extra = f" ({summary()})" if summary is not None else ""
+            print(f"{prefix}{o.nodes} nodes{extra}", file=sys.stderr)
+        if not o.complete and o.stopped_by and not o.stopped_by.startswith("solution limit"):
+            print(f"note: {prefix}search stopped by the {o.stopped_by}", file=sys.stderr)
+        entry: dict = {"label": o.label or f"puzzle {k + 1}"}
+        if args.count:
+            word = str(o.found) if o.complete else f"at least {o.found}"
+            out.append(prefix + word)
+            entry.update(count=o.found, complete=o.complete)
+            status = status or int(o.complete and o.found == 0)
+        elif args.unique:
+            if o.found >= 2:
+                word, unique = "not unique", False
+            elif not o.complete:
+                word, unique = f"undecided ({o.stopped_by})", None
+            else:
+                word, unique = ("unique", True) if o.found == 1 else ("no solution", False)
+            out.append(prefix + word)
+            entry.update(unique=unique, count=o.found, complete=o.complete)
+            status = status or int(unique is not True)
+        else:
+            if not o.answers:
+                why = "no solution" if o.complete else f"no solution found ({o.stopped_by})"
+                print(f"{prefix}{why}", file=sys.stderr)
+                status = 1
+            elif o.found > len(o.answers) and not args.json:
+                print(f"note: {prefix}more than one solution; the first is shown", file=sys.stderr)
+            texts = [str(a).rstrip("\n") for a in o.answers]
+            if texts:
+                if many and any("\n" in t for t in texts):
+                    out.append(f"# {prefix.rstrip(': ')}")
+                out.append("\n\n".join(texts))
+                if any("\n" in t for t in texts) and k + 1 < len(outcomes):
+                    out.append("")
+            entry.update(solutions=[a.to_json() for a in o.answers], complete=o.complete)
+        entry["nodes"] = o.nodes
+        entries.append(entry)
+    if args.json:
+        lines = ",\n".join(json.dumps(entry) for entry in entries)  # a puzzle a line
+        text = '{"puzzles": [\n' + lines + "\n]}\n"
+    else:
+        text = "".join(line + "\n" for line in out)
+    _write(args.out, text)
+    if args.svg:
+        pictures = [module.svg(a) for o in outcomes for a in o.answers][:SVG_MAX]
+        if not pictures:
+            raise PuzzleError("--svg: no solution to draw")
+        picture = pictures[0] if len(pictures) == 1 else svg_stack(pictures)
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(picture)
+    return status
+
+
+def _write(path: str | None, text: str) -> None:
+    """Write ``text`` to the file ``path``, or to standard output."""
+    with open(path, "w", encoding="utf-8") if path else nullcontext(sys.stdout) as f:
+        f.write(text)
