@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dlx import __version__
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.parallel import CheckpointError, parallel_run
 from dlx.search import count, solutions
@@ -15,6 +16,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m dlx",
         description="Solve an exact-cover problem in Knuth's .dlx format.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("file", help="the .dlx file, or - for standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument("--limit", type=int, default=None, help="stop after N solutions")
