@@ -157,8 +157,11 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
 def main(argv=None) -> int:
     """Run ``python -m puzzles``; exit status 2 for bad input."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in COMMANDS:
-        _parser().parse_args(argv or ["--help"])
+    if not argv:
+        _parser().print_help()
+        return 2
+    if argv[0] not in COMMANDS:
+        _parser().parse_args(argv)  # --help, --version, or an error naming the command
         return 2
     name = argv[0]
     module = importlib.import_module(COMMANDS[name][0])

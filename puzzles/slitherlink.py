@@ -43,6 +43,7 @@ from puzzles.common import (
     PuzzleError,
     as_puzzle,
     content_lines,
+    only,
     puzzlekit_entries,
     puzzlekit_grids,
     search_options,
@@ -132,6 +133,8 @@ def parse(text: str, id: str = "") -> Puzzle:
     >>> parse("3.\\n.0").clues
     ((3, None), (None, 0))
     """
+    if text.lstrip().startswith("{"):  # a puzzlekit JSON file: it must hold one
+        return only(parse_all(text))
     lines = content_lines(text)
     if not lines:
         raise PuzzleError("no grid found (the input is empty)")
