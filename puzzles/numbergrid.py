@@ -231,7 +231,9 @@ def parse_grids_array(
 
     Grids are separated by blank lines; each is a block of values followed by a block
     of region ids as high as it (when ``regions`` is True: always, with or without a
-    blank line between; when None: only if the block is twice as high as wide). A text
+    blank line between: a block after a blank line is a region block when it is as high
+    as the value block before it and holds no empty-cell token; when None: only if the
+    block is twice as high as wide). A text
     whose first line has blanks, or is shorter than 16 characters, or as long as the
     text is high (or half as high), is read as grids; otherwise each line is a puzzle of
     n*n characters. Values above ``max_value`` (default: the width) are refused.
@@ -251,12 +253,15 @@ def parse_grids_array(
         found = blocks(text)
         if regions:  # a region block after a blank line joins its value block
             joined: list[list[tuple[int, str]]] = []
+            alone = True  # the last block of ``joined`` is one block, not yet joined
             for block in found:
                 previous = joined[-1] if joined else None
-                if previous is not None and len(previous) == len(block):
-                    joined[-1] = previous + block
+                ids = not any(t in EMPTY for _, line in block for t in line.split())
+                if previous is not None and alone and len(previous) == len(block) and ids:
+                    joined[-1], alone = previous + block, False
                 else:
                     joined.append(block)
+                    alone = True
             found = joined
         limit = max_value or max(width, 1)
         return [_grid_of(block, "", limit, separated, regions) for block in found], None

@@ -237,3 +237,18 @@ def test_cli_puzzlekit_and_unsolvable(tmp_path, capsys):
     bad.write_text("3 -\n- -\n1 1\n2 2\n")
     assert main(["tectonic", str(bad)]) == 2
     assert "value 3 is out of range 1..2" in capsys.readouterr().err
+
+
+def test_file_of_several_grids_with_or_without_blank_lines(capsys, tmp_path):
+    values, regions = "2 - -\n- - -\n- - -\n", "1 1 2\n1 1 2\n3 3 3\n"
+    empty = "- - -\n" * 3
+    together = values + regions + "\n" + empty + regions
+    apart = values + "\n" + regions + "\n" + empty + "\n" + regions
+    for text in (together, apart):
+        puzzles = tectonic.parse_all(text)
+        assert [p.grid.regions for p in puzzles] == [[[0, 0, 1], [0, 0, 1], [2, 2, 2]]] * 2
+        assert [tectonic.count(p).solutions for p in puzzles] == [1, 2]
+    f = tmp_path / "two.txt"
+    f.write_text(apart)
+    assert main(["tectonic", str(f), "--count"]) == 0
+    assert capsys.readouterr().out == "line 1: 1\nline 9: 2\n"
