@@ -360,6 +360,8 @@ def _report(module, puzzles: list, outcomes: list[Outcome], args) -> int:
                 if any("\n" in t for t in texts) and k + 1 < len(outcomes):
                     out.append("")
             entry.update(solutions=[a.to_json() for a in o.answers], complete=o.complete)
+        if not o.complete:
+            entry["stopped_by"] = o.stopped_by
         entry["nodes"] = o.nodes
         entries.append(entry)
     if args.json:

@@ -173,6 +173,12 @@ def test_time_limit_stops_a_count_with_at_least(capsys, tmp_path):
     status, out, err = run(capsys, "slitherlink", str(path), "--count", "--time-limit", "0.3")
     assert status == 0 and out.startswith("at least ")
     assert "time limit" in err
+    status, out, _ = run(
+        capsys, "slitherlink", str(path), "--count", "--time-limit", "0.3", "--json"
+    )
+    (entry,) = json.loads(out)["puzzles"]
+    assert entry["complete"] is False and entry["stopped_by"] == "time limit 0.3 s"
+    assert entry["count"] > 0
 
 
 @pytest.mark.parametrize(
