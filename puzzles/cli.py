@@ -252,6 +252,7 @@ def _search_all(module, puzzles: list, args, progress: bool) -> list[Outcome]:
     one bar over the puzzles when there are several."""
     tally = getattr(module, "tally", None)
     batched = tally is not None and args.time_limit is None and args.workers == 1
+    batched = batched and len(puzzles) > 1  # one puzzle: a search with its own bar
     if batched and not args.count and not args.unique and (args.all or (args.limit or 1) > 1):
         batched = False  # several answers a puzzle: streams
     bar = None
@@ -262,13 +263,14 @@ def _search_all(module, puzzles: list, args, progress: bool) -> list[Outcome]:
     outcomes: list[Outcome] = []
     try:
         if batched:
-            limit = (args.limit or NO_LIMIT) if args.count else 2
+            limit = (args.limit or NO_LIMIT) if args.count else 2 if args.unique else 1
             for start in range(0, len(puzzles), BATCH):
                 chunk = puzzles[start : start + BATCH]
                 for p, (n, answer, nodes) in zip(chunk, tally(chunk, limit), strict=True):
-                    complete = n < limit or (not args.count and n >= 2)
+                    complete = n < limit or (args.unique and n >= 2)
+                    stopped_by = None if complete else f"solution limit {limit}"
                     shown = [] if answer is None or (args.count and not args.svg) else [answer]
-                    outcomes.append(Outcome(_label(p), shown, n, complete, None, nodes))
+                    outcomes.append(Outcome(_label(p), shown, n, complete, stopped_by, nodes))
                 if bar is not None:
                     bar.update(len(chunk))
         else:
@@ -350,8 +352,6 @@ def _report(module, puzzles: list, outcomes: list[Outcome], args) -> int:
                 why = "no solution" if o.complete else f"no solution found ({o.stopped_by})"
                 print(f"{prefix}{why}", file=sys.stderr)
                 status = 1
-            elif o.found > len(o.answers) and not args.json:
-                print(f"note: {prefix}more than one solution; the first is shown", file=sys.stderr)
             texts = [str(a).rstrip("\n") for a in o.answers]
             if texts:
                 if many and any("\n" in t for t in texts):
