@@ -11,6 +11,9 @@ stale by an edit of ``kernel.py``), or the warm-up takes more than ``NOTICE_AFTE
 seconds, a line on stderr says that the kernel is being compiled and how long that
 usually takes; a second line says when it is done. Worker processes stay quiet (their
 parent compiled first).
+
+``warm_up_all()`` compiles every kind ahead of time (after installing, say), so that
+no later run waits: ``python -c "import dlx.compiling as c; c.warm_up_all()"``.
 """
 
 from __future__ import annotations
@@ -108,3 +111,10 @@ def warm_up_batch(loop: bool) -> None:
     from dlx.search import batch
 
     _warm("batch", kernel.search_batch, loop, lambda: batch(_tiny(loop), [[]]))
+
+
+def warm_up_all() -> None:
+    """Compile (or load) every kind of kernel: plain, with loop items, and batches."""
+    for loop in (False, True):
+        warm_up(loop)
+        warm_up_batch(loop)

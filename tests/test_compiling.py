@@ -78,3 +78,11 @@ def test_first_run_in_an_empty_cache(tmp_path):
     assert run.stderr.startswith("dlx: compiling the search kernel for loop items")
     again = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert "compiling" not in again.stderr
+
+
+def test_warm_up_all_leaves_every_kind_ready(capsys):
+    from dlx import kernel
+
+    compiling.warm_up_all()
+    assert len(kernel.search.signatures) >= 2 and len(kernel.search_batch.signatures) >= 2
+    compiling.warm_up_all()  # once per process: nothing more to do or say
