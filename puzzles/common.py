@@ -179,16 +179,18 @@ class Answers:
     whether the search finished (False: a limit stopped it, named by ``stopped_by``) and
     ``nodes`` how many search nodes it took.
 
-    ``stream``: a ``dlx.SolutionStream`` (or anything with ``complete``, ``stopped_by``
-    and ``stats``); ``decode`` turns a solution into an answer; ``keep`` filters the
-    answers, and ``limit`` stops after that many kept.
+    ``stream``: a ``dlx.SolutionStream``, or any iterable whose ``account`` has
+    ``complete``, ``stopped_by`` and ``stats`` as a stream has; ``decode`` turns a
+    solution into an answer; ``keep`` filters the answers, and ``limit`` stops after
+    that many kept.
     """
 
-    def __init__(self, stream, decode: Callable | None = None, keep=None, limit=None):
+    def __init__(self, stream, decode: Callable | None = None, keep=None, limit=None, account=None):
         self.stream = stream
         self.decode = decode
         self.keep = keep
         self.limit = limit
+        self.account = stream if account is None else account
         self._cut = False
 
     def __iter__(self) -> Iterator:
@@ -209,17 +211,17 @@ class Answers:
     @property
     def complete(self) -> bool:
         """True when the whole search tree was searched."""
-        return self.stream.complete and not self._cut
+        return self.account.complete and not self._cut
 
     @property
     def stopped_by(self) -> str | None:
         """The limit that stopped the search, if one did."""
-        return f"solution limit {self.limit}" if self._cut else self.stream.stopped_by
+        return f"solution limit {self.limit}" if self._cut else self.account.stopped_by
 
     @property
     def nodes(self) -> int:
         """Search nodes so far."""
-        return self.stream.stats.nodes
+        return self.account.stats.nodes
 
 
 def search_options(time_limit=None, progress=False, workers=1) -> dict:

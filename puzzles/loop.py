@@ -443,15 +443,7 @@ def solutions(puzzle_or_plan, limit: int | None = None, **search) -> Answers:
         for combination in itertools.islice(itertools.product(*per_part), limit):
             yield decode(p.puzzle, combination, p.fixed)
 
-    class Combined:  # the stream of combinations, with the parts' account of the search
-        complete = property(lambda self: parts.complete)
-        stopped_by = property(lambda self: parts.stopped_by)
-        stats = parts.stats
-
-        def __iter__(self):
-            return combine()
-
-    return Answers(Combined())
+    return Answers(combine(), account=parts)
 
 
 def first(puzzle_or_plan) -> Answer | None:

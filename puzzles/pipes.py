@@ -230,7 +230,7 @@ def count(text_or_puzzle, limit: int | None = None, connected=None, **search) ->
         return dlx.count(build(puzzle), limit=limit, **search_options(**search))
     found = solutions(puzzle, limit, connected=True, **search)
     n = sum(1 for _ in found)
-    stats = found.stream.stats
+    stats = found.account.stats
     return dlx.Count(solutions=n, complete=found.complete, stats=stats, stopped_by=found.stopped_by)
 
 
