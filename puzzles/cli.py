@@ -49,7 +49,7 @@ import os
 import sys
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dlx import compiling
 from puzzles.common import PuzzleError, read_text, svg_stack
@@ -191,11 +191,9 @@ def main(argv=None) -> int:
 
 @dataclass
 class Outcome:
-    """What the search of one puzzle gave: the answers kept, the solutions found (the
-    count, with ``--count``), whether the search finished, and its nodes."""
+    """What the search of one puzzle gave: the solutions found (the count, with
+    ``--count``), whether the search finished (else what stopped it), and its nodes."""
 
-    label: str
-    answers: list = field(default_factory=list)
     found: int = 0
     complete: bool = True
     stopped_by: str | None = None
@@ -219,13 +217,15 @@ def _check(args) -> None:
 
 
 def run(module, args) -> int:
-    """Read the puzzles, search each one as the flags say, print the answers."""
+    """Read the puzzles, search each one as the flags say, print the answers as they
+    come (a puzzle at a time)."""
     _check(args)
     text = None if args.file is None else read_text(args.file)
     act = getattr(module, "act", None)
     output = act(args, text) if act is not None else None
     if output is not None:
-        _write(args.out, output)
+        with _output(args.out) as sink:
+            sink.write(output)
         return 0
     if text is None and getattr(module, "FILE_REQUIRED", True):
         raise PuzzleError("give a puzzle FILE")
@@ -237,19 +237,25 @@ def run(module, args) -> int:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     t0, compiling_before = time.perf_counter(), compiling.seconds()
-    outcomes = _search_all(module, puzzles, args, progress)
+    with _output(args.out) as sink:
+        printer = Printer(module, args, sink, len(puzzles))
+        for k, outcome in enumerate(_search_all(module, puzzles, args, progress, printer)):
+            printer.end(k, puzzles[k], outcome)
+        printer.close()
     seconds = time.perf_counter() - t0 - (compiling.seconds() - compiling_before)
-    status = _report(module, puzzles, outcomes, args)
-    nodes = sum(o.nodes for o in outcomes)
-    rate = f" ({len(outcomes) / seconds:,.0f} puzzles/s)" if len(outcomes) > 1 and seconds else ""
-    puzzles_text = f"{len(outcomes)} puzzles, " if len(outcomes) > 1 else ""
+    if args.svg:
+        printer.draw(args.svg)
+    nodes = printer.nodes
+    rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s)" if len(puzzles) > 1 and seconds else ""
+    puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
-    return status
+    return printer.status
 
 
-def _search_all(module, puzzles: list, args, progress: bool) -> list[Outcome]:
-    """Search every puzzle: in batches where the adapter has them, else one by one, with
-    one bar over the puzzles when there are several."""
+def _search_all(module, puzzles: list, args, progress: bool, printer):
+    """Search every puzzle, yielding its Outcome once its answers went to ``printer``:
+    in batches where the adapter has them, else one by one, with one bar over the
+    puzzles when there are several."""
     tally = getattr(module, "tally", None)
     batched = tally is not None and args.time_limit is None and args.workers == 1
     batched = batched and len(puzzles) > 1  # one puzzle: a search with its own bar
@@ -260,127 +266,154 @@ def _search_all(module, puzzles: list, args, progress: bool) -> list[Outcome]:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(puzzles), desc="puzzles", unit="puzzle", leave=False)
-    outcomes: list[Outcome] = []
     try:
         if batched:
             limit = (args.limit or NO_LIMIT) if args.count else 2 if args.unique else 1
             for start in range(0, len(puzzles), BATCH):
                 chunk = puzzles[start : start + BATCH]
                 for p, (n, answer, nodes) in zip(chunk, tally(chunk, limit), strict=True):
+                    printer.begin(p)
+                    if answer is not None:
+                        printer.answer(answer)
                     complete = n < limit or (args.unique and n >= 2)
-                    stopped_by = None if complete else f"solution limit {limit}"
-                    shown = [] if answer is None or (args.count and not args.svg) else [answer]
-                    outcomes.append(Outcome(_label(p), shown, n, complete, stopped_by, nodes))
+                    yield Outcome(
+                        n, complete, None if complete else f"solution limit {limit}", nodes
+                    )
                 if bar is not None:
                     bar.update(len(chunk))
-        else:
-            search = {"progress": progress and bar is None}
-            search["workers"] = None if args.workers == 0 else args.workers
-            if args.time_limit is not None:
-                search["time_limit"] = args.time_limit
-            for p in puzzles:
-                outcomes.append(_search_one(module, p, args, search))
-                if bar is not None:
-                    bar.update(1)
+            return
+        search = {"progress": progress and bar is None}
+        search["workers"] = None if args.workers == 0 else args.workers
+        if args.time_limit is not None:
+            search["time_limit"] = args.time_limit
+        for p in puzzles:
+            printer.begin(p)
+            yield _search_one(module, p, args, search, printer)
+            if bar is not None:
+                bar.update(1)
     finally:
         if bar is not None:
             bar.close()
-    if args.svg and args.count and not batched:  # the pictures need an answer each
-        for p, o in zip(puzzles, outcomes, strict=True):
-            o.answers = list(module.solutions(p, 1, workers=1)) if o.found else []
-    return outcomes
 
 
-def _search_one(module, puzzle, args, search: dict) -> Outcome:
-    """One puzzle's search, in the mode the flags ask for."""
+def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
+    """One puzzle's search, in the mode the flags ask for; its answers go to
+    ``printer`` as they are found."""
     if args.count:
         result = module.count(puzzle, args.limit, **search)
-        return Outcome(
-            _label(puzzle),
-            [],
-            result.solutions,
-            result.complete,
-            result.stopped_by,
-            result.stats.nodes,
-        )
-    limit = 2 if args.unique else None if args.all else args.limit or 1
-    if args.all and args.limit is not None:
-        limit = args.limit
-    found = module.solutions(puzzle, limit, **search)
-    answers = list(found)
-    complete = found.complete or (args.unique and len(answers) >= 2)
-    return Outcome(_label(puzzle), answers, len(answers), complete, found.stopped_by, found.nodes)
+        if args.svg and result.solutions:  # the picture needs an answer
+            for answer in module.solutions(puzzle, 1, workers=1):
+                printer.answer(answer)
+        found, nodes = result.solutions, result.stats.nodes
+        return Outcome(found, result.complete, result.stopped_by, nodes)
+    limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
+    answers = module.solutions(puzzle, limit, **search)
+    found = 0
+    for answer in answers:
+        printer.answer(answer)
+        found += 1
+    complete = answers.complete or (args.unique and found >= 2)
+    return Outcome(found, complete, answers.stopped_by, answers.nodes)
 
 
-def _label(puzzle) -> str:
-    """A puzzle's name in messages (empty when the file holds only it)."""
-    return getattr(puzzle, "label", "")
+class Printer:
+    """Writes each puzzle's answers as they come (text or JSON, a puzzle a line),
+    then its count or verdict; keeps the pictures for ``--svg``, the exit status and
+    the nodes."""
 
+    def __init__(self, module, args, sink, n_puzzles: int):
+        self.module, self.args, self.sink = module, args, sink
+        self.many = n_puzzles > 1
+        self.status = 0
+        self.nodes = 0
+        self.pictures: list[str] = []
+        self.entries = 0  # JSON entries written
+        self.blocks = False  # multi-line answers written (a blank line between puzzles)
+        if args.json:
+            sink.write('{"puzzles": [\n')
 
-def _report(module, puzzles: list, outcomes: list[Outcome], args) -> int:
-    """Print the answers (text or JSON), the notes and pictures; return the exit status."""
-    many = len(outcomes) > 1
-    out: list[str] = []
-    entries = []
-    status = 0
-    for k, o in enumerate(outcomes):
-        prefix = f"{o.label or f'puzzle {k + 1}'}: " if many else ""
+    def begin(self, puzzle) -> None:
+        """A new puzzle: nothing of it written yet."""
+        self.label = getattr(puzzle, "label", "") or f"puzzle {self.entries + 1}"
+        self.shown = 0
+        self.solutions: list = []
+
+    def answer(self, answer) -> None:
+        """One answer of the current puzzle: written (when solving), kept for JSON and
+        drawn for ``--svg``."""
+        args = self.args
+        if args.svg and len(self.pictures) < SVG_MAX:
+            self.pictures.append(self.module.svg(answer))
+        if args.count or args.unique:
+            return
+        if args.json:
+            self.solutions.append(answer.to_json())
+            return
+        text = str(answer).rstrip("\n")
+        block = "\n" in text
+        if block and (self.shown or self.blocks):
+            self.sink.write("\n")  # a blank line between multi-line answers
+        if block and self.many and not self.shown:
+            self.sink.write(f"# {self.label}\n")
+        self.sink.write(text + "\n")
+        self.shown += 1
+        self.blocks |= block
+
+    def end(self, k: int, puzzle, o: Outcome) -> None:
+        """The current puzzle's search is over: its count or verdict, notes, JSON entry."""
+        args = self.args
+        prefix = f"{self.label}: " if self.many else ""
+        self.nodes += o.nodes
         if args.stats:
-            summary = getattr(puzzles[k], "summary", None)
+            summary = getattr(puzzle, "summary", None)
             extra = f" ({summary()})" if summary is not None else ""
             print(f"{prefix}{o.nodes} nodes{extra}", file=sys.stderr)
         if not o.complete and o.stopped_by and not o.stopped_by.startswith("solution limit"):
             print(f"note: {prefix}search stopped by the {o.stopped_by}", file=sys.stderr)
-        entry: dict = {"label": o.label or f"puzzle {k + 1}"}
+        entry: dict = {"label": self.label}
+        line = None
         if args.count:
-            word = str(o.found) if o.complete else f"at least {o.found}"
-            out.append(prefix + word)
+            line = str(o.found) if o.complete else f"at least {o.found}"
             entry.update(count=o.found, complete=o.complete)
-            status = status or int(o.complete and o.found == 0)
+            self.status = self.status or int(o.complete and o.found == 0)
         elif args.unique:
             if o.found >= 2:
-                word, unique = "not unique", False
+                line, unique = "not unique", False
             elif not o.complete:
-                word, unique = f"undecided ({o.stopped_by})", None
+                line, unique = f"undecided ({o.stopped_by})", None
             else:
-                word, unique = ("unique", True) if o.found == 1 else ("no solution", False)
-            out.append(prefix + word)
+                line, unique = ("unique", True) if o.found == 1 else ("no solution", False)
             entry.update(unique=unique, count=o.found, complete=o.complete)
-            status = status or int(unique is not True)
+            self.status = self.status or int(unique is not True)
         else:
-            if not o.answers:
+            if not o.found:
                 why = "no solution" if o.complete else f"no solution found ({o.stopped_by})"
                 print(f"{prefix}{why}", file=sys.stderr)
-                status = 1
-            texts = [str(a).rstrip("\n") for a in o.answers]
-            if texts:
-                if many and any("\n" in t for t in texts):
-                    out.append(f"# {prefix.rstrip(': ')}")
-                out.append("\n\n".join(texts))
-                if any("\n" in t for t in texts) and k + 1 < len(outcomes):
-                    out.append("")
-            entry.update(solutions=[a.to_json() for a in o.answers], complete=o.complete)
+                self.status = 1
+            entry.update(solutions=self.solutions, complete=o.complete)
         if not o.complete:
             entry["stopped_by"] = o.stopped_by
         entry["nodes"] = o.nodes
-        entries.append(entry)
-    if args.json:
-        lines = ",\n".join(json.dumps(entry) for entry in entries)  # a puzzle a line
-        text = '{"puzzles": [\n' + lines + "\n]}\n"
-    else:
-        text = "".join(line + "\n" for line in out)
-    _write(args.out, text)
-    if args.svg:
-        pictures = [module.svg(a) for o in outcomes for a in o.answers][:SVG_MAX]
-        if not pictures:
+        if args.json:  # a puzzle a line
+            self.sink.write((",\n" if self.entries else "") + json.dumps(entry))
+        elif line is not None:
+            self.sink.write(prefix + line + "\n")
+        self.entries += 1
+
+    def close(self) -> None:
+        """Finish the JSON document."""
+        if self.args.json:
+            self.sink.write("\n]}\n")
+
+    def draw(self, path: str) -> None:
+        """Write the pictures kept (one below the other) to ``path``."""
+        if not self.pictures:
             raise PuzzleError("--svg: no solution to draw")
-        picture = pictures[0] if len(pictures) == 1 else svg_stack(pictures)
-        with open(args.svg, "w", encoding="utf-8") as f:
+        picture = self.pictures[0] if len(self.pictures) == 1 else svg_stack(self.pictures)
+        with open(path, "w", encoding="utf-8") as f:
             f.write(picture)
-    return status
 
 
-def _write(path: str | None, text: str) -> None:
-    """Write ``text`` to the file ``path``, or to standard output."""
-    with open(path, "w", encoding="utf-8") if path else nullcontext(sys.stdout) as f:
-        f.write(text)
+def _output(path: str | None):
+    """The file ``path`` opened for writing, or standard output."""
+    return open(path, "w", encoding="utf-8") if path else nullcontext(sys.stdout)
