@@ -300,3 +300,15 @@ def test_sudoku_faults_name_the_place():
     assert f"row 1, column 1: the given 1 became {values[0][0]}" in found
     assert any(f.startswith("column 1:") for f in found)
     assert sudoku.faults(puzzle, [[0] * 4] * 4)[0] == "row 1, column 1: 0 is not in 1..4"
+
+
+def test_versions_agree(capsys):
+    import dlx
+    from dlx.cli import main as dlx_main
+
+    assert dlx.__version__[0].isdigit()
+    for entry in (dlx_main, main):
+        with pytest.raises(SystemExit) as info:
+            entry(["--version"])
+        assert info.value.code == 0
+        assert capsys.readouterr().out.split()[-1] == dlx.__version__
