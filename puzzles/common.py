@@ -224,13 +224,19 @@ class Answers:
         return self.account.stats.nodes
 
 
-def search_options(time_limit=None, progress=False, workers=1) -> dict:
-    """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search
-    (a time limit only where given: a parallel stream takes none)."""
-    options: dict = {"progress": progress, "workers": workers}
-    if time_limit is not None:
-        options["time_limit"] = time_limit
-    return options
+SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers")
+
+
+def search_options(**search) -> dict:
+    """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
+    ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
+    neither), ``progress`` and ``workers``; any other name is refused."""
+    unknown = sorted(set(search) - set(SEARCH_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
+        )
+    return {k: v for k, v in search.items() if v is not None or k == "workers"}
 
 
 def stream(problem, decode, limit=None, forced=(), **search) -> Answers:

@@ -343,7 +343,9 @@ class PartSearches:
     a bar over the parts when there are several; ``complete``, ``stopped_by`` and
     ``stats`` sum them up (as a ``dlx.SolutionStream`` does)."""
 
-    def __init__(self, p: Plan, time_limit=None, progress=False, workers=1):
+    def __init__(self, p: Plan, time_limit=None, progress=False, workers=1, **search):
+        if search_options(**search).get("node_limit") is not None:
+            raise TypeError("loop takes no node_limit (its parts are searched one by one)")
         self.plan = p
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.time_limit = time_limit
@@ -369,7 +371,11 @@ class PartSearches:
                 self.complete, self.stopped_by = False, f"time limit {self.time_limit} s"
                 return
             big = len(self.plan.parts[k]) >= BIG_PART  # its own bar too: it may take long
-            options = search_options(left, self.progress and (bar is None or big), self.workers)
+            options = search_options(
+                time_limit=left,
+                progress=self.progress and (bar is None or big),
+                workers=self.workers,
+            )
             result, done, stats, stopped_by = search(self.plan.problem(k), limit, **options)
             self.stats.nodes += stats.nodes
             self.stats.updates += stats.updates

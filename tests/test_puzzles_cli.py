@@ -312,3 +312,13 @@ def test_versions_agree(capsys):
             entry(["--version"])
         assert info.value.code == 0
         assert capsys.readouterr().out.split()[-1] == dlx.__version__
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_unknown_search_option_is_named(name, tmp_path):
+    module = MODULES[name]
+    puzzle = module.parse_all(puzzle_file(name, tmp_path).read_text(encoding="utf-8"))[0]
+    with pytest.raises(TypeError, match="unknown search option 'timelimit'"):
+        module.count(puzzle, timelimit=3)
+    with pytest.raises(TypeError, match="unknown search option 'timelimit'"):
+        list(module.solutions(puzzle, 1, timelimit=3))
