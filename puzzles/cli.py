@@ -30,14 +30,19 @@ answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
   (sudoku's ``--generate``), returning what to print;
 - ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
-- ``WORKERS``: the default of ``--workers`` (1 when absent).
+- ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
+  when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
+  when no mode is asked for (``--limit N`` then lists N solutions).
 
 A module that defines ``run(args)`` keeps its own runner (``pentomino`` today): it
 gets its own parser from its ``add_arguments`` and nothing shared. To adopt the layer
 (the planned ``polyform`` command too), such a module drops ``run`` and the shared
 flags from its ``add_arguments``, reads its puzzle in ``read(text, args)`` (``text`` is
-None when no FILE is given and ``FILE_REQUIRED = False``), and streams and counts as
-above; its answers then print, draw and dump to JSON like every other command's.
+None when no FILE is given and ``FILE_REQUIRED = False``), sets ``COUNT_BY_DEFAULT``
+and ``WORKERS = 0`` (the pentomino job counts on every core by default), streams and
+counts as above (its distinct solutions), and gives its puzzle a ``summary()`` for what
+``--stats`` should add (how symmetry was broken, all = distinct x |G|); its answers then
+print, draw and dump to JSON like every other command's.
 """
 
 from __future__ import annotations
@@ -238,6 +243,8 @@ def run(module, args) -> int:
         puzzles = reader(text, args) if reader is not None else module.parse_all(text)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
+    if getattr(module, "COUNT_BY_DEFAULT", False):
+        args.count = args.count or not (args.unique or args.all or args.limit)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(args.out) as sink:

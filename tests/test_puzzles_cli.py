@@ -322,3 +322,86 @@ def test_unknown_search_option_is_named(name, tmp_path):
         module.count(puzzle, timelimit=3)
     with pytest.raises(TypeError, match="unknown search option 'timelimit'"):
         list(module.solutions(puzzle, 1, timelimit=3))
+
+
+# -- an adapter written to the documented protocol alone -------------------------------
+
+
+def protocol_adapter(monkeypatch):
+    """A module ``fake`` registered as a command: a puzzle is a number n (from a FILE,
+    or ``--size N`` without one), its solutions the ways to cover n items in a row by
+    options of one or two neighbouring items (Fibonacci numbers); it counts by default."""
+    import sys
+    import types
+    from dataclasses import dataclass
+
+    import dlx
+    from puzzles import cli, common
+
+    fake = types.ModuleType("fake")
+    fake.FILE_REQUIRED, fake.COUNT_BY_DEFAULT, fake.WORKERS = False, True, 1
+
+    @dataclass(frozen=True)
+    class Answer(common.Answer):
+        puzzle: int
+        pieces: tuple
+
+        def to_json(self):
+            return [list(p) for p in self.pieces]
+
+    Answer.__module__ = "fake"
+    fake.Answer = Answer
+
+    def build(n):
+        problem = dlx.Problem(primary=[str(k) for k in range(n)])
+        for k in range(n):
+            problem.add_option([str(k)])
+            if k + 1 < n:
+                problem.add_option([str(k), str(k + 1)])
+        return problem
+
+    def decode(n, solution):
+        return Answer(n, tuple(sorted(tuple(int(i) for i in row) for row in solution.rows)))
+
+    fake.add_arguments = lambda parser: parser.add_argument("--size", type=int, default=4)
+    fake.read = lambda text, args: [int(t) for t in text.split()] if text else [args.size]
+    fake.parse_all = lambda text: [int(t) for t in text.split()]
+    fake.solutions = lambda n, limit=None, **search: common.stream(
+        build(n), lambda s: decode(n, s), limit, **search
+    )
+    fake.count = lambda n, limit=None, **search: dlx.count(
+        build(n), limit=limit, **common.search_options(**search)
+    )
+    fake.render = lambda a: " ".join("-".join(map(str, p)) for p in a.pieces)
+    fake.svg = lambda a: common.svg_document(10 * a.puzzle, 10, [])
+    fake.faults = lambda n, a: (
+        [] if sorted(i for p in a.pieces for i in p) == list(range(n)) else ["x"]
+    )
+    monkeypatch.setitem(sys.modules, "fake", fake)
+    monkeypatch.setitem(cli.COMMANDS, "fake", ("fake", "tile a strip with 1- and 2-pieces"))
+    return fake
+
+
+def test_an_adapter_written_to_the_protocol(monkeypatch, capsys, tmp_path):
+    protocol_adapter(monkeypatch)
+    assert run(capsys, "fake")[:2] == (0, "5\n")  # counts by default; F(5) tilings of 4
+    assert run(capsys, "fake", "--size", "10")[1] == "89\n"
+    status, out, _ = run(capsys, "fake", "--limit", "2")
+    assert status == 0 and out == "0 1 2 3\n0 1 2-3\n"
+    path = tmp_path / "strips.txt"
+    path.write_text("1 2 3\n")
+    status, out, _ = run(capsys, "fake", str(path), "--all", "--json", "--workers", "2")
+    entries = json.loads(out)["puzzles"]
+    assert [len(e["solutions"]) for e in entries] == [1, 2, 3]
+    assert [e["label"] for e in entries] == ["puzzle 1", "puzzle 2", "puzzle 3"]
+    assert run(capsys, "fake", str(path), "--unique")[:2] == (
+        1,
+        "puzzle 1: unique\npuzzle 2: not unique\npuzzle 3: not unique\n",
+    )
+    assert "tile a strip" in run_help(capsys)
+
+
+def run_help(capsys) -> str:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    return capsys.readouterr().out
