@@ -158,8 +158,9 @@ def svg_stack(pictures: list[str], gap: float = 10) -> str:
 
 
 class Answer:
-    """Base of the adapters' answers: ``str()`` is the adapter's ``render``, Jupyter
-    shows its ``svg``, and ``to_json()`` gives plain lists of numbers."""
+    """Base of the adapters' answers: ``str()`` is the adapter's ``render`` (the text, as
+    in a file, ending with a newline), Jupyter shows its ``svg``, and ``to_json()`` gives
+    plain lists of numbers."""
 
     def __str__(self) -> str:
         return self._adapter().render(self)

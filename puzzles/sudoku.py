@@ -16,7 +16,7 @@ and b columns (4: 2x2, 6: 2x3, 9: 3x3, 16: 4x4, 25: 5x5); other sides need regio
 Known counts: the empty 4x4 grid has 288 solutions; every puzzle of the 17-clue list,
 top95 and forum-hardest has exactly one; Serg's benchmark puzzles have 2 or more.
 
->>> print(solve("1...\\n..1.\\n.1..\\n...1\\n"))
+>>> print(solve("1...\\n..1.\\n.1..\\n...1\\n"), end="")
 1324
 2413
 3142
@@ -269,8 +269,9 @@ def decode(sudoku: Sudoku, solution) -> Answer:
 
 
 def render(answer: Answer) -> str:
-    """A solved grid in its puzzle's own format (one line, rows, or puzzlekit rows)."""
-    return render_values(answer.puzzle.grid, answer.values)
+    """A solved grid in its puzzle's own format (one line, rows, or puzzlekit rows),
+    ending with a newline."""
+    return render_values(answer.puzzle.grid, answer.values) + "\n"
 
 
 def svg(answer: Answer, cell: int = 32) -> str:

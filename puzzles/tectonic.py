@@ -13,7 +13,7 @@ Glossary:
 
 Known counts: every puzzle of the puzzlekit set (200, 6x6 to 10x10) has one solution.
 
->>> print(solve("1 -\\n- -\\n- -\\na a\\nb b\\nb b\\n"))
+>>> print(solve("1 -\\n- -\\n- -\\na a\\nb b\\nb b\\n"), end="")
 1 2
 3 4
 1 2
@@ -158,8 +158,8 @@ def decode(puzzle: Tectonic, solution: dlx.Solution) -> Answer:
 
 
 def render(answer: Answer) -> str:
-    """A filled grid in its puzzle's own format."""
-    return render_values(answer.puzzle.grid, answer.values)
+    """A filled grid in its puzzle's own format, ending with a newline."""
+    return render_values(answer.puzzle.grid, answer.values) + "\n"
 
 
 def svg(answer: Answer, cell: int = 32) -> str:

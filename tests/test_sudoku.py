@@ -236,7 +236,7 @@ def test_other_sizes_in_one_line_format(side):
     assert puzzle.side == side and puzzle.grid.values == blanked
     res = sudoku.solve_all([puzzle], limit=1)[0]
     check_solution(puzzle, res.values)
-    assert len(sudoku.render(sudoku.Answer(puzzle, res.values))) == side * side
+    assert len(sudoku.render(sudoku.Answer(puzzle, res.values))) == side * side + 1
 
 
 @pytest.mark.parametrize("side", [4, 6, 9, 12, 16])
