@@ -24,7 +24,7 @@ import threading
 import time
 
 NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
-USUAL = "usually 5 to 30 s"  # the first-ever compilation (see README, "First run")
+USUAL = "usually 5 to 40 s"  # the first-ever compilation (see README, "First run")
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
