@@ -8,22 +8,11 @@
 2
 """
 
+from dlx.api import batch, count, first, is_unique, solutions
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
-from dlx.search import (
-    BatchResult,
-    Count,
-    Memo,
-    Search,
-    Solution,
-    SolutionStream,
-    Stats,
-    batch,
-    count,
-    first,
-    is_unique,
-    solutions,
-)
+from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 __all__ = [
@@ -32,6 +21,7 @@ __all__ = [
     "DlxFormatError",
     "InvalidSolution",
     "Memo",
+    "Parallel",
     "Problem",
     "ProblemError",
     "Search",

@@ -7,63 +7,43 @@ built them; early stops of a commit (a dead branch) must undo exactly what they 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import DATA, EXPECTED, assert_links_restored, examples, run_to_end
 from strategies import problems
 
 import dlx
 from dlx import kernel
 from dlx.verify import check, naive_solutions
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
-EXPECTED = dict(
-    (name, int(n)) for name, n in (line.split() for line in (DATA / "EXPECTED.tsv").open())
-)
 QUICK = [name for name in EXPECTED if not name.startswith(("pent5", "pent6", "scott_all"))]
 SLOW = [name for name in EXPECTED if name not in QUICK]
 
 
-def run_to_end(search: dlx.Search) -> None:
-    """Run a search until the kernel reports DONE."""
-    while search.run() != kernel.DONE:
-        pass
-
-
-def assert_links_restored(search: dlx.Search, problem: dlx.Problem) -> None:
-    """Every link array is back to its initial state."""
-    arrays = problem.arrays()
-    assert np.array_equal(search.node, arrays.node)
-    assert np.array_equal(search.item, arrays.item)
-
-
-def count_and_check(name: str) -> None:
+def count_and_check(paused_search, name: str) -> None:
     """Count a benchmark file with small node budgets (many pauses) and check it."""
     p = dlx.read(DATA / f"{name}.dlx")
-    search = dlx.Search(p)
-    search._budget = 997  # resume often: the state must survive every pause
+    search = paused_search(p)  # resume often: the state must survive every pause
     while True:
         code = search.run()
         if code == kernel.DONE:
             break
         assert code == kernel.PAUSED
-        search._budget = 997
     assert search.stats.solutions == EXPECTED[name]
     assert_links_restored(search, p)
 
 
 @pytest.mark.parametrize("name", QUICK)
-def test_known_counts_and_links_restored(name):
-    count_and_check(name)
+def test_known_counts_and_links_restored(paused_search, name):
+    count_and_check(paused_search, name)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SLOW)
-def test_known_counts_and_links_restored_slow(name):
-    count_and_check(name)
+def test_known_counts_and_links_restored_slow(paused_search, name):
+    count_and_check(paused_search, name)
 
 
 def test_stream_of_a_benchmark_is_checked_and_distinct():
@@ -75,7 +55,8 @@ def test_stream_of_a_benchmark_is_checked_and_distinct():
     assert len(found) == EXPECTED["pent4x15_sym"]
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.oracle
+@settings(max_examples=examples(300), deadline=None)
 @given(problems(max_options=9))
 def test_random_problems_match_naive_and_restore_links(p):
     expected = naive_solutions(p)
@@ -94,7 +75,8 @@ def test_random_problems_match_naive_and_restore_links(p):
     assert_links_restored(search, p)
 
 
-@settings(max_examples=100, deadline=None)
+@pytest.mark.oracle
+@settings(max_examples=examples(100), deadline=None)
 @given(problems(), st.integers(0, 3))
 def test_split_leaves_and_replays_restore_links(p, depth):
     total = len(naive_solutions(p))
