@@ -308,8 +308,7 @@ class SearchState(NamedTuple):
     the search ends); ``level_data``: int64[max_level, LEVEL_FIELDS], a row per level;
     ``progress``: int64[PROGRESS_FIELDS] (level, step, solutions, nodes, updates);
     ``level_key``: uint64[max_level + 1, words], the memo's key of each level;
-    ``loop_edge``, ``loop_vertex``, ``loop_incident``, ``loop_total``, ``loop_trail``:
-    the loop items' arrays (None without loop items: numba then compiles no loop code).
+    ``second``, ``has_bounds``: as in ``Arrays``.
     """
 
     node: np.ndarray
@@ -317,25 +316,35 @@ class SearchState(NamedTuple):
     level_data: np.ndarray
     progress: np.ndarray
     level_key: np.ndarray
-    loop_edge: np.ndarray | None
-    loop_vertex: np.ndarray | None
-    loop_incident: np.ndarray | None
-    loop_total: np.ndarray | None
-    loop_trail: np.ndarray | None
+    second: int
+    has_bounds: bool
 
 
-def loop_arrays(arrays: Arrays) -> tuple:
-    """Fresh ``loop_edge, loop_vertex, loop_incident, loop_total`` for one search (empty
-    without loop items, so that numba compiles the search without the loop code);
-    ``loop_total`` holds the counters, then the trail."""
+class LoopState(NamedTuple):
+    """One search's loop-item arrays (see "Loop items" in ``dlx/kernel.py``):
+    ``edge``: int32[n_items + 1, LOOP_EDGE_FIELDS]; ``vertex``: int32[n_vertices + 1,
+    LOOP_VERTEX_FIELDS]; ``incident``: int32[2 * loop items]; ``total``:
+    int32[LOOP_TOTAL_FIELDS]; ``trail``: int32[n_options + n_items + 1], the hidden
+    options (node numbers) and settled items (negated), in order."""
+
+    edge: np.ndarray
+    vertex: np.ndarray
+    incident: np.ndarray
+    total: np.ndarray
+    trail: np.ndarray
+
+
+def new_loop_state(arrays: Arrays) -> LoopState | None:
+    """Fresh loop-item arrays for one search (None without loop items: numba then
+    compiles the search without the loop code)."""
     if arrays.loop_edge is None:
-        return ()
-    loop_vertex = np.zeros((arrays.n_vertices + 1, LOOP_VERTEX_FIELDS), dtype=np.int32)
-    loop_vertex[:, FIRST_EDGE] = arrays.loop_first_edge
+        return None
+    vertex = np.zeros((arrays.n_vertices + 1, LOOP_VERTEX_FIELDS), dtype=np.int32)
+    vertex[:, FIRST_EDGE] = arrays.loop_first_edge
+    total = np.zeros(LOOP_TOTAL_FIELDS, dtype=np.int32)
     # at most one trail entry per option and one per secondary item
-    trail = arrays.n_options + arrays.item.shape[1]
-    loop_total = np.zeros(LOOP_TOTAL_FIELDS + trail, dtype=np.int32)
-    return arrays.loop_edge.copy(), loop_vertex, arrays.loop_incident, loop_total
+    trail = np.zeros(arrays.n_options + arrays.item.shape[1], dtype=np.int32)
+    return LoopState(arrays.loop_edge.copy(), vertex, arrays.loop_incident, total, trail)
 
 
 def new_state(arrays: Arrays, max_level: int, key_words: int = 1) -> SearchState:
@@ -346,7 +355,8 @@ def new_state(arrays: Arrays, max_level: int, key_words: int = 1) -> SearchState
         np.zeros((max_level, LEVEL_FIELDS), np.int64),
         np.zeros(PROGRESS_FIELDS, np.int64),
         np.zeros((max_level + 1, key_words), np.uint64),
-        *loop_arrays(arrays),
+        arrays.second,
+        arrays.has_bounds,
     )
 
 

@@ -218,23 +218,12 @@ class Search:
         if self.prefix.size and self.prefix.min() < 0:
             raise ProblemError("a subproblem's branch numbers must be >= 0")
         self.n_fixed = len(self.forced) + len(self.prefix)
-        max_level = arrays.max_level + self.n_fixed
-        self.node = arrays.node.copy()
-        self.item = arrays.item.copy()
-        self.loop = layout.loop_arrays(arrays)
-        self.choice = np.zeros(max_level, np.int64)
-        self.best = np.zeros(max_level, np.int64)
-        self.first_tweak = np.zeros(max_level, np.int64)
-        self.branch_index = np.zeros(max_level, np.int64)
-        self.branch_degree = np.zeros(max_level, np.int64)
-        self.state = np.zeros(2, np.int64)
-        self.kernel_stats = np.zeros(3, np.int64)
         if memo is not None and memo.arrays is not arrays:
             raise ProblemError("this memo was made for another problem (or before a change)")
-        words = 1 if memo is None else memo.words
         self.memo = memo
-        self.level_key = np.zeros((max_level + 1, words), np.uint64)
-        self.level_memo = np.zeros((max_level, 2), np.int64)
+        words = 1 if memo is None else memo.words
+        self.state = layout.new_state(arrays, arrays.max_level + self.n_fixed, words)
+        self.loop = layout.new_loop_state(arrays)
         self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
         if split_depth is not None and self.split_depth < self.n_fixed:
             raise ProblemError(f"split depth {split_depth} is above the fixed levels")
@@ -254,6 +243,21 @@ class Search:
         return sum(_kernel().search.stats.cache_misses.values())
 
     @property
+    def node(self) -> np.ndarray:
+        """The search's node links (``dlx.layout``), as the kernel left them."""
+        return self.state.node
+
+    @property
+    def item(self) -> np.ndarray:
+        """The search's item links, as the kernel left them."""
+        return self.state.item
+
+    @property
+    def kernel_stats(self) -> np.ndarray:
+        """int64[3]: solutions, nodes and updates so far (a view of the kernel's)."""
+        return self.state.progress[layout.SOLUTIONS : layout.UPDATES + 1]
+
+    @property
     def stats(self) -> Stats:
         """Statistics so far."""
         s, n, u = (int(v) for v in self.kernel_stats)
@@ -262,28 +266,41 @@ class Search:
     @property
     def level(self) -> int:
         """The current depth of the search."""
-        return int(self.state[0])
+        return int(self.state.progress[layout.LEVEL])
+
+    def _column(self, field: int) -> np.ndarray:
+        """One column of the per-level array, levels ``0..level-1``."""
+        return self.state.level_data[: self.level, field]
 
     def fraction(self) -> float:
         """Estimated fraction of this search's tree done so far."""
         if self.done:
             return 1.0
-        return tree_fraction(self.branch_index, self.branch_degree, self.n_fixed, self.level)
+        data = self.state.level_data
+        index, degree = data[:, layout.BRANCH_INDEX], data[:, layout.BRANCH_DEGREE]
+        return tree_fraction(index, degree, self.n_fixed, self.level)
 
     def path(self) -> list[int]:
         """Branch numbers from the first free level to the current one."""
-        return [int(k) for k in self.branch_index[len(self.forced) : self.level]]
+        return [int(k) for k in self._column(layout.BRANCH_INDEX)[len(self.forced) :]]
 
     def path_weight(self) -> float:
         """The share of the whole tree below the current node (1 / product of degrees)."""
         weight = 1.0
-        for d in self.branch_degree[len(self.forced) : self.level]:
+        for d in self._column(layout.BRANCH_DEGREE)[len(self.forced) :]:
             weight /= max(int(d), 1)
         return weight
 
+    def sanity(self) -> None:
+        """Check every link and length of the search's arrays (Knuth's sanity(), in
+        the kernel); raise AssertionError naming the fault. For tests, at any pause."""
+        fault, where = _kernel().sanity(self.state.node, self.state.item, self.state.second)
+        if fault != 0:
+            raise AssertionError(f"links broken: fault {fault} at item {where}")
+
     def current_options(self) -> tuple[int, ...]:
         """The options chosen at levels 0..level-1 (null choices left out)."""
-        nodes = self.choice[: self.level]
+        nodes = self._column(layout.CHOICE)
         options = self._arrays.option_of_node[nodes]
         return tuple(int(k) for k in options if k >= 0)
 
@@ -322,11 +339,8 @@ class Search:
         t0 = time.perf_counter()
         nodes_before = int(self.kernel_stats[1])
         code = kernel.search(
-            self.node, self.item, self._arrays.second, self._arrays.has_bounds,
-            self.choice, self.best, self.first_tweak, self.branch_index, self.branch_degree,
-            self.state, self.kernel_stats, self.forced, self.prefix, self.split_depth,
-            budget, max_solutions, stream, *memo, self.level_key, self.level_memo,
-            *self.loop,
+            self.state, self.loop, self.forced, self.prefix, *memo, self.split_depth,
+            budget, max_solutions, stream,
         )  # fmt: skip
         dt = time.perf_counter() - t0
         self.seconds += dt
@@ -496,20 +510,17 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     counts = np.zeros(n_sets, dtype=np.int64)
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
+    state = layout.new_state(arrays, arrays.max_level + max_forced)
     t0 = time.perf_counter()
     _kernel().search_batch(
-        arrays.node.copy(),
-        arrays.item.copy(),
-        arrays.second,
-        arrays.has_bounds,
+        state,
+        layout.new_loop_state(arrays),
         nodes,
         start,
-        arrays.max_level + max_forced,
         max(int(limit), 1),
         counts,
         first_nodes,
         stats,
-        *layout.loop_arrays(arrays),
     )
     seconds = time.perf_counter() - t0
     if np.any(first_nodes[:, -1] >= 0):

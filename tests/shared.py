@@ -41,9 +41,10 @@ def option_sets(stream) -> set[frozenset[int]]:
 
 
 def run_to_end(search):
-    """Run a search until it is done (every pause goes through ``sane``)."""
+    """Run a search until it is done, checking its links at every pause."""
     while search.run() != dlx.layout.DONE:
-        pass
+        search.sanity()
+    search.sanity()
     return search
 
 

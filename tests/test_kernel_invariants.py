@@ -31,6 +31,7 @@ def count_and_check(paused_search, name: str) -> None:
         if code == kernel.DONE:
             break
         assert code == kernel.PAUSED
+        search.sanity()
     assert search.stats.solutions == EXPECTED[name]
     assert_links_restored(search, p)
 
@@ -64,6 +65,7 @@ def test_random_problems_match_naive_and_restore_links(p):
     found = set()
     while True:
         code = search.run(stream=True)
+        search.sanity()
         if code == kernel.DONE:
             break
         if code == kernel.SOLUTION:
@@ -84,6 +86,7 @@ def test_split_leaves_and_replays_restore_links(p, depth):
     found = 0
     while True:
         code = split.run()
+        split.sanity()
         if code == kernel.DONE:
             break
         if code == kernel.LEAF:
@@ -117,13 +120,26 @@ def test_batch_restores_links_and_matches_forced_counts():
 def test_batch_kernel_leaves_links_as_found():
     p = dlx.read(DATA / "pent3x20_sym.dlx")
     arrays = p.arrays()
-    node, item = arrays.node.copy(), arrays.item.copy()
+    state = dlx.layout.new_state(arrays, arrays.max_level)
     counts = np.zeros(2, np.int64)
     first = np.zeros((2, arrays.max_level), np.int32)
     stats = np.zeros((2, 3), np.int64)
-    kernel.search_batch(
-        node, item, arrays.second, arrays.has_bounds, np.zeros(0, np.int32),
-        np.zeros(3, np.int64), arrays.max_level, 1, counts, first, stats,
-    )  # fmt: skip
+    forced, start = np.zeros(0, np.int32), np.zeros(3, np.int64)
+    kernel.search_batch(state, None, forced, start, 1, counts, first, stats)
     assert list(counts) == [1, 1]
-    assert np.array_equal(node, arrays.node) and np.array_equal(item, arrays.item)
+    assert np.array_equal(state.node, arrays.node) and np.array_equal(state.item, arrays.item)
+    assert kernel.sanity(state.node, state.item, arrays.second) == (kernel.SANE, 0)
+
+
+def test_sanity_finds_a_broken_link():
+    p = dlx.read(DATA / "pent3x20_sym.dlx")
+    search = dlx.Search(p)
+    search.sanity()
+    x = int(search.node[dlx.layout.DLINK, 1])
+    search.node[dlx.layout.ULINK, x] = 0  # the first node of item 1 no longer points up
+    with pytest.raises(AssertionError, match="fault 3 at item 1"):
+        search.sanity()
+    search.node[dlx.layout.ULINK, x] = 1
+    search.node[dlx.layout.TOP, 1] += 1  # item 1's length is wrong
+    with pytest.raises(AssertionError, match="fault 5 at item 1"):
+        search.sanity()

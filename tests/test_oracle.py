@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shared import examples, option_sets
+from shared import examples, option_sets, run_to_end
 from strategies import problems
 
 import dlx
@@ -20,9 +20,7 @@ pytestmark = pytest.mark.oracle
 def assert_matches_naive(p: dlx.Problem) -> None:
     """Streamed, counted and naive solutions agree; links come back to their start."""
     expected = naive_solutions(p)
-    search = dlx.Search(p)
-    while search.run() != kernel.DONE:
-        pass
+    search = run_to_end(dlx.Search(p, budget=3))  # a pause every 3 nodes, each checked
     assert search.stats.solutions == len(expected)
     arrays = p.arrays()
     assert np.array_equal(search.node, arrays.node)
@@ -53,15 +51,14 @@ def test_split_and_replay_partition_the_tree(p, data):
     paths = []
     while True:
         code = split.run()
+        split.sanity()
         if code == kernel.LEAF:
             paths.append(split.path())
         elif code == kernel.DONE:
             break
     found = split.stats.solutions
     for path in paths:
-        sub = dlx.Search(p, prefix=path)
-        while sub.run() != kernel.DONE:
-            pass
+        sub = run_to_end(dlx.Search(p, prefix=path))
         found += sub.stats.solutions
         assert np.array_equal(sub.node, p.arrays().node)
     assert found == total
