@@ -9,6 +9,7 @@
 """
 
 from dlx.api import batch, count, first, is_unique, solutions
+from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
@@ -17,6 +18,7 @@ from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 __all__ = [
     "BatchResult",
+    "CheckpointError",
     "Count",
     "DlxFormatError",
     "InvalidSolution",
