@@ -32,16 +32,35 @@ adjacency
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 
-from dlx import kernel
-from dlx.problem import Problem, ProblemError
+from dlx.errors import ProblemError
+from dlx.layout import BOUND, COLOR, SLACK, TOP
+from dlx.problem import Problem
 
+OVERFLOW = 5  # the kernel's code for a count that outgrew its limbs
 MAX_BITS = 4096  # items kept as bits, at most (64 words)
 URGENT_OPTIONS = 12  # an item with at most this many options is branched on first
 MAX_PAIRS = 4_000_000  # no region pruning when options hold more pairs of cells
+
+
+# What the kernel takes: the arrays of a problem (``BitLayout``) and those of one
+# search (``dlx.bitsearch``), one argument each (see ``dlx/bitset.py`` for both).
+Tables = namedtuple(
+    "Tables",
+    "words n_cells mask test_mask list_start group_start group_guard "
+    "list_group_start halo primary_mask option_counter_start option_counter "
+    "counter_lo counter_hi urgent_bit urgent_start urgent_option "
+    "cell_mask neighbours piece_bit piece_counter piece_size_start piece_size",
+)
+State = namedtuple(
+    "State",
+    "key cand cand_start choice branch_index branch_degree level_nodes state stats "
+    "total level_entry memo_keys memo_counts marks stack reach spare",
+)
 
 
 @dataclass(frozen=True)
@@ -108,12 +127,12 @@ def _entries(arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The problem's entries: (option of each, item of each, colour of each), in order."""
     node = arrays.node
     first = arrays.first_node.astype(np.int64)
-    top = node[kernel.TOP].astype(np.int64)
+    top = node[TOP].astype(np.int64)
     begin = int(first[0]) if len(first) else node.shape[1]
     is_entry = top[begin:] > 0
     position = np.flatnonzero(is_entry) + begin
     option_of = arrays.option_of_node[position].astype(np.int64)
-    return option_of, top[position], node[kernel.COLOR, position].astype(np.int64)
+    return option_of, top[position], node[COLOR, position].astype(np.int64)
 
 
 def why_not(problem: Problem) -> str | None:
@@ -127,8 +146,8 @@ def why_not(problem: Problem) -> str | None:
     option_of, item_of, colour = _entries(arrays)
     if np.any(colour != 0):
         return "it has colours"
-    bound = arrays.item[kernel.BOUND].astype(np.int64)
-    slack = arrays.item[kernel.SLACK].astype(np.int64)
+    bound = arrays.item[BOUND].astype(np.int64)
+    slack = arrays.item[SLACK].astype(np.int64)
     n_items = arrays.item.shape[1] - 1
     is_bit = np.ones(n_items + 1, bool)
     is_bit[0] = False
@@ -227,8 +246,8 @@ def _compile(problem: Problem, arrays) -> BitLayout:
     n_options = problem.n_options
     second = arrays.second
     n_items = arrays.item.shape[1] - 1
-    bound = arrays.item[kernel.BOUND].astype(np.int64)
-    slack = arrays.item[kernel.SLACK].astype(np.int64)
+    bound = arrays.item[BOUND].astype(np.int64)
+    slack = arrays.item[SLACK].astype(np.int64)
     primary = np.arange(1, second)
     exact = (bound[primary] == 1) & (slack[primary] == 0)
     pieces = _pieces(option_of, item_of, n_options, second)
@@ -373,3 +392,18 @@ def _compile(problem: Problem, arrays) -> BitLayout:
         max_level=max_level,
         max_branches=max_branches,
     )
+
+
+def suits(problem: Problem) -> bool:
+    """Whether ``problem`` looks like a tiling, where filling the first empty cell is the
+    right rule: the bitset kernel takes it, it has pieces and cells, and most pieces go
+    to many places (more than ``URGENT_OPTIONS``). In a sudoku every "piece" (a cell of
+    the grid) has at most 9 options: such problems go to the dancing-links kernel."""
+    if not fits(problem):
+        return False
+    lay = layout(problem)
+    n_pieces = len(lay.piece_bit)
+    if lay.n_cells == 0 or n_pieces == 0:
+        return False
+    few = int(np.isin(lay.piece_bit[lay.piece_bit >= 0], lay.urgent_bit).sum())
+    return 4 * few <= n_pieces

@@ -18,18 +18,18 @@ import time
 
 import numpy as np
 
-from dlx import bitset
-from dlx.bitlayout import BitLayout, layout
-from dlx.kernel import DONE, LIMIT, NO_SPLIT, PAUSED
-from dlx.problem import Problem, ProblemError
+from dlx import compiling
+from dlx.bitlayout import OVERFLOW, BitLayout, State, Tables, layout
+from dlx.errors import ProblemError
+from dlx.layout import DONE, LIMIT, NO_SPLIT, PAUSED
+from dlx.problem import Problem
 from dlx.search import (
     CALL_SECONDS,
     FIRST_BUDGET,
-    Count,
-    Progress,
-    SolutionStream,
+    MAX_BUDGET,
+    MIN_BUDGET,
     Stats,
-    _forced_nodes,
+    forced_nodes,
     tree_fraction,
 )
 
@@ -37,9 +37,16 @@ MEMO_BYTES = 1 << 20  # the memo table, at most (keys and counts together)
 URGENT, PRUNE_CAP, MEMO_LEVELS = True, 0, 1 << 30  # the kernel's defaults (see ``options``)
 
 
-def _tables(lay: BitLayout) -> bitset.Tables:
+def _kernel():
+    """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
+    from dlx import bitset
+
+    return bitset
+
+
+def _tables(lay: BitLayout) -> Tables:
     """The layout as the kernel takes it."""
-    return bitset.Tables(
+    return Tables(
         lay.words, lay.n_cells, lay.mask, lay.test_mask,
         lay.list_start, lay.group_start, lay.group_guard, lay.list_group_start, lay.halo,
         lay.primary_mask,
@@ -96,6 +103,7 @@ class BitsetSearch:
     problem, forced, prefix, split_depth, node_limit, time_limit, progress, desc :
         as for ``dlx.search.Search``.
     memo : a ``BitMemo`` of this problem, used by full counts only.
+    budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work).
     urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
         next to the option just taken (default ``PRUNE_CAP`` times the largest option
@@ -114,6 +122,7 @@ class BitsetSearch:
         progress: bool = False,
         desc: str = "search",
         memo: BitMemo | None = None,
+        budget: int | None = None,
         urgent: bool = URGENT,
         prune_cap: int | None = None,
         memo_levels: int = MEMO_LEVELS,
@@ -123,7 +132,7 @@ class BitsetSearch:
         self._layout = lay
         self._tables = _tables(lay)
         forced = [int(k) for k in forced]
-        _forced_nodes(problem, forced)  # the same checks (and errors) as Search's
+        forced_nodes(problem, forced, [0, len(forced)])  # the checks (and errors) of Search
         position = np.empty(len(lay.option), np.int64)
         position[lay.option] = np.arange(len(lay.option))
         self.forced = position[np.asarray(forced, np.int64)] if forced else np.zeros(0, np.int64)
@@ -146,9 +155,16 @@ class BitsetSearch:
         self.seconds = 0.0
         self.done = False
         self.stopped_by: str | None = None
-        self._budget = FIRST_BUDGET
+        self.fixed_budget = None if budget is None else max(int(budget), 1)
+        self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
         self.kernel_stats = np.zeros(3, np.int64)
         self._new_state(limbs=1)
+        compiling.warm_up_bitset()  # before any clock starts
+
+    @staticmethod
+    def cache_misses() -> int:
+        """How many times this process looked for the kernel in numba's cache and missed."""
+        return sum(_kernel().search.stats.cache_misses.values())
 
     def _new_state(self, limbs: int) -> None:
         """Fresh search arrays (at the root), counts in ``limbs`` words."""
@@ -156,7 +172,7 @@ class BitsetSearch:
         rows = lay.max_level + 2
         n_sums = lay.n_cells // 64 + 1
         levels = np.zeros(rows, np.int64)
-        self._state = bitset.State(
+        self._state = State(
             key=np.zeros((rows, lay.key_words), np.uint64),
             cand=np.zeros(rows * lay.max_branches, np.int64),
             cand_start=levels.copy(),
@@ -255,20 +271,20 @@ class BitsetSearch:
             state = self._state._replace(memo_keys=keys, memo_counts=counts)
             t0 = time.perf_counter()
             nodes_before = int(self.kernel_stats[1])
-            code = bitset.search(
+            code = _kernel().search(
                 self._tables, state, self.forced, self.prefix, self.split_depth,
                 budget, -1 if max_solutions is None else max_solutions, stream, self.options,
             )  # fmt: skip
             dt = time.perf_counter() - t0
             self.seconds += dt
-            if code == bitset.OVERFLOW:
+            if code == OVERFLOW:
                 self._new_state(limbs=2 * self.limbs)  # start again, counts twice as wide
                 continue
             if code == PAUSED:
                 done_nodes = int(self.kernel_stats[1]) - nodes_before
-                if dt > 0 and done_nodes > 0:
+                if self.fixed_budget is None and dt > 0 and done_nodes > 0:
                     rate = done_nodes / dt
-                    self._budget = int(min(max(rate * CALL_SECONDS, 1000), 1 << 40))
+                    self._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
                 return code
             if code == LIMIT:
                 self.stopped_by = f"solution limit {max_solutions}"
@@ -276,56 +292,3 @@ class BitsetSearch:
                 self.done = True
             return code
 
-
-def count(
-    problem: Problem,
-    limit: int | None = None,
-    *,
-    forced=(),
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress: bool = False,
-    **choices,
-) -> Count:
-    """Count the solutions of ``problem`` with the bitset kernel, on one core (see
-    ``dlx.search.count``; ``choices`` go to ``BitsetSearch``).
-
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b"])
-    >>> for k in (["a"], ["b"], ["a", "b"]):
-    ...     _ = p.add_option(k)
-    >>> print(count(p))
-    2
-    """
-    memo = BitMemo.of(problem) if limit is None else None
-    search = BitsetSearch(
-        problem, forced=forced, node_limit=node_limit, time_limit=time_limit,
-        progress=progress, memo=memo, **choices,
-    )  # fmt: skip
-    bar = Progress(progress, "count")
-    try:
-        while search.run(stream=False, max_solutions=limit) == PAUSED:
-            bar.update(search.fraction(), search.solutions)
-    finally:
-        bar.close(1.0 if search.done else None, search.solutions)
-    stats = search.stats
-    return Count(stats.solutions, search.done, stats, search.stopped_by)
-
-
-def solutions(
-    problem: Problem,
-    limit: int | None = None,
-    *,
-    forced=(),
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress: bool = False,
-    **choices,
-) -> SolutionStream:
-    """Stream the solutions of ``problem`` found by the bitset kernel (see
-    ``dlx.search.solutions``; ``choices`` go to ``BitsetSearch``)."""
-    search = BitsetSearch(
-        problem, forced=forced, node_limit=node_limit, time_limit=time_limit,
-        progress=progress, **choices,
-    )  # fmt: skip
-    return SolutionStream(search, limit)

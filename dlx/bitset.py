@@ -59,8 +59,6 @@ Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, 
 call stops after a budget of nodes (``PAUSED``) and the next goes on.
 """
 
-from collections import namedtuple
-
 import numpy as np
 from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -73,9 +71,8 @@ if config.DISABLE_JIT:  # the intrinsic has no pure-Python version
         return (x & -x).bit_length() - 1
 
 
-from dlx.kernel import DONE, LEAF, LIMIT, NO_SPLIT, PAUSED, SOLUTION  # noqa: F401
-
-OVERFLOW = 5  # a count outgrew its limbs: start again with more
+from dlx.bitlayout import OVERFLOW
+from dlx.layout import DONE, LEAF, LIMIT, PAUSED, SOLUTION
 
 FORWARD, ADVANCE, BACKDOWN = 0, 1, 2
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
@@ -84,22 +81,6 @@ _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
-
-# The arrays of a problem (``dlx.bitlayout.BitLayout``) and of one search, as numba
-# takes them: one argument each.
-Tables = namedtuple(
-    "Tables",
-    "words n_cells mask test_mask list_start group_start group_guard "
-    "list_group_start halo primary_mask option_counter_start option_counter "
-    "counter_lo counter_hi urgent_bit urgent_start urgent_option "
-    "cell_mask neighbours piece_bit piece_counter piece_size_start piece_size",
-)
-State = namedtuple(
-    "State",
-    "key cand cand_start choice branch_index branch_degree level_nodes state stats "
-    "total level_entry memo_keys memo_counts marks stack reach spare",
-)
-
 
 @njit(cache=True, inline="always")
 def _low(x):
@@ -416,9 +397,9 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
 
     Parameters
     ----------
-    t : Tables
+    t : dlx.bitlayout.Tables
         The problem's arrays (``dlx.bitlayout.BitLayout``, as a namedtuple).
-    s : State
+    s : dlx.bitlayout.State
         This search's arrays: ``key`` uint64[max_level + 1, key_words]; ``cand``
         int64[(max_level + 1) * max_branches]; ``cand_start``, ``choice``,
         ``branch_index``, ``branch_degree``, ``level_nodes`` int64[max_level + 1];
