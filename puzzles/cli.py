@@ -14,6 +14,10 @@ from puzzles.common import PuzzleError
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
+    "polyform": (
+        "puzzles.polyform.cli",
+        "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
+    ),
     "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw)"),
     "tectonic": ("puzzles.tectonic", "solve tectonic / suguru"),
     "loop": ("puzzles.loop", "rotate pipe tiles until every pipe meets a pipe"),
