@@ -247,13 +247,30 @@ def outline(loops_of_edges) -> list[list]:
             while v != start:
                 loop.append(v)
                 v = following[v].pop()
-            loops.append(loop)
+            loops.append(_corners(loop))
     return loops
 
 
-def svg(puzzle: Puzzle, tilings: list, unit: float = 24, columns: int | None = None) -> str:
+def _corners(loop: list) -> list:
+    """A loop without the vertices that lie on a straight edge (vertices are (point,
+    layer) pairs with integer points)."""
+
+    def straight(a, b, c):
+        (ax, ay), (bx, by), (cx, cy) = a[0], b[0], c[0]
+        return (bx - ax) * (cy - by) == (by - ay) * (cx - bx)
+
+    n = len(loop)
+    kept = [v for k, v in enumerate(loop) if not straight(loop[k - 1], v, loop[(k + 1) % n])]
+    return kept or loop
+
+
+def svg(
+    puzzle: Puzzle, tilings: list, unit: float = 24, columns: int | None = None, show=None
+) -> str:
     """An SVG drawing of one tiling or a grid of many: each piece one outlined path with
-    its letter (sticks: one stroked path); 3-D solutions as their layers side by side."""
+    its letter (sticks: one stroked path); 3-D solutions as their layers side by side.
+
+    ``show``: the letter of each piece (default ``letters(puzzle)``)."""
     if not tilings:
         raise PuzzleError("no solution to draw")
     lat = puzzle.lattice
@@ -274,7 +291,7 @@ def svg(puzzle: Puzzle, tilings: list, unit: float = 24, columns: int | None = N
     gap = unit
     w, h = width * unit, height * unit
     index = {name: k for k, name in enumerate(puzzle.names)}
-    show = letters(puzzle)
+    show = show or letters(puzzle)
     sticks = lat.crossings is not None
     body = []
     for k, tiling in enumerate(tilings):
