@@ -41,7 +41,7 @@ def read_picture(text: str, where: str = "picture") -> dict:
 
 def write_picture(chars: dict) -> str:
     """A picture of ``{cell: character}``, blank between hexagons."""
-    return write_positions(chars, lambda c: (c[1], 2 * c[0] + c[1]), filler=" ")
+    return write_positions(chars, lambda c: (c[1], 2 * c[0] + c[1]), filler=" ", parity=1)
 
 
 LATTICE = Lattice(

@@ -34,17 +34,25 @@ def read_positions(text: str, cell_at, where: str = "picture") -> dict:
     return drawn
 
 
-def write_positions(chars: dict, position, filler: str = ".") -> str:
+def write_positions(chars: dict, position, filler: str = ".", parity: int = 0) -> str:
     """A picture from ``{cell: character}``; ``position(cell)`` gives (row, column) with
-    row 0 at the bottom; empty positions inside the box get ``filler`` when
-    ``filler(row, column)`` style callables are not needed."""
+    row 0 at the bottom; empty positions inside the box get ``filler``.
+
+    The picture starts at the least row and column, moved down so that reading it back
+    gives the same cells up to a translation of the lattice: ``parity`` 1 keeps
+    column - row even (triangles, hexagons), 2 keeps row and column even (sticks)."""
     placed = {position(c): ch for c, ch in chars.items()}
     rows = [r for r, _ in placed]
     cols = [c for _, c in placed]
     r0, c0 = min(rows), min(cols)
+    if parity == 1:
+        c0 -= (c0 - r0) % 2
+    elif parity == 2:
+        r0 -= r0 % 2
+        c0 -= c0 % 2
     lines = []
     for r in range(max(rows), r0 - 1, -1):
-        line = [filler(r, c) if callable(filler) else filler for c in range(c0, max(cols) + 1)]
+        line = [filler] * (max(cols) + 1 - c0)
         for (pr, pc), ch in placed.items():
             if pr == r:
                 line[pc - c0] = ch

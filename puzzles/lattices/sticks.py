@@ -48,7 +48,7 @@ def crossings(cells) -> list[str]:
             out.append(f"+{x + 1},{y}")
         if d == 1 and (x, y + 1, 1) in cells:
             out.append(f"+{x},{y + 1}")
-    return sorted(out)
+    return sorted(set(out))
 
 
 def _cell_at(row: int, col: int):
@@ -72,6 +72,7 @@ def write_picture(chars: dict) -> str:
         {**{("p", *p): ch for p, ch in points.items()}, **chars},
         lambda c: (2 * c[2], 2 * c[1]) if c[0] == "p" else _position(c),
         filler=" ",
+        parity=2,
     )
 
 

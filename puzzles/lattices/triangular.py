@@ -52,7 +52,7 @@ def read_picture(text: str, where: str = "picture") -> dict:
 
 def write_picture(chars: dict) -> str:
     """A picture of ``{cell: character}``, ``.`` where no triangle is."""
-    return write_positions(chars, lambda c: (c[1], 2 * c[0] + c[1] + c[2]))
+    return write_positions(chars, lambda c: (c[1], 2 * c[0] + c[1] + c[2]), parity=1)
 
 
 LATTICE = Lattice(
