@@ -518,7 +518,7 @@ def test_small_problems_against_the_naive_solver():
         ("triangle:2", "polyiamonds:1-2,T1", "triangular"),
         (line, "I2,I1*2", "sticks"),
         (line, "T3,I1", "sticks"),
-        ("triangle:3", "I3,D2*3", "triangular"),
+        ("hexagon:1", "D2*3", "triangular"),
     ]:
         problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))
         assert len(dlx.naive_solutions(problem)) == dlx.count(problem).solutions
