@@ -76,6 +76,14 @@ def run_puzzle(args, puzzle, render, draw) -> int:
     if args.workers < 0:
         raise PuzzleError("--workers must be at least 0")
     progress = not args.no_progress
+    if progress:  # something on screen before the symmetry plan and the build
+        n_copies = sum(p.copies for p in puzzle.pieces)
+        n_places = sum(len(v) for v in puzzle.placements.values())
+        print(
+            f"{len(puzzle.board)} cells, {len(puzzle.pieces)} pieces ({n_copies} copies), "
+            f"{n_places} placements; building the problem...",
+            file=sys.stderr,
+        )
     drawn = []
     if args.limit is not None or args.out is not None:
         if args.no_symmetry:
