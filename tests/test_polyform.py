@@ -445,6 +445,15 @@ def test_one_sided_set_not_mirror_closed_loses_reflections():
     assert_exact(lone)
 
 
+def test_partial_breaking_when_every_breaker_has_symmetric_places():
+    """Flat pieces in a box of odd side all lie in some mirror plane (step 6 of the plan)."""
+    puzzle = tiling.make_puzzle("3x3x2", "I3,V3,L4,T4,S4", lattice="cubic")
+    plan = tiling.plan_symmetry(puzzle, fallback=True)
+    assert plan.partial and plan.filter and plan.breaker is not None
+    assert all(plan.forbid.values())  # something is forbidden next to each symmetric place
+    assert_exact(puzzle)
+
+
 def test_soma_mirror_swaps_a_and_b():
     puzzle = tiling.make_puzzle("3x3x3", "soma")
     group = tiling.symmetry_group(puzzle)

@@ -38,6 +38,15 @@ The reasoning behind the restriction
    ``solution_key``) of their H-orbit (H = G when there is no P). Each class keeps
    exactly one member; its stabilizer S lies in H, and the class has |G| / |S| members,
    which gives the exact count of all solutions, symmetric ones included.
+6. Between the two ("partial"): when every candidate Q has some placements fixed by an
+   h != e of H (a flat piece in a 3-D box lies in a mirror plane), take Q all the same
+   (one copy, its own image under H) and forbid, next to P at r, only its *free*
+   placements (fixed by no h != e) that are not the least of their H-orbit. The H-orbit
+   of a free placement is free, so a class whose members put Q on free placements keeps
+   exactly one member, with trivial stabilizer (step 4); a class whose members put Q on
+   fixed placements (the H-orbit of a fixed placement is fixed) loses none, and is
+   reduced as in step 5. The solutions with Q free need no Python work beyond a look at
+   Q's placement, and the tree shrinks with the forbidden placements.
 """
 
 from __future__ import annotations
@@ -131,8 +140,9 @@ class Plan:
     ``group``: G (identity first); ``restricted``: the piece P kept once per orbit, at
     the placements ``kept``, whose stabilizers (elements of G fixing them, identity
     first) are ``stabilizers``; ``forbid[k]``: the placements of the breaker Q that may
-    not be used together with P at ``kept[k]``; ``filter``: True when no breaker exists,
-    so that solutions must still be reduced by ``is_class_representative``.
+    not be used together with P at ``kept[k]``; ``filter``: True when solutions must
+    still be reduced by ``is_class_representative`` (no breaker, or ``partial``: a
+    breaker for the solutions that put it on a free placement, step 6).
     """
 
     group: list
@@ -142,6 +152,7 @@ class Plan:
     stabilizers: list = field(default_factory=list)
     forbid: dict = field(default_factory=dict)
     filter: bool = False
+    partial: bool = False
 
     @property
     def group_order(self) -> int:
@@ -156,10 +167,15 @@ class Plan:
         if self.restricted is not None:
             text += f"; {self.restricted} kept at {len(self.kept)} places"
             n_fixed = sum(1 for s in self.stabilizers if len(s) > 1)
-            if n_fixed and self.breaker:
+            if n_fixed and self.breaker and not self.partial:
                 text += f", {n_fixed} of them symmetric, broken with {self.breaker}"
             elif n_fixed:
                 text += f", {n_fixed} of them symmetric"
+        if self.partial:
+            text += (
+                f"; {self.breaker} breaks the rest where no symmetry fixing "
+                f"{self.restricted} fixes it too"
+            )
         if self.filter:
             text += "; solutions reduced one by one to their least image"
         return text
@@ -257,6 +273,11 @@ def plan_symmetry(
     else:
         if fallback:
             plan.filter = True
+            partial = [n for n in options if fixed_by(n, moves)]
+            if partial:  # step 6
+                plan.breaker = partial[0]
+                plan.partial = True
+                _forbid(plan, placements[plan.breaker])
             return plan
         which = breaker if breaker is not None else "no piece with a single copy"
         raise NoSymmetryBreaking(
@@ -264,13 +285,23 @@ def plan_symmetry(
             "solutions apart (it needs a piece with no symmetry, such as F L N P Y, once); "
             "count all solutions with --no-symmetry"
         )
-    for k, stab in enumerate(plan.stabilizers):
-        if len(stab) == 1:
-            continue
-        plan.forbid[k] = {
-            q for q in placements[plan.breaker] if key(q) != min(key(h.move(q)) for h in stab)
-        }
+    _forbid(plan, placements[plan.breaker])
     return plan
+
+
+def _forbid(plan: Plan, places) -> None:
+    """For each symmetric kept place of P, the breaker's free placements that are not the
+    least of their orbit under its stabilizer (all placements are free but in step 6)."""
+    for k, stab in enumerate(plan.stabilizers):
+        if len(stab) > 1:
+            plan.forbid[k] = {
+                q for q in places if _free(q, stab) and key(q) != min(key(h.move(q)) for h in stab)
+            }
+
+
+def _free(cells, stabilizer) -> bool:
+    """True when no element but the identity (first) fixes the placement."""
+    return all(h.move(cells) != cells for h in stabilizer[1:])
 
 
 def solution_key(tiling) -> tuple:
@@ -292,6 +323,10 @@ def is_class_representative(plan: Plan, tiling) -> tuple[bool, int]:
     if plan.restricted is not None:
         place = next(cells for name, cells in tiling if name == plan.restricted)
         group = plan.stabilizers[plan.kept.index(place)]
+    if plan.partial:
+        place = next(cells for name, cells in tiling if name == plan.breaker)
+        if _free(place, group):  # step 6: the breaker decided
+            return True, 1
     own = solution_key(tiling)
     least = own
     fixed = 0
