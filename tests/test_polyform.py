@@ -538,6 +538,43 @@ def test_cells_along_the_short_side():
     assert order[:4] == [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0)]
 
 
+def test_adjacency_counts_shared_edges():
+    for board, pieces, pairs in [
+        ("2x1", "D2*2", 3),  # a parallelogram of four triangles in a row
+        ("2x2", "I2*2", 5),  # two hexagons by two: 5 shared edges
+        ("2x2x2", "O4*2", 12),  # the edges of a cube
+        ("1x1", "I1*4", 4),  # the 4 sides of a square: a cycle through its corners
+    ]:
+        lattice = {"D2*2": "triangular", "I2*2": "hexagonal", "O4*2": "cubic", "I1*4": "sticks"}
+        puzzle = tiling.make_puzzle(board, pieces, lattice=lattice[pieces])
+        assert len(tiling.adjacency(puzzle)) == pairs, board
+
+
+def test_bad_boards_and_pieces_are_refused_in_one_line(tmp_path):
+    """A fixed corpus of bad input: each gives a PuzzleError, never a traceback."""
+    bad = tmp_path / "bad.txt"
+    for board, pieces, lattice, text in [
+        ("triangle:3", "soma", None, None),
+        ("3x3x3", "hexiamonds", None, None),
+        ("hexagon:0", "hexiamonds", None, None),
+        ("0x4", "tetrahexes", None, None),
+        ("6x6", "polyiamonds:0-3", None, None),
+        ("6x6", "", None, None),
+        ("6x6", "hexiamonds,hexiamonds*0", None, None),
+        (str(bad), "tetrasticks", None, " .\n. x\n+-+\n"),
+        (str(bad), "hexiamonds", None, "lattice: triangular\n0 0\n"),
+        (str(bad), "hexiamonds", None, "...\n...\n"),
+        (str(bad), "tetrahexes", None, "A.A\nAA\n"),
+        ("4x4", str(bad), "triangular", "lattice: cubic\nA 0 0 0\n"),
+        ("4x4", str(bad), "square", "A.A\n"),
+    ]:
+        if text is not None:
+            bad.write_text(text)
+        with pytest.raises(PuzzleError) as error:
+            tiling.make_puzzle(board, pieces, lattice=lattice)
+        assert "\n" not in str(error.value)
+
+
 def test_svg_one_path_per_piece():
     for board, pieces in [("6x6", "hexiamonds"), ("3x3x3", "soma"), ("5x5", "tetrasticks,-H")]:
         puzzle = tiling.make_puzzle(board, pieces)

@@ -115,6 +115,18 @@ def cell_order(board) -> list:
     return sorted(cells, key=lambda c: tuple(c[i] for i in axes))
 
 
+def adjacency(puzzle: Puzzle) -> list[tuple[str, str]]:
+    """The pairs of neighbouring board cells, as item names (each pair once): what a
+    kernel needs for dead-region pruning."""
+    board = puzzle.board
+    return sorted(
+        (cell_item(a), cell_item(b))
+        for a in board
+        for b in puzzle.lattice.neighbours(a)
+        if b in board and a < b
+    )
+
+
 def cell_item(cell) -> str:
     """The item of a board cell."""
     return ",".join(str(v) for v in cell)
