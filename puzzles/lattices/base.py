@@ -177,6 +177,10 @@ class Lattice:
         return [self.to_screen(v) for v in self.polygon(cell)]
 
 
+# Generators of the plane groups, as integer matrices on centres.
+D4 = [((0, -1), (1, 0)), ((-1, 0), (0, 1))]  # a quarter turn and a mirror, on (x, y)
+D6 = [((0, -1), (1, 1)), ((1, 1), (0, -1))]  # 60 degrees, P(i, j) -> P(-j, i + j); a mirror
+
 SQRT3_2 = math.sqrt(3) / 2
 
 

@@ -14,7 +14,7 @@ row starts one column further right than the row below::
 
 from __future__ import annotations
 
-from puzzles.lattices.base import Lattice, oblique
+from puzzles.lattices.base import D6, Lattice, oblique
 from puzzles.lattices.pictures import read_positions, write_positions
 
 # The corners around a centre, in thirds of a and b, counter-clockwise.
@@ -50,7 +50,7 @@ LATTICE = Lattice(
     translate=2,
     centre=lambda c: c,
     cell_at=lambda p: p,
-    generators=[((0, -1), (1, 1)), ((1, 1), (0, -1))],  # 60-degree turn, mirror
+    generators=D6,
     neighbours=neighbours,
     polygon=lambda c: [(3 * c[0] + i, 3 * c[1] + j) for i, j in CORNERS],
     to_screen=lambda v: tuple(t / 3 for t in oblique(v)),

@@ -7,7 +7,7 @@ bottom line is y = 0.
 
 from __future__ import annotations
 
-from puzzles.lattices.base import Lattice
+from puzzles.lattices.base import D4, Lattice
 from puzzles.lattices.pictures import read_positions, write_positions
 
 
@@ -33,7 +33,7 @@ LATTICE = Lattice(
     translate=2,
     centre=lambda c: (2 * c[0] + 1, 2 * c[1] + 1),
     cell_at=lambda p: ((p[0] - 1) // 2, (p[1] - 1) // 2),
-    generators=[((0, -1), (1, 0)), ((-1, 0), (0, 1))],  # quarter turn, mirror
+    generators=D4,
     neighbours=neighbours,
     polygon=lambda c: [(c[0], c[1]), (c[0] + 1, c[1]), (c[0] + 1, c[1] + 1), (c[0], c[1] + 1)],
     to_screen=lambda v: (float(v[0]), float(v[1])),

@@ -19,7 +19,7 @@ characters at points are ignored::
 
 from __future__ import annotations
 
-from puzzles.lattices.base import Lattice
+from puzzles.lattices.base import D4, Lattice
 from puzzles.lattices.pictures import read_positions, write_positions
 
 
@@ -90,7 +90,7 @@ LATTICE = Lattice(
     cell_at=lambda p: (
         ((p[0] - 1) // 2, p[1] // 2, 0) if p[0] % 2 else (p[0] // 2, (p[1] - 1) // 2, 1)
     ),
-    generators=[((0, -1), (1, 0)), ((-1, 0), (0, 1))],
+    generators=D4,
     neighbours=neighbours,
     polygon=ends,
     to_screen=lambda v: (float(v[0]), float(v[1])),

@@ -19,7 +19,7 @@ where it stands).
 
 from __future__ import annotations
 
-from puzzles.lattices.base import Lattice, oblique
+from puzzles.lattices.base import D6, Lattice, oblique
 from puzzles.lattices.pictures import read_positions, write_positions
 
 
@@ -61,7 +61,7 @@ LATTICE = Lattice(
     translate=2,
     centre=lambda c: (3 * c[0] + 1 + c[2], 3 * c[1] + 1 + c[2]),
     cell_at=cell_at,
-    generators=[((0, -1), (1, 1)), ((1, 1), (0, -1))],  # 60-degree turn, mirror
+    generators=D6,
     neighbours=neighbours,
     polygon=polygon,
     to_screen=oblique,

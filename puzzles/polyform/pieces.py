@@ -24,6 +24,7 @@ from pathlib import Path
 
 from puzzles.common import PuzzleError, read_text
 from puzzles.lattices import LATTICES, Lattice
+from puzzles.polyform.boards import read_cell_list
 
 # -- the catalogue: one cell list per piece ("x,y[,z] ...", Polyform Puzzler's cells) ---
 
@@ -515,8 +516,6 @@ def read_piece_file(text: str, lattice: str, where: str) -> list[Piece]:
     """Pieces from a file: a cell list (``lattice:`` line, then ``NAME x y [z]`` lines)
     or a picture in the lattice's text, one character per piece (groups of one
     character are copies and must have one shape)."""
-    from puzzles.polyform.boards import read_cell_list
-
     lat = LATTICES[lattice]
     if text.lstrip().lower().startswith("lattice"):
         listed, named = read_cell_list(text, where, named=True)
