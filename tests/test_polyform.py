@@ -477,6 +477,18 @@ def test_hexiamond_rhombus():
     assert (c.all, c.distinct) == (624, 156)
 
 
+def test_more_hexiamond_boards():
+    """Polyform Puzzler, puzzler/puzzles/hexiamonds.py: Hexiamonds4x9 "74 solutions",
+    Hexiamonds3x12 "0 solutions", Hexiamonds4x11Trapezoid "76 solutions"."""
+    for board, distinct in [
+        ("4x9", 74),
+        ("3x12", 0),
+        (str(DATA / "hexiamonds_trapezoid4x11.txt"), 76),
+    ]:
+        c = tiling.count_tilings(tiling.make_puzzle(board, "hexiamonds"))
+        assert c.distinct == distinct and c.symmetric == 0, board
+
+
 def test_one_sided_pentominoes_3x30():
     """46 distinct: Polyform Puzzler, puzzler/puzzles/pentominoes.py
     (OneSidedPentominoes3x30, "46 solutions"; its duplicates are the board's mirror
