@@ -458,7 +458,10 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces"
             for p in read_piece_file(read_text(token), lattice, token):
                 _add(pieces, Piece(p.name, p.shape, p.copies * copies), lat, where)
             continue
-        raise PuzzleError(f"{where}: unknown piece or set on the {lattice} lattice; {SET_HELP}")
+        raise PuzzleError(
+            f"{where}: unknown piece or set on the {lattice} lattice (another lattice: "
+            f"--lattice); {SET_HELP}"
+        )
     if not pieces:
         raise PuzzleError(f"{option}: every piece was removed")
     return Selection(lattice, list(pieces.values()), sided)
