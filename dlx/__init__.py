@@ -13,6 +13,7 @@ from importlib import metadata as _metadata
 from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.engines import CHOICES as ENGINE_CHOICES
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
@@ -28,6 +29,7 @@ __all__ = [
     "CheckpointError",
     "Count",
     "DlxFormatError",
+    "ENGINE_CHOICES",
     "InvalidSolution",
     "Memo",
     "Parallel",

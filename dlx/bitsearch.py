@@ -291,4 +291,3 @@ class BitsetSearch:
             if code == DONE:
                 self.done = True
             return code
-

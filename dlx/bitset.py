@@ -82,6 +82,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
 
+
 @njit(cache=True, inline="always")
 def _low(x):
     """The index of the lowest bit set in a nonzero uint64."""

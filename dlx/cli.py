@@ -9,6 +9,8 @@ from dlx import __version__
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
+from dlx.engines import CHOICES, DEFAULT
+from dlx.errors import ProblemError
 from dlx.options import Parallel
 
 
@@ -53,6 +55,13 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=CHOICES,
+        default=DEFAULT,
+        help="the kernel: dlx (dancing links, the default), bitset (fills the first empty "
+        "item: for tilings), auto (bitset for tilings it takes, else dlx)",
     )
     return parser
 
@@ -105,9 +114,10 @@ def main(argv=None, *, task_runner=None) -> int:
             progress=progress,
             workers=args.workers,
             parallel=parallel,
+            engine=args.engine,
             **limits,
         )
-    except ImportError as e:
+    except (ImportError, ProblemError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     out = sys.stdout
@@ -133,8 +143,9 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
             progress=progress,
             workers=args.workers,
             parallel=parallel,
+            engine=args.engine,
         )
-    except (CheckpointError, ImportError) as e:
+    except (CheckpointError, ImportError, ProblemError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(result.solutions)

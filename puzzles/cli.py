@@ -61,6 +61,10 @@ from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
+    "polyform": (
+        "puzzles.polyform.cli",
+        "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
+    ),
     "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw, X)"),
     "tectonic": ("puzzles.tectonic", "solve tectonic / suguru"),
     "loop": ("puzzles.loop", "infinity loop: turn tiles until every pipe meets a pipe"),

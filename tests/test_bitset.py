@@ -16,10 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dlx
-from dlx import bitsearch
-from dlx.bitlayout import fits, layout, why_not
+from dlx import engines
+from dlx.bitlayout import fits, layout, suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.kernel import DONE, LEAF, PAUSED, SOLUTION
+from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
+from dlx.search import SolutionStream
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
 from tests.boards import dominoes
@@ -52,7 +53,7 @@ def bit_count(problem, memo=True, **choices) -> int:
 def bit_solutions(problem, **choices) -> list[tuple[int, ...]]:
     """Every solution the bitset kernel streams, each checked."""
     found = []
-    for solution in bitsearch.solutions(problem, **choices):
+    for solution in SolutionStream(BitsetSearch(problem, **choices), None):
         check(problem, solution.options)
         found.append(solution.options)
     return found
@@ -226,12 +227,12 @@ def _scott():
 
 def test_limits_and_streams():
     problem = _scott()
-    assert bitsearch.count(problem, limit=10).solutions == 10
-    assert not bitsearch.count(problem, limit=10).complete
-    stopped = bitsearch.count(problem, node_limit=50)
+    assert dlx.count(problem, limit=10, engine="bitset").solutions == 10
+    assert not dlx.count(problem, limit=10, engine="bitset").complete
+    stopped = dlx.count(problem, node_limit=50, engine="bitset")
     assert not stopped.complete and stopped.stats.nodes == 50
     assert "node limit 50" in stopped.stopped_by
-    stream = bitsearch.solutions(problem, limit=3)
+    stream = dlx.solutions(problem, limit=3, engine="bitset")
     assert len([check(problem, s.options) for s in stream]) == 3
     assert stream.stopped_by == "solution limit 3" and not stream.complete
     full = bit_solutions(problem)
@@ -240,11 +241,9 @@ def test_limits_and_streams():
 
 def test_small_budgets_resume_to_the_same_answer():
     problem = _scott()
-    search = BitsetSearch(problem)
-    search._budget = 7  # pause every few nodes
+    search = BitsetSearch(problem, budget=7)  # pause every few nodes
     found = []
     while True:
-        search._budget = 7
         code = search.run(stream=True)
         if code == SOLUTION:
             found.append(search.current_options())
@@ -277,9 +276,9 @@ def test_split_paths_replay_the_tree():
 
 def test_forced_options_are_reported():
     problem = _scott()
-    first = next(iter(bitsearch.solutions(problem)))
+    first = next(iter(dlx.solutions(problem, engine="bitset")))
     forced = first.options[:2]
-    again = list(bitsearch.solutions(problem, forced=forced))
+    again = list(dlx.solutions(problem, forced=forced, engine="bitset"))
     assert all(s.options[:2] == forced for s in again)
     assert {frozenset(s.options) for s in again} == {
         frozenset(s.options) for s in dlx.solutions(problem, forced=forced)
@@ -310,4 +309,52 @@ def test_domino_strips_are_exact(n):
     while expected >= 1 << (64 * limbs):
         limbs *= 2
     assert search.limbs == limbs  # started with one limb, doubled as the count grew
-    assert bitsearch.count(problem).solutions == expected
+    assert dlx.count(problem, engine="bitset").solutions == expected
+
+
+# -- the engine through the public API ---------------------------------------------------
+
+
+def test_engines_agree_in_parallel_and_with_checkpoints(tmp_path):
+    problem = _scott()
+    serial = dlx.count(problem, engine="bitset").solutions
+    assert serial == 65 == dlx.count(problem, engine="auto").solutions
+    assert dlx.count(problem, engine="bitset", workers=2, tasks=8).solutions == 65
+    ckpt = tmp_path / "run.ckpt"
+    assert dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt)).solutions == 65
+    again = dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt))
+    assert again.solutions == 65
+    found = list(dlx.solutions(problem, engine="bitset", workers=2))
+    assert len(found) == 65 and len(as_set(s.options for s in found)) == 65
+    for s in found:
+        check(problem, s.options)
+
+
+def test_auto_picks_bitset_for_tilings_only():
+    sudoku = dlx.read(str(DATA / "dlx" / "sudoku_escargot.dlx"))
+    assert engines.resolve("auto", _scott()) == "bitset" and suits(_scott())
+    assert engines.resolve("auto", sudoku) == "dlx"
+    coloured = dlx.Problem(primary=["a"], secondary=["x"])
+    coloured.add_option(["a", "x:red"])
+    assert engines.resolve("auto", coloured) == "dlx"
+    with pytest.raises(dlx.ProblemError, match="bitset kernel cannot"):
+        dlx.count(coloured, engine="bitset")
+
+
+def test_cli_engine_flag(capsys):
+    from dlx.cli import main
+
+    path = str(DATA / "dlx" / "scott_sym.dlx")
+    for engine in ("dlx", "bitset", "auto"):
+        assert main([path, "--count", "--engine", engine, "--workers", "1"]) == 0
+        assert capsys.readouterr().out.strip() == "65"
+
+
+def test_pentomino_command_engine_flag(capsys):
+    from puzzles.cli import main
+
+    for engine in ("dlx", "bitset", "auto"):
+        argv = ["pentomino", "--board", "20x3", "--no-progress", "--workers", "1"]
+        assert main([*argv, "--engine", engine]) == 0
+        assert capsys.readouterr().out.split() == ["all", "solutions:", "8", "distinct",
+                                                   "solutions:", "2"]  # fmt: skip
