@@ -18,6 +18,8 @@ import statistics
 import time
 
 import dlx
+from dlx.bitsearch import BitMemo, BitsetSearch  # the kernel's choices (--variants)
+from dlx.search import count_search
 from puzzles import polyomino as pm
 
 CASES = {
@@ -48,8 +50,13 @@ def problem_of(case: str, symmetry: bool) -> dlx.Problem:
 
 
 def timed(problem, engine: str, **choices):
-    """(seconds of search, nodes, count) of one serial count."""
-    result = dlx.count(problem, engine=engine, workers=1, **choices)
+    """(seconds of search, nodes, count) of one serial count (``choices``: a bitset
+    search made here with those keywords, ``memo=False`` for none)."""
+    if choices:
+        memo = BitMemo.of(problem) if choices.pop("memo", True) else None
+        result = count_search(BitsetSearch(problem, memo=memo, **choices), None, False)
+    else:
+        result = dlx.count(problem, engine=engine, workers=1)
     return result.stats.seconds, result.stats.nodes, result.solutions
 
 
