@@ -34,7 +34,7 @@ from dlx.search import (
 )
 
 MEMO_BYTES = 1 << 20  # the memo table, at most (keys and counts together)
-URGENT, PRUNE_CAP, MEMO_LEVELS = True, 0, 1 << 30  # the kernel's defaults (see ``options``)
+URGENT, MEMO_LEVELS = True, 1 << 30  # the kernel's defaults (see ``options``)
 
 
 def _kernel():
@@ -106,8 +106,8 @@ class BitsetSearch:
     budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work).
     urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
-        next to the option just taken (default ``PRUNE_CAP`` times the largest option
-        size; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only.
+        next to the option just taken (default: one less than the most cells of an
+        option; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only.
     """
 
     def __init__(
@@ -146,7 +146,7 @@ class BitsetSearch:
         if memo is not None and memo.layout is not lay:
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
-        cap = PRUNE_CAP * lay.max_size if prune_cap is None else int(prune_cap)
+        cap = max(lay.max_size - 1, 0) if prune_cap is None else int(prune_cap)
         self.options = np.array([int(bool(urgent)), cap, int(memo_levels)], np.int64)
         self.node_limit = node_limit
         self.time_limit = time_limit

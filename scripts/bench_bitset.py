@@ -15,12 +15,16 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
-import dlx
-from dlx.bitsearch import BitMemo, BitsetSearch  # the kernel's choices (--variants)
-from dlx.search import count_search
-from puzzles import polyomino as pm
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+import dlx  # noqa: E402
+from dlx.bitsearch import BitMemo, BitsetSearch  # noqa: E402 (the kernel's choices)
+from dlx.search import count_search  # noqa: E402
+from puzzles import polyomino as pm  # noqa: E402
 
 CASES = {
     "6x10": ("6x10", ()),
