@@ -19,7 +19,8 @@ list of a bit
     The options whose lowest primary bit (in the order) is that bit: when the first
     uncovered bit is ``b``, exactly those can cover it.
 urgent item
-    A primary bit with at most ``URGENT_OPTIONS`` options in all (a piece that the
+    A primary bit with at most ``URGENT_OPTIONS`` options in all, a piece if the
+    problem has pieces (X, the piece with the fewest places, or the one that the
     symmetry plan restricts to a handful of places): the kernel branches on it before
     the first uncovered cell. (Not a counter: branching on one would meet each set of
     its options once per order.)
@@ -43,7 +44,7 @@ from dlx.problem import Problem
 
 OVERFLOW = 5  # the kernel's code for a count that outgrew its limbs
 MAX_BITS = 4096  # items kept as bits, at most (64 words)
-URGENT_OPTIONS = 12  # an item with at most this many options is branched on first
+URGENT_OPTIONS = 40  # an item with at most this many options is branched on first
 MAX_PAIRS = 4_000_000  # no region pruning when options hold more pairs of cells
 
 
@@ -317,7 +318,8 @@ def _compile(problem: Problem, arrays) -> BitLayout:
 
     # urgent items: few options in all
     n_of_item = np.bincount(item_of, minlength=n_items + 1)
-    urgent = [int(i) for i in primary if 0 < n_of_item[i] <= URGENT_OPTIONS and bit_of[i] >= 0]
+    branch_items = pieces if len(pieces) else primary  # with pieces, cells never go first
+    urgent = [int(i) for i in branch_items if 0 < n_of_item[i] <= URGENT_OPTIONS and bit_of[i] >= 0]
     urgent.sort(key=lambda i: (n_of_item[i], i))
     urgent_bit = np.array([bit_of[i] for i in urgent], np.int64)
     urgent_lists = [np.sort(position[option_of[item_of == i]]) for i in urgent]

@@ -156,15 +156,6 @@ def _is_set(key, level, b):
 
 
 @njit(cache=True)
-def _popcount(x):
-    """The number of bits set in a uint64."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
-@njit(cache=True)
 def _shift_or(reach, size, out):
     """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
     n = reach.shape[0]

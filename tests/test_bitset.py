@@ -205,6 +205,7 @@ def test_random_tilings_agree(tiling):
         assert as_set(naive_solutions(problem)) == dlx_found
 
 
+@pytest.mark.oracle
 @settings(max_examples=200, deadline=None)
 @given(problems(colours=False, max_options=9, max_primary=5))
 def test_random_problems_agree_with_naive(problem):

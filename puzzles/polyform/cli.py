@@ -34,8 +34,10 @@ def add_tiling_arguments(parser) -> None:
     parser.add_argument(
         "--engine",
         choices=dlx.ENGINE_CHOICES,
-        default="auto",
-        help="the kernel that counts: bitset, dlx, or auto (bitset when the problem fits it)",
+        default="dlx",
+        help="the kernel that counts: dlx (the default), bitset (fills the first empty "
+        "cell: 2 to 8x faster on pentomino rectangles, slower on 8x8 with the square), "
+        "or auto (bitset when the problem fits it)",
     )
 
 

@@ -368,9 +368,8 @@ class Counts:
 
 
 def _engine(engine) -> dict:
-    """Keyword arguments that pass a kernel choice through to ``dlx``; by default
-    "auto": the bitset kernel when the problem fits it (``dlx.engines``)."""
-    return {"engine": "auto" if engine is None else engine}
+    """Keyword arguments that pass a kernel choice through to ``dlx`` (when given)."""
+    return {} if engine is None else {"engine": engine}
 
 
 def count_tilings(
