@@ -19,7 +19,7 @@ import numpy as np
 
 from dlx import layout
 from dlx.errors import ProblemError
-from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, PAUSED, SOLUTION
+from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, OVERFLOW, PAUSED, SOLUTION
 from dlx.problem import Problem
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
@@ -160,11 +160,13 @@ class Memo:
     problem is a function of the items covered: ``Memo.of(problem)`` is None otherwise.
     """
 
-    def __init__(self, arrays, nbytes: int = layout.MEMO_BYTES):
+    def __init__(self, arrays, nbytes: int = layout.MEMO_BYTES, limbs: int = 1):
         self.arrays = arrays  # the problem's arrays as compiled: a memo fits no other
-        slots, self.words = layout.memo_shape(arrays, nbytes)
+        self.nbytes = nbytes
+        self.limbs = limbs  # 64-bit limbs per count (see "Counts of any size" in the kernel)
+        slots, self.words = layout.memo_shape(arrays, nbytes, limbs)
         self.keys = np.zeros((slots, self.words), np.uint64)
-        self.counts = np.zeros(slots, np.int64)
+        self.counts = np.zeros((slots, limbs + 1), np.uint64)  # a full-slot flag, the count
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int = layout.MEMO_BYTES) -> Memo | None:
@@ -172,8 +174,12 @@ class Memo:
         arrays = problem.arrays()
         return cls(arrays, nbytes) if layout.memo_allowed(arrays) else None
 
+    def wider(self) -> Memo:
+        """A fresh, empty memo of the same problem with twice the limbs per count."""
+        return Memo(self.arrays, self.nbytes, 2 * self.limbs)
 
-_NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros(0, np.int64))
+
+_NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros((0, 2), np.uint64))
 
 
 class Search:
@@ -221,9 +227,7 @@ class Search:
         if memo is not None and memo.arrays is not arrays:
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
-        words = 1 if memo is None else memo.words
-        self.state = layout.new_state(arrays, arrays.max_level + self.n_fixed, words)
-        self.loop = layout.new_loop_state(arrays)
+        self._fresh_state()
         self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
         if split_depth is not None and self.split_depth < self.n_fixed:
             raise ProblemError(f"split depth {split_depth} is above the fixed levels")
@@ -236,6 +240,13 @@ class Search:
         self.stopped_by: str | None = None
         self.fixed_budget = None if budget is None else max(int(budget), 1)
         self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
+
+    def _fresh_state(self) -> None:
+        """The arrays of a search from the start (counting with the memo's limbs)."""
+        arrays = self._arrays
+        words, limbs = (1, 1) if self.memo is None else (self.memo.words, self.memo.limbs)
+        self.state = layout.new_state(arrays, arrays.max_level + self.n_fixed, words, limbs)
+        self.loop = layout.new_loop_state(arrays)
 
     @staticmethod
     def cache_misses() -> int:
@@ -258,10 +269,15 @@ class Search:
         return self.state.progress[layout.SOLUTIONS : layout.UPDATES + 1]
 
     @property
+    def solutions(self) -> int:
+        """The solutions so far, exact (those met one by one and those the memo added)."""
+        return int(self.state.progress[layout.SOLUTIONS]) + layout.limbs_value(self.state.extra)
+
+    @property
     def stats(self) -> Stats:
-        """Statistics so far."""
-        s, n, u = (int(v) for v in self.kernel_stats)
-        return Stats(s, n, u, self.seconds)
+        """Statistics so far (after a restart with wider counts, of the last attempt)."""
+        _, n, u = (int(v) for v in self.kernel_stats)
+        return Stats(self.solutions, n, u, self.seconds)
 
     @property
     def level(self) -> int:
@@ -353,12 +369,18 @@ class Search:
             self.stopped_by = f"solution limit {max_solutions}"
         elif code == DONE:
             self.done = True
+        elif code == OVERFLOW:
+            # a count outgrew its limbs: start again with twice as many (only full counts
+            # with a memo add counts big enough)
+            self.memo = self.memo.wider()
+            self._fresh_state()
+            return PAUSED
         return code
 
 
 def _finish_progress(progress: Progress, search) -> None:
     """Close a progress bar at the search's final fraction and count."""
-    progress.close(1.0 if search.done else None, int(search.kernel_stats[0]))
+    progress.close(1.0 if search.done else None, search.solutions)
 
 
 def count_search(search, limit: int | None, progress: bool) -> Count:
@@ -369,7 +391,7 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
             code = search.run(stream=False, max_solutions=limit)
             if code != PAUSED:
                 break
-            progress_bar.update(search.fraction(), int(search.kernel_stats[0]))
+            progress_bar.update(search.fraction(), search.solutions)
     finally:
         _finish_progress(progress_bar, search)
     stats = search.stats

@@ -95,6 +95,13 @@ def _job_memo(job: Job):
     return _WORKER_MEMO[1]
 
 
+def _keep_memo(job: Job, memo) -> None:
+    """Keep a memo a task had to widen (a count outgrew it) for the job's next tasks."""
+    global _WORKER_MEMO
+    if _WORKER_MEMO[0] is job and memo is not None and memo is not _WORKER_MEMO[1]:
+        _WORKER_MEMO = (job, memo)
+
+
 def run_task(task: Task, job: Job | None = None) -> TaskResult:
     """Search one subproblem to the end (or the limit) and return its count (the
     default task runner; ``job`` None: the job this worker process was given)."""
@@ -119,6 +126,7 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
             last_report = time.perf_counter()
             queue.put_nowait((task.index, search.fraction()))
     s = search.stats
+    _keep_memo(job, search.memo)
     cpu_seconds = time.process_time() - cpu_before
     misses = _cache_misses(job.engine) - misses_before
     return TaskResult(
