@@ -94,24 +94,23 @@ def run_count(
     forced = tuple(int(k) for k in forced)
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
-    client, own_client = connect(options.client, options.dask)
+    store = Checkpoint(options.checkpoint) if options.checkpoint is not None else None
+    client, own_client = None, False
     try:
+        client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, workers)
         digest = problem_digest(problem, forced, engine)
-        store = Checkpoint(options.checkpoint) if options.checkpoint is not None else None
         asked = _split_parameters(options, n_workers)
         parameters = _checked_parameters(store, digest, options, asked)
         the_split = split(problem, forced, **parameters, engine=engine)  # compiles once, here
         if store is not None:
             store.start(digest, the_split)
-        try:
-            job = Job(problem, forced, limit, False, engine)
-            limits = (limit, node_limit, time_limit)
-            return _count_tasks(job, the_split, store, options, n_workers, client, progress, limits)
-        finally:
-            if store is not None:
-                store.close()
+        job = Job(problem, forced, limit, False, engine)
+        limits = (limit, node_limit, time_limit)
+        return _count_tasks(job, the_split, store, options, n_workers, client, progress, limits)
     finally:
+        if store is not None:
+            store.close()
         if own_client:
             client.close()
 
