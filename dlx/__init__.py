@@ -14,6 +14,7 @@ from dlx.dlxfile import DlxFormatError, parse, read, write
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "CheckpointError",
     "Count",
     "DlxFormatError",
+    "Interrupted",
     "InvalidSolution",
     "Memo",
     "Parallel",

@@ -9,6 +9,7 @@ from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.options import Parallel
+from dlx.stopping import Interrupted, run_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,8 +67,14 @@ def _parallel_settings(args, task_runner=None) -> Parallel | None:
 
 
 def main(argv=None, *, task_runner=None) -> int:
-    """Run the command line; return the exit status (2 for bad input). ``task_runner``:
-    how a parallel search runs a task (see ``dlx.workers``; tests inject one)."""
+    """Run the command line; return the exit status (2 for bad input, 130 when Ctrl-C
+    or SIGTERM stopped it). ``task_runner``: how a parallel search runs a task (see
+    ``dlx.workers``; tests inject one)."""
+    return run_command(_main, argv, task_runner)
+
+
+def _main(argv, task_runner) -> int:
+    """The command line's body."""
     args = _parser().parse_args(argv)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     try:
@@ -109,11 +116,18 @@ def main(argv=None, *, task_runner=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     out = sys.stdout
-    for n, solution in enumerate(stream):
-        if n:
-            out.write("\n")
-        for k in solution.options:
-            out.write(format_option(problem, k) + "\n")
+    found = 0
+    try:
+        for solution in stream:
+            if found:
+                out.write("\n")
+            for k in solution.options:
+                out.write(format_option(problem, k) + "\n")
+            found += 1
+    except KeyboardInterrupt:
+        stream.close()  # stops the workers of a parallel stream
+        out.flush()
+        raise Interrupted(found) from None
     out.flush()
     note = "" if stream.complete else f" (incomplete: {stream.stopped_by})"
     print(f"{stream.stats}{note}", file=sys.stderr)

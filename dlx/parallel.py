@@ -22,6 +22,7 @@ from dlx.options import Parallel
 from dlx.problem import Problem
 from dlx.search import Count, GeneratorStream, Progress, Solution, Stats
 from dlx.split import Split, split
+from dlx.stopping import Interrupted
 from dlx.workers import Job, Runner, TaskResult, connect, dask_client_class, worker_count
 
 __all__ = [
@@ -187,6 +188,9 @@ def _count_tasks(
                     stopped_by = f"time limit {time_limit} s"
                     break
             finished = left == 0 and stopped_by is None
+    except KeyboardInterrupt:
+        where = store.path if store is not None else None
+        raise Interrupted(solutions, where) from None
     finally:
         if runner is not None:
             runner.close(stop_running=not finished)

@@ -13,6 +13,7 @@ through ``dlx.engines`` with a class of the same shape.
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +22,7 @@ from dlx import layout
 from dlx.errors import ProblemError
 from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, OVERFLOW, PAUSED, SOLUTION
 from dlx.problem import Problem
+from dlx.stopping import Interrupted
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
 FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
@@ -392,6 +394,8 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
             if code != PAUSED:
                 break
             progress_bar.update(search.fraction(), search.solutions)
+    except KeyboardInterrupt:
+        raise Interrupted(search.solutions) from None
     finally:
         _finish_progress(progress_bar, search)
     stats = search.stats
@@ -409,13 +413,25 @@ class GeneratorStream:
 
     def __next__(self) -> Solution:
         if not hasattr(self, "_generator"):
-            self._generator = self._run()
+            # the generator sees the stream through a weak proxy: no reference cycle, so
+            # a stream dropped unfinished is closed at once (stopping a parallel one's
+            # workers), not whenever the cyclic garbage collector runs
+            self._generator = type(self)._run(weakref.proxy(self))
         return next(self._generator)
 
     def close(self) -> None:
-        """Stop the search early."""
+        """Stop the search early (and the workers of a parallel one)."""
         if hasattr(self, "_generator"):
             self._generator.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
 
 
 class SolutionStream(GeneratorStream):

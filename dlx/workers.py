@@ -14,8 +14,11 @@ process was given.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -70,9 +73,29 @@ _WORKER_MEMO: tuple = (None, None)  # (job, its Memo): shared by the job's tasks
 _PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
 
 
-def _init_worker(job: Job, progress_queue=None) -> None:
-    """Pool initializer: keep the job (and the progress queue) in the worker process."""
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when its parent dies (Linux), and leave Ctrl-C
+    to the parent (it stops the pool); exit now if the parent is already gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _init_worker(job: Job, progress_queue=None, parent: int | None = None) -> None:
+    """Pool initializer: keep the job (and the progress queue) in the worker process,
+    which dies with its parent."""
     global _WORKER_JOB, _PROGRESS_QUEUE
+    if parent is not None:
+        _die_with_parent(parent)
     _WORKER_JOB = job
     _PROGRESS_QUEUE = progress_queue
 
@@ -199,7 +222,7 @@ class Runner:
             max_workers=self.workers,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(self.job, self.progress_queue),
+            initargs=(self.job, self.progress_queue, os.getpid()),
         )
 
     def running_fractions(self) -> dict[int, float]:
@@ -271,7 +294,10 @@ class Runner:
             if stop_running:
                 for process in list((getattr(self.executor, "_processes", None) or {}).values()):
                     process.terminate()
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            try:
+                self.executor.shutdown(wait=True, cancel_futures=True)
+            except RuntimeError:  # closed from the pool's own thread (a stream's __del__)
+                self.executor.shutdown(wait=False, cancel_futures=True)
             self.progress_queue.close()
         elif self.kind == "dask":
             if stop_running:
