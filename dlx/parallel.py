@@ -95,6 +95,7 @@ def run_count(
     forced = tuple(int(k) for k in forced)
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
+    started = time.time()
     store = Checkpoint(options.checkpoint) if options.checkpoint is not None else None
     client, own_client = None, False
     try:
@@ -106,7 +107,8 @@ def run_count(
         the_split = split(problem, forced, **parameters, engine=engine)  # compiles once, here
         if store is not None:
             store.start(digest, the_split)
-        job = Job(problem, forced, limit, False, engine)
+        deadline = None if time_limit is None else started + time_limit
+        job = Job(problem, forced, limit, False, engine, node_limit, deadline)
         limits = (limit, node_limit, time_limit)
         return _count_tasks(job, the_split, store, options, n_workers, client, progress, limits)
     finally:
@@ -134,7 +136,9 @@ def _resume(the_split: Split, store: Checkpoint | None) -> tuple[list, int, int,
 def _count_tasks(
     job: Job, the_split: Split, store, options: Parallel, n_workers, client, progress, limits
 ) -> ParallelRun:
-    """Run the tasks not in the checkpoint and add up the counts."""
+    """Run the tasks not in the checkpoint and add up the counts; the node and time
+    limits are checked as tasks report (every ``REPORT_SECONDS``), and each task stops
+    at them by itself too."""
     limit, node_limit, time_limit = limits
     t0 = time.perf_counter()
     tasks = the_split.tasks
@@ -157,16 +161,29 @@ def _count_tasks(
             mp_context=options.mp_context,
             task_runner=options.task_runner,
         )
+
+    def over_limit(running_nodes: int = 0) -> str | None:
+        """The limit reached, if one is."""
+        if limit is not None and solutions >= limit:
+            return f"solution limit {limit}"
+        if node_limit is not None and nodes + running_nodes >= node_limit:
+            return f"node limit {node_limit}"
+        if job.deadline is not None and time.time() >= job.deadline:
+            return f"time limit {time_limit} s"
+        return None
+
+    def tick() -> bool:
+        nonlocal stopped_by
+        running = runner.running_tasks()
+        partial = sum(tasks[i].weight * f for i, (f, _) in running.items())
+        bar.update((done_weight + partial) / total_weight, solutions)
+        stopped_by = over_limit(sum(n for _, n in running.values()))
+        return stopped_by is not None
+
     try:
         if runner is not None:
             left = len(todo)
-
-            def show_progress():
-                running = runner.running_fractions()
-                partial = sum(tasks[i].weight * f for i, f in running.items())
-                bar.update((done_weight + partial) / total_weight, solutions)
-
-            for result in runner.results(todo, on_tick=show_progress if progress else None):
+            for result in runner.results(todo, on_tick=tick):
                 task = tasks[result.index]
                 run.results.append(result)
                 solutions += result.solutions
@@ -178,14 +195,8 @@ def _count_tasks(
                     if store is not None:
                         store.record(task, result)
                 bar.update(done_weight / total_weight, solutions)
-                if limit is not None and solutions >= limit:
-                    stopped_by = f"solution limit {limit}"
-                    break
-                if node_limit is not None and nodes >= node_limit:
-                    stopped_by = f"node limit {node_limit}"
-                    break
-                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                    stopped_by = f"time limit {time_limit} s"
+                stopped_by = over_limit() or (None if result.complete else result.stopped_by)
+                if stopped_by is not None:
                     break
             finished = left == 0 and stopped_by is None
     except KeyboardInterrupt:
@@ -346,8 +357,8 @@ class ParallelSolutionStream(GeneratorStream):
             )
 
             def show_progress():
-                running = runner.running_fractions()
-                partial = sum(the_split.tasks[i].weight * f for i, f in running.items())
+                running = runner.running_tasks()
+                partial = sum(the_split.tasks[i].weight * f for i, (f, _) in running.items())
                 bar.update((done_weight + partial) / total_weight, found)
 
             ticks = show_progress if self._progress else None

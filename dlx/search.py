@@ -194,7 +194,9 @@ class Search:
         primary item with bounds 1:1); they are part of the solutions reported.
     prefix : branch numbers to follow at the first levels (a subproblem of a split).
     split_depth : stop at this depth and report leaves (see ``dlx.split``).
-    node_limit, time_limit : stop early (the result then says it is incomplete).
+    node_limit, time_limit : stop early (the result then says it is incomplete); the
+        time limit is wall time from the search's creation (the call of ``count`` or
+        ``solutions``), checked between kernel calls (a tenth of a second each).
     progress : show a tqdm progress bar on stderr.
     memo : a ``Memo`` of this problem, used by full counts only (``run`` with
         ``stream=False`` and no ``max_solutions``, no ``split_depth``): a subtree whose
@@ -237,7 +239,8 @@ class Search:
         self.time_limit = time_limit
         self.progress_enabled = progress
         self.desc = desc
-        self.seconds = 0.0
+        self.seconds = 0.0  # in the kernel
+        self.started = time.perf_counter()  # the time limit is wall time from here
         self.done = False
         self.stopped_by: str | None = None
         self.fixed_budget = None if budget is None else max(int(budget), 1)
@@ -331,7 +334,7 @@ class Search:
                 self.stopped_by = f"node limit {self.node_limit}"
                 return None
             budget = min(budget, left)
-        if self.time_limit is not None and self.seconds >= self.time_limit:
+        if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
             self.stopped_by = f"time limit {self.time_limit} s"
             return None
         if int(self.kernel_stats[0]) >= max_solutions:

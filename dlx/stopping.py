@@ -27,6 +27,10 @@ class Interrupted(KeyboardInterrupt):
         self.checkpoint = checkpoint
 
 
+class TimeLimitReached(Exception):
+    """The time limit passed before a search could start (while reading its input)."""
+
+
 def message(error: BaseException) -> str:
     """The one line a command prints when ``error`` stopped it."""
     solutions = getattr(error, "solutions", None)

@@ -45,6 +45,8 @@ class Job:
     limit: int | None
     stream: bool
     engine: str = DEFAULT
+    node_limit: int | None = None  # each task's, at most
+    deadline: float | None = None  # wall clock (time.time()) at which every task stops
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class TaskResult:
     cache_misses: int
     cpu_seconds: float
     options: tuple[tuple[int, ...], ...] = ()
+    stopped_by: str | None = None  # the limit that stopped an incomplete task
 
 
 _WORKER_JOB: Job | None = None
@@ -133,8 +136,15 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
         raise RuntimeError("the worker was not given a job")
     misses_before = _cache_misses(job.engine)
     cpu_before = time.process_time()
+    time_limit = None if job.deadline is None else max(job.deadline - time.time(), 0.0)
     search = make_search(
-        job.problem, job.engine, forced=job.forced, prefix=task.path, memo=_job_memo(job)
+        job.problem,
+        job.engine,
+        forced=job.forced,
+        prefix=task.path,
+        memo=_job_memo(job),
+        node_limit=job.node_limit,
+        time_limit=time_limit,
     )
     found = []
     queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
@@ -147,7 +157,7 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
             break
         if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
             last_report = time.perf_counter()
-            queue.put_nowait((task.index, search.fraction()))
+            queue.put_nowait((task.index, search.fraction(), search.stats.nodes))
     s = search.stats
     _keep_memo(job, search.memo)
     cpu_seconds = time.process_time() - cpu_before
@@ -163,6 +173,7 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
         misses,
         cpu_seconds,
         tuple(found),
+        search.stopped_by,
     )
 
 
@@ -225,22 +236,23 @@ class Runner:
             initargs=(self.job, self.progress_queue, os.getpid()),
         )
 
-    def running_fractions(self) -> dict[int, float]:
-        """The latest fraction done of running tasks, from the workers' reports."""
+    def running_tasks(self) -> dict[int, tuple[float, int]]:
+        """The latest (fraction done, nodes) of running tasks, from the workers' reports
+        (a process pool made here only)."""
         queue = getattr(self, "progress_queue", None)
         while queue is not None:
             try:
-                index, fraction = queue.get_nowait()
+                index, fraction, nodes = queue.get_nowait()
             except Empty:
                 break
-            self.running[index] = fraction
+            self.running[index] = (fraction, nodes)
         return self.running
 
     def results(self, tasks, on_tick=None):
         """Yield a TaskResult for each task, in the order they finish; call ``on_tick``
-        every ``REPORT_SECONDS`` while waiting."""
+        every ``REPORT_SECONDS`` while waiting, and stop early when it returns True."""
         pending: dict = {}
-        self.running: dict[int, float] = {}
+        self.running: dict[int, tuple[float, int]] = {}
         if self.kind == "inline":
             for task in tasks:
                 yield self.task_runner(task, self.job)
@@ -250,8 +262,8 @@ class Runner:
         while pending:
             timeout = REPORT_SECONDS if on_tick is not None else None
             done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-            if on_tick is not None:
-                on_tick()
+            if on_tick is not None and on_tick():
+                return
             broken = False
             for future in done:
                 try:
