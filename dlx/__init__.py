@@ -17,6 +17,7 @@ from dlx.engines import CHOICES as ENGINE_CHOICES
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 try:
@@ -30,6 +31,7 @@ __all__ = [
     "Count",
     "DlxFormatError",
     "ENGINE_CHOICES",
+    "Interrupted",
     "InvalidSolution",
     "Memo",
     "Parallel",

@@ -39,10 +39,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
-from dlx.layout import BOUND, COLOR, SLACK, TOP
+from dlx.layout import BOUND, COLOR, OVERFLOW, SLACK, TOP  # noqa: F401 (OVERFLOW: the kernel's)
 from dlx.problem import Problem
 
-OVERFLOW = 5  # the kernel's code for a count that outgrew its limbs
 MAX_BITS = 4096  # items kept as bits, at most (64 words)
 URGENT_OPTIONS = 40  # an item with at most this many options is branched on first
 MAX_PAIRS = 4_000_000  # no region pruning when options hold more pairs of cells

@@ -152,7 +152,8 @@ class BitsetSearch:
         self.time_limit = time_limit
         self.progress_enabled = progress
         self.desc = desc
-        self.seconds = 0.0
+        self.seconds = 0.0  # in the kernel
+        self.started = time.perf_counter()  # the time limit is wall time from here
         self.done = False
         self.stopped_by: str | None = None
         self.fixed_budget = None if budget is None else max(int(budget), 1)
@@ -261,7 +262,10 @@ class BitsetSearch:
                     self.stopped_by = f"node limit {self.node_limit}"
                     return LIMIT
                 budget = min(budget, left)
-            if self.time_limit is not None and self.seconds >= self.time_limit:
+            if (
+                self.time_limit is not None
+                and time.perf_counter() - self.started >= self.time_limit
+            ):
                 self.stopped_by = f"time limit {self.time_limit} s"
                 return LIMIT
             if max_solutions is not None and self.solutions >= max_solutions:

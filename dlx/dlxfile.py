@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import re
+import time
 
 from dlx.problem import Problem, ProblemError
+from dlx.stopping import TimeLimitReached
 
 _BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)\|(.+)$")
 
@@ -62,7 +64,10 @@ def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
             fail(str(e))
 
 
-def parse(text: str) -> Problem:
+CHECK_LINES = 4096  # lines read between two looks at the clock
+
+
+def parse(text: str, deadline: float | None = None) -> Problem:
     """Read a problem in Knuth's ``.dlx`` format.
 
     >>> p = parse('''| a comment
@@ -72,9 +77,13 @@ def parse(text: str) -> Problem:
     ... ''')
     >>> p.primary, p.secondary, p.n_options
     (['a', 'b', 'c'], ['x'], 2)
+
+    ``deadline`` (a ``time.monotonic()`` value): raise ``TimeLimitReached`` once it passes.
     """
     problem: Problem | None = None
     for line_no, line in enumerate(text.splitlines(), start=1):
+        if deadline is not None and line_no % CHECK_LINES == 0 and time.monotonic() > deadline:
+            raise TimeLimitReached(f"time limit reached while reading line {line_no}")
         stripped = line.strip()
         if not stripped or stripped.startswith("|"):
             continue
@@ -104,7 +113,7 @@ def parse(text: str) -> Problem:
     return problem
 
 
-def read(path) -> Problem:
+def read(path, deadline: float | None = None) -> Problem:
     """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
     import sys
 
@@ -116,7 +125,7 @@ def read(path) -> Problem:
             text = f.read()
         label = str(path)
     try:
-        return parse(text)
+        return parse(text, deadline)
     except DlxFormatError as e:
         raise DlxFormatError(f"{label}: {e}") from None
 

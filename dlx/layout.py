@@ -43,7 +43,7 @@ PROGRESS_FIELDS = 5
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3  # the kernel's steps (see its essay)
 
 # what a kernel call returns
-DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
+DONE, SOLUTION, PAUSED, LEAF, LIMIT, OVERFLOW = 0, 1, 2, 3, 4, 5
 NO_SPLIT = -1  # split_depth for a search that reports no leaves
 
 # loop items: loop_edge[item, field], loop_vertex[vertex, field], loop_total[field]
@@ -308,7 +308,9 @@ class SearchState(NamedTuple):
     the search ends); ``level_data``: int64[max_level, LEVEL_FIELDS], a row per level;
     ``progress``: int64[PROGRESS_FIELDS] (level, step, solutions, nodes, updates);
     ``level_key``: uint64[max_level + 1, words], the memo's key of each level;
-    ``second``, ``has_bounds``: as in ``Arrays``.
+    ``extra``: uint64[limbs], the count added by memo hits (K limbs, least significant
+    first), and ``level_count``: uint64[max_level, limbs], its value on entry to each
+    level; ``second``, ``has_bounds``: as in ``Arrays``.
     """
 
     node: np.ndarray
@@ -316,6 +318,8 @@ class SearchState(NamedTuple):
     level_data: np.ndarray
     progress: np.ndarray
     level_key: np.ndarray
+    extra: np.ndarray
+    level_count: np.ndarray
     second: int
     has_bounds: bool
 
@@ -347,17 +351,25 @@ def new_loop_state(arrays: Arrays) -> LoopState | None:
     return LoopState(arrays.loop_edge.copy(), vertex, arrays.loop_incident, total, trail)
 
 
-def new_state(arrays: Arrays, max_level: int, key_words: int = 1) -> SearchState:
-    """Fresh arrays for one search of depth at most ``max_level``."""
+def new_state(arrays: Arrays, max_level: int, key_words: int = 1, limbs: int = 1) -> SearchState:
+    """Fresh arrays for one search of depth at most ``max_level``, counting with
+    ``limbs`` 64-bit limbs."""
     return SearchState(
         arrays.node.copy(),
         arrays.item.copy(),
         np.zeros((max_level, LEVEL_FIELDS), np.int64),
         np.zeros(PROGRESS_FIELDS, np.int64),
         np.zeros((max_level + 1, key_words), np.uint64),
+        np.zeros(limbs, np.uint64),
+        np.zeros((max_level, limbs), np.uint64),
         arrays.second,
         arrays.has_bounds,
     )
+
+
+def limbs_value(limbs: np.ndarray) -> int:
+    """The Python int of an unsigned number in 64-bit limbs, least significant first."""
+    return sum(int(v) << (64 * k) for k, v in enumerate(limbs.tolist()))
 
 
 # -- the memo and the digest ------------------------------------------------------------
@@ -375,11 +387,12 @@ def memo_allowed(arrays: Arrays) -> bool:
     )
 
 
-def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES) -> tuple[int, int]:
-    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64
-    and a count per slot, slots a power of two (the hash is masked)."""
+def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES, limbs: int = 1) -> tuple[int, int]:
+    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64,
+    a full-slot flag and a count of ``limbs`` uint64 per slot, slots a power of two
+    (the hash is masked)."""
     words = (arrays.item.shape[1] + KEY_BITS - 1) // KEY_BITS
-    slots = max(nbytes // (8 * (words + 1)), MEMO_MIN_SLOTS)
+    slots = max(nbytes // (8 * (words + 1 + limbs)), MEMO_MIN_SLOTS)
     return 1 << (slots.bit_length() - 1), words
 
 
