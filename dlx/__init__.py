@@ -16,6 +16,7 @@ from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
 from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
+from dlx.workers import WorkerError
 
 __all__ = [
     "BatchResult",
@@ -42,5 +43,6 @@ __all__ = [
     "parse",
     "read",
     "solutions",
+    "WorkerError",
     "write",
 ]
