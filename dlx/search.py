@@ -426,9 +426,16 @@ class Search:
         return code
 
 
+def found_so_far(search) -> int:
+    """The solutions a search (of any engine) has found so far, exact: its
+    ``solutions`` if it has one, else its statistics'."""
+    solutions = getattr(search, "solutions", None)
+    return int(solutions) if solutions is not None else search.stats.solutions
+
+
 def _finish_progress(progress: Progress, search) -> None:
     """Close a progress bar at the search's final fraction and count."""
-    progress.close(1.0 if search.done else None, search.solutions)
+    progress.close(1.0 if search.done else None, found_so_far(search))
 
 
 def count_search(search, limit: int | None, progress: bool) -> Count:
@@ -439,9 +446,9 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
             code = search.run(stream=False, max_solutions=limit)
             if code != PAUSED:
                 break
-            progress_bar.update(search.fraction(), search.solutions)
+            progress_bar.update(search.fraction(), found_so_far(search))
     except KeyboardInterrupt:
-        raise Interrupted(search.solutions) from None
+        raise Interrupted(found_so_far(search)) from None
     finally:
         _finish_progress(progress_bar, search)
     stats = search.stats
