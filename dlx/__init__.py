@@ -11,12 +11,12 @@
 from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
 from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
-from dlx.workers import WorkerError
 
 __all__ = [
     "BatchResult",

@@ -9,9 +9,9 @@ import time
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
+from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.stopping import Interrupted, TimeLimitReached, run_command
-from dlx.workers import WorkerError
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from queue import Empty
 
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
+from dlx.errors import WorkerError
 from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
@@ -34,11 +35,6 @@ from dlx.split import Task
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
 CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
-
-
-class WorkerError(RuntimeError):
-    """Workers that cannot run the tasks: processes that keep dying, or a Dask
-    scheduler that does not answer or has no workers."""
 
 
 REPORT_SECONDS = 0.5  # a pool's workers report a running task's progress this often
