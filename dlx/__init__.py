@@ -13,6 +13,7 @@ from importlib import metadata as _metadata
 from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
@@ -49,5 +50,6 @@ __all__ = [
     "parse",
     "read",
     "solutions",
+    "WorkerError",
     "write",
 ]
