@@ -14,6 +14,7 @@ from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
 from dlx.engines import CHOICES as ENGINE_CHOICES
+from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
@@ -51,5 +52,6 @@ __all__ = [
     "parse",
     "read",
     "solutions",
+    "WorkerError",
     "write",
 ]

@@ -26,12 +26,32 @@ workers, parallel sums, checkpoints, ``Count``) holds Python ints.
 
 from __future__ import annotations
 
+import numbers
+
 from dlx import engines
 from dlx.options import Parallel
 from dlx.problem import Problem
 from dlx.search import Count, Solution, SolutionStream, batch, count_search
 
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
+
+
+def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
+    """Refuse what is not a problem, and negative limits, naming the argument."""
+    if not isinstance(problem, Problem):
+        raise TypeError(
+            f"{name}() takes a dlx.Problem, not {type(problem).__name__} "
+            "(build one with dlx.Problem(...) or dlx.parse(text))"
+        )
+    for argument, value in (("limit", limit), ("node_limit", node_limit)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0
+        ):
+            raise ValueError(f"{name}(): {argument} must be an integer >= 0, not {value!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or time_limit < 0
+    ):
+        raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
 
 
 def _parallel_settings(workers, parallel: Parallel | None, **settings) -> Parallel | None:
@@ -86,6 +106,7 @@ def count(
     >>> print(count(p))
     2
     """
+    _check_call("count", problem, limit, node_limit, time_limit)
     engine = engines.resolve(engine, problem)
     options = _parallel_settings(
         workers,
@@ -154,6 +175,7 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
+    _check_call("solutions", problem, limit, node_limit, time_limit)
     engine = engines.resolve(engine, problem)
     options = _parallel_settings(
         workers,

@@ -11,7 +11,7 @@ from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
-from dlx.errors import ProblemError
+from dlx.errors import ProblemError, WorkerError
 from dlx.options import Parallel
 from dlx.stopping import Interrupted, TimeLimitReached, run_command
 
@@ -144,9 +144,8 @@ def _main(argv, task_runner) -> int:
             engine=args.engine,
             **limits,
         )
-    except (ImportError, ProblemError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    except (ImportError, ProblemError, WorkerError) as e:
+        return _error(e)
     out = sys.stdout
     found = 0
     try:
@@ -160,10 +159,20 @@ def _main(argv, task_runner) -> int:
         stream.close()  # stops the workers of a parallel stream
         out.flush()
         raise Interrupted(found) from None
+    except WorkerError as e:
+        out.flush()
+        return _error(e)
     out.flush()
     note = "" if stream.complete else f" (incomplete: {stream.stopped_by})"
     print(f"{stream.stats}{note}", file=sys.stderr)
     return 0
+
+
+def _error(error: Exception) -> int:
+    """Say what went wrong in one line; the exit status: 1 when the workers failed, 2
+    for bad input (a checkpoint that is not this problem's, a missing package)."""
+    print(f"error: {error}", file=sys.stderr)
+    return 1 if isinstance(error, WorkerError) else 2
 
 
 def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
@@ -179,9 +188,8 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
             parallel=parallel,
             engine=args.engine,
         )
-    except (CheckpointError, ImportError, ProblemError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    except (CheckpointError, ImportError, ProblemError, WorkerError) as e:
+        return _error(e)
     print(result.solutions if result.complete else f"at least {result.solutions}")
     note = "" if result.complete else f" (incomplete: {result.stopped_by})"
     resumed = ""

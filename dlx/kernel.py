@@ -845,13 +845,9 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
         Branch numbers taken at levels ``k..k+m-1`` (a subproblem of a split).
     memo_keys, memo_counts : arrays
         The memo of subtree counts (see "Memo"); ``memo_keys`` with no rows: off.
-    split_depth : int
-        Stop at this level and report a LEAF (``NO_SPLIT`` for none; a dead child is
-        not reported).
-    budget : int
-        Nodes this call may enter before it pauses.
-    limit : int
-        Stop with LIMIT once the solutions reach it.
+    split_depth, budget, limit : int
+        Stop at this level with a LEAF (``NO_SPLIT``: none; dead children are not
+        leaves); pause after this many nodes; stop with LIMIT at this many solutions.
     stream : bool
         Return at each solution (with the path in the ``CHOICE`` column).
 

@@ -12,6 +12,8 @@ All validation happens here, before anything reaches the numba kernel.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from dlx import layout
@@ -19,6 +21,8 @@ from dlx.errors import ProblemError
 from dlx.layout import Arrays
 
 __all__ = ["Arrays", "Problem", "ProblemError"]
+
+_COMPILE_LOCK = threading.Lock()  # one problem's arrays are built by one thread at a time
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -62,6 +66,11 @@ class Problem:
         self._colours: list[str] = []
         self._loop: dict[int, tuple[int, int, int]] = {}  # secondary s -> (u, v, colour id)
         self._arrays: Arrays | None = None
+        for argument, names in (("primary", primary), ("secondary", secondary)):
+            if isinstance(names, str):
+                raise ProblemError(
+                    f"{argument} must be a list of item names, not the string {names!r}"
+                )
         bounds = dict(bounds or {})
         for name in primary:
             lo, hi = bounds.pop(name, (1, 1))
@@ -301,10 +310,16 @@ class Problem:
     # -- compiling ------------------------------------------------------------------
 
     def arrays(self) -> Arrays:
-        """The kernel's arrays for this problem (built once, then cached)."""
-        if self._arrays is None:
-            self._arrays = self._compile()
-        return self._arrays
+        """The kernel's arrays for this problem (built once, then cached; one thread
+        builds them while the others wait, so every search of a problem from any
+        thread sees the same arrays)."""
+        arrays = self._arrays
+        if arrays is None:
+            with _COMPILE_LOCK:
+                arrays = self._arrays
+                if arrays is None:
+                    arrays = self._arrays = self._compile()
+        return arrays
 
     def _compile(self) -> Arrays:
         """Lay the problem out for the kernel (``dlx.layout``)."""

@@ -55,30 +55,58 @@ class Stats:
         )
 
 
-@dataclass(frozen=True)
-class Count:
-    """The result of ``count``: a number of solutions and whether the search finished.
+class Count(int):
+    """The result of ``count``: an int (the solutions found) that also says whether the
+    search finished (``complete``) and, if not, what stopped it (``stopped_by``).
 
-    ``int(c)`` gives the number only when the search was complete; an incomplete one
-    (stopped by a limit) says "at least N".
+    It compares, orders, hashes, adds and formats as its number does; an incomplete
+    count (stopped by a limit) is "at least" that many, which ``str`` says.
+
+    >>> from dlx import Problem, count
+    >>> p = Problem(primary=["a"])
+    >>> for _ in range(3):
+    ...     _ = p.add_option(["a"])
+    >>> c = count(p)
+    >>> c == 3, c + 1, f"{c:>3}", c.complete
+    (True, 4, '  3', True)
+    >>> print(count(p, limit=2))
+    at least 2 solutions (search incomplete: solution limit 2)
     """
 
-    solutions: int
-    complete: bool
-    stats: Stats = field(compare=False)
-    stopped_by: str | None = None
-    resumed: int | None = field(default=None, compare=False)  # tasks a checkpoint held
-    tasks: int | None = field(default=None, compare=False)  # tasks of a parallel count
+    def __new__(
+        cls,
+        solutions: int,
+        complete: bool,
+        stats: Stats | None = None,
+        stopped_by: str | None = None,
+        resumed: int | None = None,
+        tasks: int | None = None,
+    ):
+        self = super().__new__(cls, solutions)
+        self.complete = bool(complete)
+        self.stats = stats if stats is not None else Stats(solutions)
+        self.stopped_by = stopped_by
+        self.resumed = resumed  # tasks a checkpoint held
+        self.tasks = tasks  # tasks of a parallel count
+        return self
 
-    def __int__(self) -> int:
-        if not self.complete:
-            raise ValueError(f"the count is not final: {self}")
-        return self.solutions
+    @property
+    def solutions(self) -> int:
+        """The number of solutions found (all of them when ``complete``)."""
+        return int(self)
+
+    def __reduce__(self):
+        fields = (int(self), self.complete, self.stats, self.stopped_by, self.resumed, self.tasks)
+        return (Count, fields)
+
+    def __repr__(self) -> str:
+        extra = "" if self.complete else f", stopped_by={self.stopped_by!r}"
+        return f"Count({int(self)}, complete={self.complete}{extra})"
 
     def __str__(self) -> str:
         if self.complete:
-            return str(self.solutions)
-        return f"at least {self.solutions} solutions (search incomplete: {self.stopped_by})"
+            return str(int(self))
+        return f"at least {int(self)} solutions (search incomplete: {self.stopped_by})"
 
 
 @dataclass(frozen=True)
@@ -145,6 +173,21 @@ def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
         scale /= d
         fraction += k * scale
     return fraction + 0.5 * scale if stop > start else fraction
+
+
+def _option_indices(argument: str, options) -> list[int]:
+    """``options`` as a list of option indices (ProblemError naming ``argument``)."""
+    if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
+        raise ProblemError(f"{argument} must be a list of option indices, not {options!r}")
+    indices = []
+    for k in options:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise ProblemError(
+                f"{argument} must be a list of option indices (ints, as add_option returns), "
+                f"not one holding {k!r}"
+            )
+        indices.append(int(k))
+    return indices
 
 
 def forced_nodes(problem: Problem, options, start) -> np.ndarray:
@@ -222,7 +265,7 @@ class Search:
         self.problem = problem
         arrays = problem.arrays()
         self._arrays = arrays
-        forced = [int(k) for k in forced]
+        forced = _option_indices("forced", forced)
         self.forced = forced_nodes(problem, forced, [0, len(forced)])
         self.prefix = np.asarray(list(prefix), dtype=np.int32)
         if self.prefix.size and self.prefix.min() < 0:
@@ -384,9 +427,16 @@ class Search:
         return code
 
 
+def found_so_far(search) -> int:
+    """The solutions a search (of any engine) has found so far, exact: its
+    ``solutions`` if it has one, else its statistics'."""
+    solutions = getattr(search, "solutions", None)
+    return int(solutions) if solutions is not None else search.stats.solutions
+
+
 def _finish_progress(progress: Progress, search) -> None:
     """Close a progress bar at the search's final fraction and count."""
-    progress.close(1.0 if search.done else None, search.solutions)
+    progress.close(1.0 if search.done else None, found_so_far(search))
 
 
 def count_search(search, limit: int | None, progress: bool) -> Count:
@@ -397,9 +447,9 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
             code = search.run(stream=False, max_solutions=limit)
             if code != PAUSED:
                 break
-            progress_bar.update(search.fraction(), search.solutions)
+            progress_bar.update(search.fraction(), found_so_far(search))
     except KeyboardInterrupt:
-        raise Interrupted(search.solutions) from None
+        raise Interrupted(found_so_far(search)) from None
     finally:
         _finish_progress(progress_bar, search)
     stats = search.stats

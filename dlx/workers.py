@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -26,12 +27,16 @@ from dataclasses import dataclass
 from queue import Empty
 
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
+from dlx.errors import WorkerError
 from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
 from dlx.split import Task
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
+CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
+
+
 REPORT_SECONDS = 0.5  # a pool's workers report a running task's progress this often
 
 
@@ -283,7 +288,9 @@ class Runner:
         """Rebuild a broken pool and resubmit its unfinished tasks."""
         self.restarts += 1
         if self.restarts > MAX_RESTARTS:
-            raise RuntimeError(f"worker processes died {self.restarts} times; giving up")
+            raise WorkerError(
+                f"worker processes died {self.restarts} times (out of memory? killed?); giving up"
+            )
         unfinished = []
         for future, task in pending.items():
             if future.done() and future.exception() is None:
@@ -332,12 +339,54 @@ def dask_client_class():
 
 def connect(client, dask):
     """A Dask client from ``client=`` or an address in ``dask=`` (None if neither), and
-    whether it was made here (and must be closed here)."""
+    whether it was made here (and must be closed here); WorkerError if no scheduler
+    answers at the address within ``CONNECT_SECONDS``."""
     if client is not None or dask is None:
         return client, False
-    return dask_client_class()(dask), True
+    client_class = dask_client_class()
+    try:
+        _probe(dask)
+        return client_class(dask, timeout=CONNECT_SECONDS), True
+    except Exception as e:  # OSError, TimeoutError, ValueError for a bad address, ...
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise WorkerError(
+            f"no Dask scheduler answered at {dask} within {CONNECT_SECONDS} s ({reason})"
+        ) from None
+
+
+def _probe(address: str) -> None:
+    """Connect to ``address`` and shake hands as Dask does, within ``CONNECT_SECONDS``
+    (a port that accepts and never answers would hang the client); raise if it fails."""
+    import asyncio
+
+    from distributed.comm import connect as dask_connect
+
+    async def attempt():
+        comm = await dask_connect(address, timeout=CONNECT_SECONDS)
+        await comm.close()
+
+    outcome: dict = {}
+
+    def run():
+        try:
+            asyncio.run(asyncio.wait_for(attempt(), CONNECT_SECONDS))
+            outcome["ok"] = True
+        except BaseException as e:  # noqa: BLE001 - reported to the caller
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 1)
+    if "ok" not in outcome:
+        error = outcome.get("error")
+        if error is None or isinstance(error, (asyncio.TimeoutError, TimeoutError)):
+            raise TimeoutError("it accepted the connection but did not answer as Dask does")
+        raise error
 
 
 def _dask_threads(client) -> int:
-    """The number of worker threads of a Dask cluster."""
-    return max(1, sum(client.nthreads().values()))
+    """The number of worker threads of a Dask cluster (WorkerError if it has none)."""
+    threads = sum(client.nthreads().values())
+    if threads == 0:
+        raise WorkerError(f"the Dask scheduler at {client.scheduler.address} has no workers")
+    return threads
