@@ -13,6 +13,7 @@ from importlib import metadata as _metadata
 from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.engines import CHOICES as ENGINE_CHOICES
 from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
@@ -30,6 +31,7 @@ __all__ = [
     "CheckpointError",
     "Count",
     "DlxFormatError",
+    "ENGINE_CHOICES",
     "Interrupted",
     "InvalidSolution",
     "Memo",

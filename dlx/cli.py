@@ -10,7 +10,8 @@ from dlx import __version__
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
-from dlx.errors import WorkerError
+from dlx.engines import CHOICES, DEFAULT
+from dlx.errors import ProblemError, WorkerError
 from dlx.options import Parallel
 from dlx.stopping import Interrupted, TimeLimitReached, run_command
 
@@ -56,6 +57,13 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=CHOICES,
+        default=DEFAULT,
+        help="the kernel: dlx (dancing links, the default), bitset (fills the first empty "
+        "item: for tilings), auto (bitset for tilings it takes, else dlx)",
     )
     return parser
 
@@ -133,9 +141,10 @@ def _main(argv, task_runner) -> int:
             progress=progress,
             workers=args.workers,
             parallel=parallel,
+            engine=args.engine,
             **limits,
         )
-    except (ImportError, WorkerError) as e:
+    except (ImportError, ProblemError, WorkerError) as e:
         return _error(e)
     out = sys.stdout
     found = 0
@@ -177,8 +186,9 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
             progress=progress,
             workers=args.workers,
             parallel=parallel,
+            engine=args.engine,
         )
-    except (CheckpointError, ImportError, WorkerError) as e:
+    except (CheckpointError, ImportError, ProblemError, WorkerError) as e:
         return _error(e)
     print(result.solutions if result.complete else f"at least {result.solutions}")
     note = "" if result.complete else f" (incomplete: {result.stopped_by})"

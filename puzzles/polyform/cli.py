@@ -31,6 +31,14 @@ def add_tiling_arguments(parser) -> None:
     parser.add_argument(
         "--workers", type=int, default=0, help="processes for counting (default 0: all cores)"
     )
+    parser.add_argument(
+        "--engine",
+        choices=dlx.ENGINE_CHOICES,
+        default="dlx",
+        help="the kernel that counts: dlx (the default), bitset (fills the first empty "
+        "cell: 2 to 8x faster on pentomino rectangles, slower on 8x8 with the square), "
+        "or auto (bitset when the problem fits it)",
+    )
 
 
 def add_arguments(parser) -> None:
@@ -115,6 +123,7 @@ def run_puzzle(args, puzzle, render, draw) -> int:
             breaker=args.breaker,
             progress=progress,
             workers=None if args.workers == 0 else args.workers,
+            engine=args.engine,
         )
         print(f"all solutions: {'?' if result.all is None else result.all}")
         print(f"distinct solutions: {'?' if result.distinct is None else result.distinct}")
