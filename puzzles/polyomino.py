@@ -51,6 +51,7 @@ Placement = frozenset  # of Cell, on the board
 Tiling = list  # of (piece name, Placement)
 
 SVG_MAX = 100  # solutions drawn at most
+MAX_BOARD_CELLS = 1_000_000  # a WxH board larger than this is refused (not built)
 
 # -- geometry ---------------------------------------------------------------------------
 
@@ -325,6 +326,8 @@ def parse_board(spec: str) -> frozenset[Cell]:
         width, height = int(m.group(1)), int(m.group(2))
         if width < 1 or height < 1:
             raise PuzzleError(f"--board {spec}: the board is empty")
+        if width * height > MAX_BOARD_CELLS:
+            raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
         return frozenset((r, c) for r in range(height) for c in range(width))
     where = "--board"
     if "\n" not in spec:
