@@ -2,8 +2,9 @@
 
     python scripts/bench_sudoku.py [--repeat 3] [--others 2000] [FILE ...]
 
-For each file (default: the 17-clue list and forum-hardest from /work/shared/data if
-present, else the samples in data/sudoku), prints puzzles per second, medians of
+For each file (default: the samples shipped in data/sudoku: the first 1000 of the
+17-clue list, all 375 forum-hardest, the first 500 of magictour top1465; give other
+paths, e.g. the whole 17-clue list, as arguments), prints puzzles per second, medians of
 ``--repeat`` runs on one core:
 
 - ``parse``: text to puzzles (``sudoku.parse``);
@@ -37,10 +38,10 @@ sys.path.insert(0, str(ROOT))  # this checkout's packages, not an installed copy
 import dlx  # noqa: E402
 from puzzles import sudoku  # noqa: E402
 
-SHARED = Path("/work/shared/data/sudoku/tdoku_data")
 DEFAULT = [
-    (SHARED / "puzzles2_17_clue", ROOT / "data/sudoku/17_clue_first1000.txt"),
-    (SHARED / "puzzles6_forum_hardest_1106", ROOT / "data/sudoku/forum_hardest_1106.txt"),
+    ROOT / "data/sudoku/17_clue_first1000.txt",
+    ROOT / "data/sudoku/forum_hardest_1106.txt",
+    ROOT / "data/sudoku/top1465_first500.txt",
 ]
 
 
@@ -142,7 +143,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measure (median)")
     parser.add_argument("--others", type=int, default=2000, help="puzzles for the others")
     args = parser.parse_args(argv)
-    files = args.files or [shared if shared.exists() else local for shared, local in DEFAULT]
+    files = args.files or DEFAULT
     for path in files:
         bench_file(path, args.repeat, args.others)
     return 0
