@@ -8,30 +8,29 @@
 2
 """
 
+from importlib import metadata as _metadata
+
+from dlx.api import batch, count, first, is_unique, solutions
+from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
-from dlx.search import (
-    BatchResult,
-    Count,
-    Memo,
-    Search,
-    Solution,
-    SolutionStream,
-    Stats,
-    batch,
-    count,
-    first,
-    is_unique,
-    solutions,
-)
+from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
+
+try:
+    __version__ = _metadata.version("dlx-puzzles")
+except _metadata.PackageNotFoundError:  # run from a checkout, not installed
+    __version__ = "0.1.0+unknown"
 
 __all__ = [
     "BatchResult",
+    "CheckpointError",
     "Count",
     "DlxFormatError",
     "InvalidSolution",
     "Memo",
+    "Parallel",
     "Problem",
     "ProblemError",
     "Search",

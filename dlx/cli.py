@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dlx import __version__
+from dlx.api import count, solutions
+from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
-from dlx.parallel import CheckpointError, parallel_run
-from dlx.search import count, solutions
+from dlx.options import Parallel
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -15,6 +17,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m dlx",
         description="Solve an exact-cover problem in Knuth's .dlx format.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("file", help="the .dlx file, or - for standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument("--limit", type=int, default=None, help="stop after N solutions")
@@ -54,20 +57,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parallel_options(args) -> dict:
-    """The keyword arguments that select a parallel search (empty for a serial one)."""
-    options = {}
-    if args.workers != 1 or args.dask is not None or args.tasks is not None:
-        options["workers"] = None if args.workers == 0 else args.workers
-    if args.dask is not None:
-        options["dask"] = args.dask
-    if args.tasks is not None:
-        options["tasks"] = args.tasks
-    return options
+def _parallel_settings(args, task_runner=None) -> Parallel | None:
+    """The settings of a parallel search (None for a serial one)."""
+    if args.workers == 1 and args.dask is None and args.tasks is None:
+        if args.checkpoint is None:
+            return None
+    return Parallel(
+        tasks=args.tasks, checkpoint=args.checkpoint, dask=args.dask, task_runner=task_runner
+    )
 
 
-def main(argv=None) -> int:
-    """Run the command line; return the exit status (2 for bad input)."""
+def main(argv=None, *, task_runner=None) -> int:
+    """Run the command line; return the exit status (2 for bad input). ``task_runner``:
+    how a parallel search runs a task (see ``dlx.workers``; tests inject one)."""
     args = _parser().parse_args(argv)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     try:
@@ -89,35 +91,22 @@ def main(argv=None) -> int:
     if args.workers is None:
         serial = not args.count or args.node_limit is not None or args.time_limit is not None
         args.workers = 1 if serial else 0
-    parallel = _parallel_options(args)
+    parallel = _parallel_settings(args, task_runner)
     if args.count:
-        limits = {"limit": args.limit, "node_limit": args.node_limit}
-        limits["time_limit"] = args.time_limit
-        resumed = ""
-        try:
-            if args.checkpoint is not None:
-                run = parallel_run(
-                    problem, checkpoint=args.checkpoint, progress=progress, **limits, **parallel
-                )
-                result = run.count
-                done = f"{run.resumed} of {len(run.split.tasks)} subproblems"
-                resumed = f"; {args.checkpoint}: {done} were done before"
-            else:
-                result = count(problem, progress=progress, **limits, **parallel)
-        except (CheckpointError, ImportError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        print(result.solutions)
-        stats = result.stats
-        note = "" if result.complete else f" (incomplete: {result.stopped_by})"
-        print(f"{stats}{note}{resumed}", file=sys.stderr)
-        return 0
-    if parallel and (args.node_limit is not None or args.time_limit is not None):
+        return _count(problem, args, parallel, progress)
+    if parallel is not None and (args.node_limit is not None or args.time_limit is not None):
         print("error: --node-limit and --time-limit need --count with --workers", file=sys.stderr)
         return 2
     limits = {} if parallel else {"node_limit": args.node_limit, "time_limit": args.time_limit}
     try:
-        stream = solutions(problem, limit=args.limit, progress=progress, **limits, **parallel)
+        stream = solutions(
+            problem,
+            limit=args.limit,
+            progress=progress,
+            workers=args.workers,
+            parallel=parallel,
+            **limits,
+        )
     except ImportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -130,4 +119,29 @@ def main(argv=None) -> int:
     out.flush()
     note = "" if stream.complete else f" (incomplete: {stream.stopped_by})"
     print(f"{stream.stats}{note}", file=sys.stderr)
+    return 0
+
+
+def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
+    """``--count``: the number on stdout, the statistics on stderr."""
+    try:
+        result = count(
+            problem,
+            limit=args.limit,
+            node_limit=args.node_limit,
+            time_limit=args.time_limit,
+            progress=progress,
+            workers=args.workers,
+            parallel=parallel,
+        )
+    except (CheckpointError, ImportError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(result.solutions)
+    note = "" if result.complete else f" (incomplete: {result.stopped_by})"
+    resumed = ""
+    if args.checkpoint is not None:
+        done = f"{result.resumed} of {result.tasks} subproblems"
+        resumed = f"; {args.checkpoint}: {done} were done before"
+    print(f"{result.stats}{note}{resumed}", file=sys.stderr)
     return 0

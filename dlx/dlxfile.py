@@ -51,7 +51,7 @@ def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
             fail(f"illegal '|' in item name {word!r}")
         if ":" in name:
             fail(f"illegal ':' in item name {word!r}")
-        if name in problem._index:
+        if problem.item_kind(name) is not None:
             fail(f"item {name!r} is declared twice")
         try:
             if secondary:
@@ -88,10 +88,10 @@ def parse(text: str) -> Problem:
             name, sep, colour = word.partition(":")
             if not name:
                 raise DlxFormatError(f"line {line_no}: empty item name in {word!r}")
-            code = problem._index.get(name)
-            if code is None:
+            kind = problem.item_kind(name)
+            if kind is None:
                 raise DlxFormatError(f"line {line_no}: unknown item {name!r}")
-            if sep and code >= 0:
+            if sep and kind == "primary":
                 raise DlxFormatError(f"line {line_no}: primary item {name!r} cannot have a colour")
             if sep and not colour:
                 raise DlxFormatError(f"line {line_no}: item {name!r} has an empty colour")

@@ -1,7 +1,8 @@
 """The numba search kernel: Algorithm M of TAOCP 7.2.2.1 (Knuth's DLX3) on flat arrays.
 
-Every ``@njit(cache=True)`` function of the project lives in this file, and nothing else
-does: numba's cache only notices edits to the file a function is defined in.
+Every ``@njit(cache=True)`` function of this kernel lives in this file: numba's cache
+only notices edits to the file a function is defined in. The arrays are built by
+``dlx/layout.py`` (numpy only), which also owns the field numbers used here.
 
 Data structures
 ---------------
@@ -17,8 +18,8 @@ doubly linked list of *active* primary items.
 
 Nodes live in one ``int32`` array ``node[field, x]`` of four rows, one per field: each
 row is a contiguous array of its own, so ``node[TOP, x]`` is Knuth's ``TOP(x)`` and
-costs one load (on pentomino counts this measured about a fifth faster than keeping
-a node's four fields side by side, ``node[x, field]``). Nodes ``0..n_items`` are the
+costs one load (faster, on the pentomino counts, than keeping a node's four fields
+side by side, ``node[x, field]``). Nodes ``0..n_items`` are the
 item headers; then come the options, each followed by a *spacer* node. Knuth's layout:
 
 ``node[TOP, x]``
@@ -43,18 +44,26 @@ lists are hidden item by item. While hiding, the commit watches for an active pr
 item left with fewer options than it still needs (``LEN < BOUND - SLACK``: an item
 that step M3 of the next level would score ``<= 0``). Then the branch is dead: the
 commit stops after the option that did it, is undone from there leftwards, and the
-next option is tried at once, without entering the dead level (on the pentomino
-benchmarks this saves about a sixth of the updates). Splitting the passes matters: an
-item of the option itself is deactivated (or has its bound lowered) before any list is
-hidden, so it is never taken for a dead one. ``cover`` in M4 does not stop this way:
-an item it empties may still be covered by the option chosen next.
+next option is tried at once, without entering the dead level (this saves updates).
+Splitting the passes matters: an item of the option itself is deactivated (or has its
+bound lowered) before any list is hidden, so it is never taken for a dead one.
+``cover`` in M4 does not stop this way: an item it empties may still be covered by the
+option chosen next.
 
-The search is iterative: ``level`` and the int64 arrays ``choice``, ``best``,
-``first_tweak``, ``branch_index`` and ``branch_degree`` (one entry a level; int64 so
-that every helper is compiled for one signature only) hold everything, so a call can
-stop after a budget of nodes and a later call resumes where it stopped (``state``).
-The step names follow Knuth: FORWARD is "enter level" (M2-M4), ADVANCE "try x_l"
-(M5-M6), BACKUP "restore i" (M8) and BACKDOWN "leave level" (M9 then M7).
+The search is iterative: ``level`` and the rows of ``level_data`` (one row a level:
+``CHOICE``, ``BEST``, ``FIRST_TWEAK``, ``BRANCH_INDEX``, ``BRANCH_DEGREE``, and the
+memo's two columns) hold everything, with ``progress`` (level, step and the counters),
+so a call can stop after a budget of nodes and a later call resumes where it stopped.
+These arrays travel together as one ``SearchState`` (``dlx.layout``), the loop items'
+as one ``LoopState`` (or None). The step names follow Knuth, one function each:
+FORWARD is "enter level" (M2, ``_enter_level``; M3, ``_choose``; M4, ``_prepare``),
+ADVANCE "try x_l" (M5-M6, ``_try_option``), BACKUP "restore i" (M8,
+``_restore_item``) and BACKDOWN "leave level" (M9 then M7, ``_leave_level``). The
+walks over an option's nodes are written once: ``_next_in_option`` and
+``_prev_in_option`` step round an option past its spacer, ``_unlink`` and ``_relink``
+take a node out of its item's list and put it back, ``_hide_option`` and
+``_unhide_option`` do that for every other node of an option. ``sanity`` checks every
+link and length (Knuth's ``sanity()``); the tests call it at every pause.
 
 Memo
 ----
@@ -71,19 +80,15 @@ table (``memo_keys[slot]``, ``memo_counts[slot]`` = the count + 1, 0 for an empt
 a hit adds the count and goes on to the next option without committing. On leaving a
 level (M9) that was entered at or below the fixed levels and whose subtree took at
 least ``MEMO_MIN_NODES`` nodes, its count (``solutions`` now minus
-``level_memo[l, MEMO_SOLUTIONS]``, noted on entry) is stored, overwriting whatever
+``level_data[l, MEMO_SOLUTIONS]``, noted on entry) is stored, overwriting whatever
 held the slot. Every stored count is that of a whole subtree, so the table stays exact
 whatever the order of stores and overwrites; it lives as long as the caller keeps it,
 and the subproblems of one parallel count share it within a worker.
 
-The search tree is the same, less the subtrees met before: on the pentomino counts
-about a quarter of the nodes (6x10: 302,477 nodes to 221,057; 8x8 with the 2x2 square,
-symmetry broken: 1,423,359 to 1,027,363 with the default table, 262,144 slots in
-6 MiB there), and the domino tilings of 8x8 (12,988,816) take 1,862 nodes. On 8x8,
-32,768 slots give 1,065,862 nodes and 8,388,608 slots 1,018,241. Sudoku trees
-hardly repeat (1% fewer nodes on forum-hardest), and their batch searches stop at a
-limit anyway. With no rows in ``memo_keys`` the memo is off (streams, solution
-limits, splits, batches).
+The search tree is the same, less the subtrees met before (the README gives the
+node counts measured). Sudoku trees hardly repeat, and their batch searches stop at a
+limit anyway. With no rows in ``memo_keys`` the memo is off (streams, solution limits,
+splits, batches).
 
 Loop items
 ----------
@@ -111,7 +116,7 @@ joins the loop, and ``_uncommit_option`` takes it out again, in the reverse orde
     the loop items at ``v`` are ``loop_incident[FIRST_EDGE of v : FIRST_EDGE of v+1]``.
 ``loop_total[LOOP_ON_EDGES]``, ``loop_total[LOOP_CLOSED]``, ``loop_total[LOOP_BAD]``
     the on-edges, whether they form a cycle, and how many edges broke a rule;
-    ``loop_total[LOOP_TRAIL]`` is the length of the trail that follows it.
+    ``loop_total[LOOP_TRAIL]`` is the length of the trail, ``loop_trail[:length]``.
 
 Rules: a third edge at a vertex, any edge once the cycle is closed, or closing a cycle
 that leaves some on-edge out, is *bad*. The search treats a node with ``LOOP_BAD > 0``
@@ -146,40 +151,88 @@ committed and settled, then undone), round from the item branched on one level u
 the first with at most one live option is taken: its dead options fail at once in M6.
 If none, the branch goes to the item of fewest live options, then the one whose weaker
 branch hid the most. Each probed option takes one node from the call's budget (it is
-not counted in the statistics). On slitherlink this leaves about one search node per
-item: 30x40 puzzles took more than 10 s each with plain MRV and take about 0.05 s of
-search with probing. Without loop items none of this is compiled (the machine code of
+not counted in the statistics). On slitherlink this leaves few search nodes per item
+(README). Without loop items none of this is compiled (the machine code of
 the plain search is the same as without the extension).
 """
 
 import numpy as np
 from numba import njit
 
-TOP, ULINK, DLINK, COLOR = 0, 1, 2, 3
-PREV, NEXT, BOUND, SLACK = 0, 1, 2, 3
+from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
+    ADVANCE,
+    BACKDOWN,
+    BACKUP,
+    BEST,
+    BOUND,
+    BRANCH_DEGREE,
+    BRANCH_INDEX,
+    CHOICE,
+    COLOR,
+    DEGREE,
+    DLINK,
+    DONE,
+    EDGE_BAD,
+    EDGE_CLOSING,
+    EDGE_JOINED,
+    EDGE_OFF,
+    EDGE_SETTLED,
+    FIRST_EDGE,
+    FIRST_TWEAK,
+    FORWARD,
+    LEAF,
+    LENGTH,
+    LEVEL,
+    LIMIT,
+    LOOP_BAD,
+    LOOP_CLOSED,
+    LOOP_FORBIDDEN,
+    LOOP_MARK,
+    LOOP_ON,
+    LOOP_ON_EDGES,
+    LOOP_SAVED,
+    LOOP_STATE,
+    LOOP_TRAIL,
+    LOOP_U,
+    LOOP_V,
+    MATE,
+    MEMO_NODES,
+    MEMO_SOLUTIONS,
+    NEXT,
+    NO_SPLIT,
+    NODES,
+    PAUSED,
+    PREV,
+    SLACK,
+    SOLUTION,
+    SOLUTIONS,
+    STEP,
+    TOP,
+    ULINK,
+    UPDATES,
+)
 
-FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
+# The functions that allocate nothing are compiled without numba's reference counting
+# (``_nrt=False``): with it, every inlined helper increfs and decrefs the arrays it is
+# handed, atomically, in the innermost loops (see "Measured speed" in the README).
+PLAIN = {"cache": True, "_nrt": False}
 
 # Every array index in the hot loops goes through ``_u``: numba reads a negative signed
 # index from the end of the array, at the price of a test and an add on each access,
 # while an unsigned index is a plain load. The kernel's indices are never negative.
-# On the pentomino counts this alone made the search about 1.45x faster.
 _u = np.uint64
 
-DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
-
-MEMO_SOLUTIONS, MEMO_NODES = 0, 1  # the columns of ``level_memo``
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
+NO_SCORE = 1 << 30  # above any branching degree
 
-NO_SPLIT = -1
+# what _enter_level found
+GO_ON, DEAD_END, FOUND, AT_LEAF = 0, 1, 2, 3
+SANE = 0  # what sanity() returns when every link holds
 
-LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = 0, 1, 2, 3, 4, 5, 6
-MATE, DEGREE, LENGTH, FIRST_EDGE = 0, 1, 2, 3
-LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = 0, 1, 2, 3
-EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = 0, 1, 2, 3, 4
+# -- the active list --------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **PLAIN)
 def _deactivate(item, i):
     """Remove primary item ``i`` from the active list."""
     left = item[PREV, _u(i)]
@@ -188,7 +241,7 @@ def _deactivate(item, i):
     item[PREV, _u(right)] = left
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **PLAIN)
 def _reactivate(item, i):
     """Put primary item ``i`` back into the active list."""
     left = item[PREV, _u(i)]
@@ -197,73 +250,130 @@ def _reactivate(item, i):
     item[PREV, _u(right)] = i
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **PLAIN)
 def _is_active(item, i):
     """Whether primary item ``i`` is in the active list."""
     return item[NEXT, _u(item[PREV, _u(i)])] == i
 
 
-@njit(cache=True)
-def _hide_all(node, item, first, n_items, second):
-    """Hide the options of the list that starts at ``first``, downwards, until one
-    leaves an active primary item with fewer options than it needs (``LEN < BOUND -
-    SLACK``). Return ``(updates, dead_at)``: ``dead_at`` is the node of that option
-    in this list (the options below it are left alone), or ``0`` if none starved."""
+# -- the walks over an option's nodes ---------------------------------------------------
+
+
+@njit(inline="always", **PLAIN)
+def _next_in_option(node, x):
+    """The node after ``x`` in its option, cyclically (past the spacer, the first)."""
+    x += 1
+    if node[TOP, _u(x)] <= 0:
+        x = node[ULINK, _u(x)]
+    return x
+
+
+@njit(inline="always", **PLAIN)
+def _prev_in_option(node, x):
+    """The node before ``x`` in its option, cyclically (past the spacer, the last)."""
+    x -= 1
+    if node[TOP, _u(x)] <= 0:
+        x = node[DLINK, _u(x)]
+    return x
+
+
+@njit(inline="always", **PLAIN)
+def _unlink(node, x):
+    """Take node ``x`` out of its item's list (it keeps its own links); return the
+    item and the length of its list now."""
+    uu = node[ULINK, _u(x)]
+    dd = node[DLINK, _u(x)]
+    node[DLINK, _u(uu)] = dd
+    node[ULINK, _u(dd)] = uu
+    cc = node[TOP, _u(x)]
+    left = node[TOP, _u(cc)] - 1
+    node[TOP, _u(cc)] = left
+    return cc, left
+
+
+@njit(inline="always", **PLAIN)
+def _relink(node, x):
+    """Put node ``x`` back into its item's list (the inverse of ``_unlink``)."""
+    uu = node[ULINK, _u(x)]
+    dd = node[DLINK, _u(x)]
+    node[DLINK, _u(uu)] = x
+    node[ULINK, _u(dd)] = x
+    cc = node[TOP, _u(x)]
+    node[TOP, _u(cc)] += 1
+
+
+@njit(inline="always", **PLAIN)
+def _starves(item, cc, left, second):
+    """Whether item ``cc``, its list now ``left`` long, is an active primary item left
+    with fewer options than it needs (``LEN < BOUND - SLACK``); tests ``LEN < BOUND``
+    first: one load, rarely true."""
+    if cc < second and left < item[BOUND, _u(cc)]:
+        if left < item[BOUND, _u(cc)] - item[SLACK, _u(cc)]:
+            return _is_active(item, cc)
+    return False
+
+
+@njit(inline="always", **PLAIN)
+def _hide_option(node, item, rr, second):
+    """Hide the option of node ``rr`` from every list but rr's own (nodes whose colour
+    is settled, ``COLOR < 0``, are not in a list); return ``(updates, dead)``, dead
+    when an item is starved (``_starves``)."""
     updates = 0
     dead = False
+    nn = _next_in_option(node, rr)
+    while nn != rr:
+        if node[COLOR, _u(nn)] >= 0:
+            cc, left = _unlink(node, nn)
+            updates += 1
+            dead |= _starves(item, cc, left, second)
+        nn = _next_in_option(node, nn)
+    return updates, dead
+
+
+@njit(inline="always", **PLAIN)
+def _unhide_option(node, rr):
+    """The inverse of ``_hide_option`` (the nodes of one option are in distinct lists,
+    so any order restores them)."""
+    nn = _next_in_option(node, rr)
+    while nn != rr:
+        if node[COLOR, _u(nn)] >= 0:
+            _relink(node, nn)
+        nn = _next_in_option(node, nn)
+
+
+# -- Knuth's operations -------------------------------------------------------------------
+
+
+@njit(**PLAIN)
+def _hide_all(node, item, first, n_items, second):
+    """Hide the options of the list that starts at ``first``, downwards, until one
+    starves an item (``_starves``). Return ``(updates, dead_at)``: ``dead_at`` is the
+    node of that option in this list (the options below it are left alone), or ``0``
+    if none starved."""
+    updates = 0
     rr = first
     while rr > n_items:
-        nn = rr + 1
-        while nn != rr:
-            if node[COLOR, _u(nn)] >= 0:
-                cc = node[TOP, _u(nn)]
-                if cc <= 0:
-                    nn = node[ULINK, _u(nn)]
-                    continue
-                uu = node[ULINK, _u(nn)]
-                dd = node[DLINK, _u(nn)]
-                node[DLINK, _u(uu)] = dd
-                node[ULINK, _u(dd)] = uu
-                left = node[TOP, _u(cc)] - 1
-                node[TOP, _u(cc)] = left
-                updates += 1
-                # dead: an active primary item left with fewer options than it needs
-                # (LEN < BOUND - SLACK); test LEN < BOUND first, one load, rarely true
-                if cc < second and left < item[BOUND, _u(cc)]:
-                    if left < item[BOUND, _u(cc)] - item[SLACK, _u(cc)]:
-                        dead |= _is_active(item, cc)
-            nn += 1
+        hidden, dead = _hide_option(node, item, rr, second)
+        updates += hidden
         if dead:
             return updates, rr
         rr = node[DLINK, _u(rr)]
     return updates, 0
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _unhide_all(node, first, last, n_items):
     """Undo ``_hide_all`` for the list that starts at ``first``, down to the option of
     node ``last`` (a node not in the list, such as its header: the whole list)."""
     rr = first
     while rr > n_items:
-        nn = rr + 1
-        while nn != rr:
-            if node[COLOR, _u(nn)] >= 0:
-                cc = node[TOP, _u(nn)]
-                if cc <= 0:
-                    nn = node[ULINK, _u(nn)]
-                    continue
-                uu = node[ULINK, _u(nn)]
-                dd = node[DLINK, _u(nn)]
-                node[DLINK, _u(uu)] = nn
-                node[ULINK, _u(dd)] = nn
-                node[TOP, _u(cc)] += 1
-            nn += 1
+        _unhide_option(node, rr)
         if rr == last:
             return
         rr = node[DLINK, _u(rr)]
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _cover(node, item, c, n_items, second):
     """cover(c): deactivate primary item ``c`` and hide every option in its list.
 
@@ -282,17 +392,17 @@ def _cover(node, item, c, n_items, second):
     return updates
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _uncover(node, item, c, n_items):
     """uncover(c): the inverse of ``_cover``."""
     _unhide_all(node, node[DLINK, _u(c)], c, n_items)
     _reactivate(item, c)
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _purify(node, item, p, n_items, second):
-    """purify(p): hide the options whose colour on p's item differs from p's colour;
-    return ``(updates, dead)`` as ``_hide_all`` does."""
+    """purify(p): hide the options whose colour on p's item differs from p's colour
+    (and mark the others settled, ``COLOR -1``); return ``(updates, dead)``."""
     cc = node[TOP, _u(p)]
     x = node[COLOR, _u(p)]
     updates = 1
@@ -300,32 +410,18 @@ def _purify(node, item, p, n_items, second):
     rr = node[DLINK, _u(cc)]
     while rr > n_items:
         if node[COLOR, _u(rr)] != x:
-            nn = rr + 1
-            while nn != rr:
-                c2 = node[TOP, _u(nn)]
-                if c2 <= 0:
-                    nn = node[ULINK, _u(nn)]
-                    continue
-                if node[COLOR, _u(nn)] >= 0:
-                    uu = node[ULINK, _u(nn)]
-                    dd = node[DLINK, _u(nn)]
-                    node[DLINK, _u(uu)] = dd
-                    node[ULINK, _u(dd)] = uu
-                    left = node[TOP, _u(c2)] - 1
-                    node[TOP, _u(c2)] = left
-                    updates += 1
-                    if c2 < second and left < item[BOUND, _u(c2)] - item[SLACK, _u(c2)]:
-                        dead |= _is_active(item, c2)
-                nn += 1
+            hidden, dead_here = _hide_option(node, item, rr, second)
+            updates += hidden
+            dead |= dead_here
         elif rr != p:
             node[COLOR, _u(rr)] = -1
         rr = node[DLINK, _u(rr)]
     return updates, dead
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _unpurify(node, p, n_items):
-    """unpurify(p): the inverse of ``_purify`` (upwards, leftwards)."""
+    """unpurify(p): the inverse of ``_purify`` (upwards)."""
     cc = node[TOP, _u(p)]
     x = node[COLOR, _u(p)]
     rr = node[ULINK, _u(cc)]
@@ -333,48 +429,22 @@ def _unpurify(node, p, n_items):
         if node[COLOR, _u(rr)] < 0:
             node[COLOR, _u(rr)] = x
         elif rr != p:
-            nn = rr - 1
-            while nn != rr:
-                c2 = node[TOP, _u(nn)]
-                if c2 <= 0:
-                    nn = node[DLINK, _u(nn)]
-                    continue
-                if node[COLOR, _u(nn)] >= 0:
-                    uu = node[ULINK, _u(nn)]
-                    dd = node[DLINK, _u(nn)]
-                    node[DLINK, _u(uu)] = nn
-                    node[ULINK, _u(dd)] = nn
-                    node[TOP, _u(c2)] += 1
-                nn -= 1
+            _unhide_option(node, rr)
         rr = node[ULINK, _u(rr)]
 
 
-@njit(cache=True)
-def _tweak(node, n):
+@njit(**PLAIN)
+def _tweak(node, item, n, second):
     """tweak(n): hide the option of node ``n``, ``n`` itself included (top of its list)."""
-    updates = 0
-    nn = n + 1
-    while True:
-        if node[COLOR, _u(nn)] >= 0:
-            cc = node[TOP, _u(nn)]
-            if cc <= 0:
-                nn = node[ULINK, _u(nn)]
-                continue
-            uu = node[ULINK, _u(nn)]
-            dd = node[DLINK, _u(nn)]
-            node[DLINK, _u(uu)] = dd
-            node[ULINK, _u(dd)] = uu
-            node[TOP, _u(cc)] -= 1
-            updates += 1
-        if nn == n:
-            break
-        nn += 1
-    return updates
+    updates, dead = _hide_option(node, item, n, second)
+    _unlink(node, n)
+    return updates + 1
 
 
-@njit(cache=True)
-def _untweak(node, c, x):
-    """untweak(c, x): restore every option tweaked away from item c since node x was top."""
+@njit(**PLAIN)
+def _untweak_list(node, c, x, whole):
+    """untweak(c, x) (``whole``: also unhide each option) or untweak'(c, x): put back
+    every node tweaked out of c's list since node x was on top."""
     z = node[DLINK, _u(c)]
     node[DLINK, _u(c)] = x
     rr = x
@@ -383,184 +453,97 @@ def _untweak(node, c, x):
     while rr != z:
         node[ULINK, _u(rr)] = qq
         k += 1
-        nn = rr + 1
-        while nn != rr:
-            if node[COLOR, _u(nn)] >= 0:
-                cc = node[TOP, _u(nn)]
-                if cc <= 0:
-                    nn = node[ULINK, _u(nn)]
-                    continue
-                uu = node[ULINK, _u(nn)]
-                dd = node[DLINK, _u(nn)]
-                node[DLINK, _u(uu)] = nn
-                node[ULINK, _u(dd)] = nn
-                node[TOP, _u(cc)] += 1
-            nn += 1
+        if whole:
+            _unhide_option(node, rr)
         qq = rr
         rr = node[DLINK, _u(rr)]
     node[ULINK, _u(rr)] = qq
     node[TOP, _u(c)] += k
 
 
-@njit(cache=True)
-def _tweak_special(node, n):
-    """tweak'(n): take node ``n`` out of its (covered) item's list; its option is hidden."""
-    uu = node[ULINK, _u(n)]
-    dd = node[DLINK, _u(n)]
-    node[DLINK, _u(uu)] = dd
-    node[ULINK, _u(dd)] = uu
-    node[TOP, _u(node[TOP, _u(n)])] -= 1
-
-
-@njit(cache=True)
-def _untweak_special(node, c, x):
-    """untweak'(c, x): put back the nodes tweak'ed out of c's list since x was on top."""
-    z = node[DLINK, _u(c)]
-    node[DLINK, _u(c)] = x
-    rr = x
-    k = 0
-    qq = c
-    while rr != z:
-        node[ULINK, _u(rr)] = qq
-        k += 1
-        qq = rr
-        rr = node[DLINK, _u(rr)]
-    node[ULINK, _u(rr)] = qq
-    node[TOP, _u(c)] += k
-
-
-@njit(cache=True)
+@njit(**PLAIN)
 def _restore_item(node, item, i, first, n_items):
     """M8: undo what M4 and M5 did to item i at this level (``first``: first tweaked)."""
     if item[BOUND, _u(i)] == 0:
         if item[SLACK, _u(i)] != 0:
-            _untweak_special(node, i, first)
+            _untweak_list(node, i, first, False)
         _uncover(node, item, i, n_items)
     else:
-        _untweak(node, i, first)
+        _untweak_list(node, i, first, True)
     item[BOUND, _u(i)] += 1
 
 
-@njit(cache=True)
-def _commit_option(
-    node,
-    item,
-    x,
-    second,
-    n_items,
-    loop_edge=None,
-    loop_vertex=None,
-    loop_incident=None,
-    loop_total=None,
-):
+@njit(**PLAIN)
+def _commit_option(node, item, x, second, n_items, loop):
     """M6: commit the option of node ``x`` (all its items but x's own); return
     ``(updates, last, dead_at)``: ``last`` is ``x`` when done, or the node whose
     item's hiding left the branch dead, stopped after the option of ``dead_at`` in its
     list (undo with ``_uncommit_option(.., last, dead_at, ..)``).
     """
     # first pass: count the bounds down, deactivating the items that reach zero
-    pp = x + 1
+    pp = _next_in_option(node, x)
     while pp != x:
         cc = node[TOP, _u(pp)]
-        if cc <= 0:
-            pp = node[ULINK, _u(pp)]
-            continue
         if cc < second:
             b = item[BOUND, _u(cc)] - 1
             item[BOUND, _u(cc)] = b
             if b == 0:
                 _deactivate(item, cc)
-        pp += 1
+        pp = _next_in_option(node, pp)
     # second pass: cover, hide or purify, stopping at a dead end
     updates = 0
-    pp = x + 1
+    pp = _next_in_option(node, x)
     while pp != x:
         cc = node[TOP, _u(pp)]
-        if cc <= 0:
-            pp = node[ULINK, _u(pp)]
-            continue
         dead_at = 0
-        if cc < second:
-            if item[BOUND, _u(cc)] == 0:
+        colour = 0 if cc < second else node[COLOR, _u(pp)]
+        if colour == 0:
+            if cc >= second or item[BOUND, _u(cc)] == 0:
                 hidden, dead_at = _hide_all(node, item, node[DLINK, _u(cc)], n_items, second)
                 updates += 1 + hidden
-        else:
-            colour = node[COLOR, _u(pp)]
-            if colour == 0:
-                hidden, dead_at = _hide_all(node, item, node[DLINK, _u(cc)], n_items, second)
-                updates += 1 + hidden
-            elif colour > 0:
-                hidden, dead = _purify(node, item, pp, n_items, second)
-                updates += hidden
-                if loop_edge is not None:
-                    if loop_edge[cc, LOOP_ON] == colour:
-                        if loop_edge[cc, LOOP_FORBIDDEN] != 2:  # else it is on already
-                            _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, cc)
-                    elif loop_edge[cc, LOOP_ON] != 0:
-                        loop_edge[cc, LOOP_STATE] = EDGE_SETTLED
-                if dead:
-                    return updates, pp, 0
+        elif colour > 0:
+            hidden, dead = _purify(node, item, pp, n_items, second)
+            updates += hidden
+            if loop is not None:
+                _loop_purified(node, loop, cc, colour)
+            if dead:
+                return updates, pp, 0
         if dead_at != 0:
             return updates, pp, dead_at
-        pp += 1
+        pp = _next_in_option(node, pp)
     return updates, x, 0
 
 
-@njit(cache=True)
-def _uncommit_option(
-    node,
-    item,
-    x,
-    last,
-    dead_at,
-    second,
-    n_items,
-    loop_edge=None,
-    loop_vertex=None,
-    loop_incident=None,
-    loop_total=None,
-):
+@njit(**PLAIN)
+def _uncommit_option(node, item, x, last, dead_at, second, n_items, loop):
     """The inverse of ``_commit_option``, leftwards from node ``last``, whose list was
     hidden down to ``dead_at`` (``x - 1`` and ``x`` when the commit went through)."""
     pp = last
+    if node[TOP, _u(pp)] <= 0:
+        pp = node[DLINK, _u(pp)]  # x - 1, the spacer before x's option: its last node
     while pp != x:
         cc = node[TOP, _u(pp)]
-        if cc <= 0:
-            pp = node[DLINK, _u(pp)]
-            continue
-        if cc < second:
-            if item[BOUND, _u(cc)] == 0:
+        colour = 0 if cc < second else node[COLOR, _u(pp)]
+        if colour == 0:
+            if cc >= second or item[BOUND, _u(cc)] == 0:
                 _unhide_all(node, node[DLINK, _u(cc)], dead_at, n_items)
-        else:
-            colour = node[COLOR, _u(pp)]
-            if colour == 0:
-                _unhide_all(node, node[DLINK, _u(cc)], dead_at, n_items)
-            elif colour > 0:
-                if loop_edge is not None:
-                    if loop_edge[cc, LOOP_ON] == colour:
-                        if loop_edge[cc, LOOP_FORBIDDEN] != 2:
-                            _loop_remove(
-                                node, loop_edge, loop_vertex, loop_incident, loop_total, cc
-                            )
-                    elif loop_edge[cc, LOOP_ON] != 0:
-                        loop_edge[cc, LOOP_STATE] = EDGE_OFF
-                _unpurify(node, pp, n_items)
+        elif colour > 0:
+            if loop is not None:
+                _loop_unpurified(node, loop, cc, colour)
+            _unpurify(node, pp, n_items)
         dead_at = cc
-        pp -= 1
-    pp = x - 1
+        pp = _prev_in_option(node, pp)
+    pp = _prev_in_option(node, x)
     while pp != x:
         cc = node[TOP, _u(pp)]
-        if cc <= 0:
-            pp = node[DLINK, _u(pp)]
-            continue
         if cc < second:
             if item[BOUND, _u(cc)] == 0:
                 _reactivate(item, cc)
             item[BOUND, _u(cc)] += 1
-        pp -= 1
+        pp = _prev_in_option(node, pp)
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _choose_item(node, item, has_bounds):
     """M3: the active primary item of least branching degree; returns (item, degree).
 
@@ -570,7 +553,7 @@ def _choose_item(node, item, has_bounds):
     longer list.
     """
     best = 0
-    score = 1 << 30
+    score = NO_SCORE
     k = item[NEXT, _u(0)]
     if not has_bounds:
         while k != 0:
@@ -601,80 +584,10 @@ def _choose_item(node, item, has_bounds):
     return best, score
 
 
-@njit(cache=True)
-def _live_options(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, i):
-    """How many options of active item ``i`` survive their commit and ``_loop_settle``,
-    and the fewest trail entries one of those left (a probe: every array is restored)."""
-    n_items = item.shape[1] - 1
-    item[BOUND, i] -= 1
-    _deactivate(item, i)
-    _cover(node, item, i, n_items, second)
-    live = 0
-    impact = 1 << 30
-    x = node[DLINK, i]
-    while x != i:
-        start = loop_total[LOOP_TRAIL]
-        done, last, dead_at = _commit_option(
-            node, item, x, second, n_items, loop_edge, loop_vertex, loop_incident, loop_total
-        )
-        if last == x:
-            if loop_total[LOOP_BAD] == 0 and _loop_settle(
-                node, item, second, False,
-                loop_edge, loop_vertex, loop_incident, loop_total, i, x, start,
-            ):  # fmt: skip
-                live += 1
-                impact = min(impact, loop_total[LOOP_TRAIL] - start)
-                _loop_unsettle(node, item, loop_edge, loop_vertex, loop_total, i)
-            last = x - 1
-            dead_at = x
-        _uncommit_option(
-            node, item, x, last, dead_at, second, n_items,
-            loop_edge, loop_vertex, loop_incident, loop_total,
-        )  # fmt: skip
-        x = node[DLINK, x]
-    _uncover(node, item, i, n_items)
-    item[BOUND, i] += 1
-    return live, impact
+# -- the memo ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _choose_loop_item(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, after):
-    """M3 with loop items: ``(item, degree, probes)``. The leftmost item with at most
-    one option ends the scan; else the items are probed from the one after ``after``
-    round to it (see "Probing" in the essay): the first with at most one live option
-    is taken (none live: a dead end, degree 0), and failing that the item of fewest
-    live options, ties to the one whose weaker live option left the longer trail.
-    ``probes`` counts the options probed."""
-    k = item[NEXT, 0]
-    while k != 0:
-        if node[TOP, k] <= 1:
-            return k, node[TOP, k], 0
-        k = item[NEXT, k]
-    best = 0
-    score = 0
-    probes = 0
-    fewest = 1 << 30
-    most = -1
-    for sweep in range(2):
-        k = item[NEXT, 0]
-        while k != 0:
-            if (k > after) == (sweep == 0):
-                probes += node[TOP, k]
-                live, impact = _live_options(
-                    node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, k
-                )
-                if live <= 1:
-                    return k, live if live == 0 else node[TOP, k], probes
-                if live < fewest or (live == fewest and impact > most):
-                    fewest = live
-                    most = impact
-                    best = k
-                    score = node[TOP, k]
-            k = item[NEXT, k]
-    return best, score, probes
-
-
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_slot(level_key, level, memo_keys):
     """The table slot of the key of ``level``: a multiply-xorshift hash of its words."""
     h = np.uint64(0x9E3779B97F4A7C15)
@@ -684,7 +597,7 @@ def _memo_slot(level_key, level, memo_keys):
     return h & np.uint64(memo_keys.shape[0] - 1)
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_matches(level_key, level, memo_keys, slot):
     """Whether the table's key at ``slot`` is the key of ``level``."""
     for w in range(level_key.shape[1]):
@@ -693,17 +606,17 @@ def _memo_matches(level_key, level, memo_keys, slot):
     return True
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_store(level_key, level, memo_keys, memo_counts, count):
     """Keep ``count`` under the key of ``level`` (in place of the slot's old entry).
-    An explicit loop: a slice assignment here made the first compile 3.5 s longer."""
+    An explicit loop: a slice assignment here compiles much more slowly."""
     slot = _memo_slot(level_key, level, memo_keys)
     for w in range(level_key.shape[1]):
         memo_keys[slot, _u(w)] = level_key[_u(level), _u(w)]
     memo_counts[slot] = count + 1
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_push(node, level_key, level, x):
     """The key of ``level + 1``: the key of ``level`` and the items of x's option."""
     for w in range(level_key.shape[1]):
@@ -713,384 +626,418 @@ def _memo_push(node, level_key, level, x):
         cc = node[TOP, _u(pp)]
         word = _u(level + 1), _u(cc >> 6)
         level_key[word] |= np.uint64(1) << np.uint64(cc & 63)
-        pp += 1
-        if node[TOP, _u(pp)] <= 0:
-            pp = node[ULINK, _u(pp)]
+        pp = _next_in_option(node, pp)
         if pp == x:
             break
 
 
-@njit(cache=True)
-def search(
-    node,
-    item,
-    second,
-    has_bounds,
-    choice,
-    best,
-    first_tweak,
-    branch_index,
-    branch_degree,
-    state,
-    stats,
-    forced,
-    prefix,
-    split_depth,
-    node_budget,
-    max_solutions,
-    stream,
-    memo_keys,
-    memo_counts,
-    level_key,
-    level_memo,
-    loop_edge=None,
-    loop_vertex=None,
-    loop_incident=None,
-    loop_total=None,
-):
+@njit(inline="always", **PLAIN)
+def _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts):
+    """M6 with the memo: push the key of the child of option ``cur``; return its count
+    plus one if the table holds it (0 if not)."""
+    _memo_push(st.node, st.level_key, level, cur)
+    if level + 1 >= n_fixed:
+        slot = _memo_slot(st.level_key, level + 1, memo_keys)
+        if memo_counts[slot] > 0 and _memo_matches(st.level_key, level + 1, memo_keys, slot):
+            return memo_counts[slot]
+    return 0
+
+
+# -- Knuth's steps ---------------------------------------------------------------------------
+
+
+@njit(inline="always", **PLAIN)
+def _enter_level(st, loop, level, solutions, nodes, memo_on, n_forced, split_depth):
+    """M2 (the node is counted by the caller): GO_ON to choose an item, FOUND (every
+    primary item covered), AT_LEAF (the split's depth) or DEAD_END."""
+    if memo_on:
+        st.level_data[level, MEMO_SOLUTIONS] = solutions
+        st.level_data[level, MEMO_NODES] = nodes
+    if level == 0 and loop is not None and not st.has_bounds and n_forced == 0:
+        if not _loop_settle_root(st.node, st.item, st.second, loop):
+            return DEAD_END
+    if st.item[NEXT, _u(0)] == 0:
+        if loop is not None and loop.total[LOOP_CLOSED] == 0:
+            return DEAD_END  # every item covered, but the on-edges are no cycle
+        return FOUND
+    if level == split_depth:
+        return AT_LEAF
+    return GO_ON
+
+
+@njit(inline="always", **PLAIN)
+def _choose(st, loop, level, forced):
+    """M3: ``(i, first option node, degree, probes)``: the forced option's item at a
+    forced level, else the item of least degree (probing with loop items)."""
+    node = st.node
+    if level < forced.shape[0]:
+        cur = forced[level]
+        return node[TOP, _u(cur)], cur, 1, 0
+    probes = 0
+    if loop is not None and not st.has_bounds:
+        after = st.level_data[level - 1, BEST] if level > 0 else 0
+        i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after)
+    else:
+        i, score = _choose_item(node, st.item, st.has_bounds)
+    return i, node[DLINK, _u(i)], score, probes
+
+
+@njit(inline="always", **PLAIN)
+def _prepare(st, level, i, cur, score):
+    """M4: note the level's branching and count item i's bound down (covering it when it
+    reaches zero); return the updates."""
+    item = st.item
+    row = st.level_data[level]
+    row[BEST] = i
+    row[CHOICE] = cur
+    row[BRANCH_INDEX] = 0
+    row[BRANCH_DEGREE] = score
+    b = item[BOUND, _u(i)] - 1
+    item[BOUND, _u(i)] = b
+    row[FIRST_TWEAK] = 0 if b == 0 and item[SLACK, _u(i)] == 0 else cur
+    if b == 0:
+        return _cover(st.node, item, i, item.shape[1] - 1, st.second)
+    return 0
+
+
+@njit(inline="always", **PLAIN)
+def _tweak_choice(st, i, cur):
+    """M5: ``(go_on, updates)``: go_on False when item i has no branch left here;
+    else tweak the choice ``cur`` (or, for the null choice, take i out of play)."""
+    node, item = st.node, st.item
+    bound = item[BOUND, _u(i)]
+    slack = item[SLACK, _u(i)]
+    if bound == 0 and slack == 0:
+        return cur != i, 0
+    if node[TOP, _u(i)] <= bound - slack:
+        return False, 0
+    if cur != i:
+        if bound == 0:
+            _unlink(node, cur)  # tweak'(cur)
+            return True, 1
+        return True, _tweak(node, item, cur, st.second)
+    if bound != 0:
+        _deactivate(item, i)
+    return True, 0
+
+
+@njit(inline="always", **PLAIN)
+def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
+    """M6: ``(entered, solutions, updates)``: commit the option of node ``cur``
+    (``entered``), or add the count the memo holds for its child, or undo a commit
+    that left the child dead (then ``entered`` is False)."""
+    node, item, second = st.node, st.item, st.second
+    n_items = item.shape[1] - 1
+    if cur <= n_items:
+        return True, 0, 0  # the null choice
+    if memo_keys.shape[0] > 0:
+        seen = _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts)
+        if seen > 0:
+            return False, seen - 1, 0
+    start = 0 if loop is None else loop.total[LOOP_TRAIL]
+    done, last, dead_at = _commit_option(node, item, cur, second, n_items, loop)
+    if last == cur and loop is not None:
+        if loop.total[LOOP_BAD] > 0 or not _loop_settle(
+            node, item, second, st.has_bounds, loop, i, cur, start
+        ):
+            last = cur - 1  # the option breaks the loop rules: undo all of it
+            dead_at = cur
+    if last != cur:
+        _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
+        return False, 0, done
+    return True, 0, done
+
+
+@njit(inline="always", **PLAIN)
+def _next_branch(st, level, cur):
+    """M7: the next option of the level's item (``cur``'s successor in its list)."""
+    cur = st.node[DLINK, _u(cur)]
+    st.level_data[level, CHOICE] = cur
+    st.level_data[level, BRANCH_INDEX] += 1
+    return cur
+
+
+@njit(inline="always", **PLAIN)
+def _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts):
+    """M9 with the memo: keep the count of the subtree just left, if it was worth it."""
+    row = st.level_data[level]
+    if nodes - row[MEMO_NODES] >= MEMO_MIN_NODES:
+        _memo_store(st.level_key, level, memo_keys, memo_counts, solutions - row[MEMO_SOLUTIONS])
+
+
+@njit(inline="always", **PLAIN)
+def _undo_choice(st, loop, level):
+    """M9 one level up: undo the choice made at ``level``; return True for an option
+    (uncommitted), False for the null choice (i back in play)."""
+    node, item = st.node, st.item
+    cur = st.level_data[level, CHOICE]
+    i = st.level_data[level, BEST]
+    if cur <= item.shape[1] - 1:
+        _reactivate(item, i)
+        return False
+    if loop is not None:
+        _loop_unsettle(node, item, loop, i)
+    _uncommit_option(node, item, cur, cur - 1, cur, st.second, item.shape[1] - 1, loop)
+    return True
+
+
+@njit(**PLAIN)
+def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget, limit, stream):
     """Run (or resume) Algorithm M until done, a solution (if ``stream``), a leaf, or
     the budget.
 
     Parameters
     ----------
-    node : int32[4, n_nodes], item : int32[4, n_items + 1]
-        The links (see the module essay); changed in place, restored when done.
-    second : int
-        The first secondary item (``n_primary + 1``).
-    has_bounds : bool
-        True when some primary item has ``BOUND != 1`` or ``SLACK != 0``.
-    choice, best, first_tweak, branch_index, branch_degree : int64[max_level]
-        Per level: the node tried (a header means the null choice), the item branched
-        on, the first tweaked node (0 if the item was covered), which branch (from 0)
-        and how many branches.
-    state : int64[2]
-        ``level, step``; ``0, FORWARD`` to start, then as the last call left it.
-    stats : int64[3]
-        ``solutions, nodes, updates``, accumulated; ``nodes`` counts the levels
-        entered (M2), not the children that a commit found dead.
+    st : SearchState (``dlx.layout``)
+        Links (changed in place, restored when done), a row per level, and
+        ``progress``: ``0, FORWARD, 0, 0, 0`` to start, then as the last call left
+        it (``nodes`` counts the levels entered, not the children found dead).
+    loop : LoopState or None
+        Loop items (see "Loop items" in the essay); None: no loop code is compiled.
     forced : int32[k]
         Nodes of options forced at levels ``0..k-1``, each in an exact-cover item
         (``lo = hi = 1``); the options must be compatible with each other.
     prefix : int32[m]
         Branch numbers taken at levels ``k..k+m-1`` (a subproblem of a split).
+    memo_keys, memo_counts : arrays
+        The memo of subtree counts (see "Memo"); ``memo_keys`` with no rows: off.
     split_depth : int
-        Stop at this level and report a LEAF (``NO_SPLIT`` for none). A child that
-        the commit finds dead is not reported: it holds no solution.
-    node_budget : int
+        Stop at this level and report a LEAF (``NO_SPLIT`` for none; a dead child is
+        not reported).
+    budget : int
         Nodes this call may enter before it pauses.
-    max_solutions : int
-        Stop with LIMIT once ``stats[0]`` reaches it.
+    limit : int
+        Stop with LIMIT once the solutions reach it.
     stream : bool
-        Return at each solution (with the path in ``choice[:level]``).
-    memo_keys, memo_counts, level_key, level_memo : arrays
-        The memo of subtree counts (see "Memo" in the module essay); ``memo_keys``
-        with no rows turns it off.
-    loop_edge, loop_vertex, loop_incident, loop_total : optional
-        Loop items (see "Loop items" in the module essay); None for none, and then
-        numba compiles the search without any loop code.
+        Return at each solution (with the path in the ``CHOICE`` column).
 
-    Returns
-    -------
-    int: DONE, SOLUTION, PAUSED, LEAF or LIMIT. On SOLUTION and LEAF the current
-    ``level`` is ``state[0]``, and the next call goes on from there.
+    Returns DONE, SOLUTION, PAUSED, LEAF or LIMIT; on SOLUTION and LEAF the current
+    level is ``progress[LEVEL]``, and the next call goes on from there.
     """
-    n_items = item.shape[1] - 1
-    memo_on = memo_keys.shape[0] > 0
-    level = state[0]
-    step = state[1]
-    solutions = stats[0]
-    nodes = stats[1]
-    updates = stats[2]
+    progress = st.progress
+    level, step = progress[LEVEL], progress[STEP]
+    solutions, nodes, updates = progress[SOLUTIONS], progress[NODES], progress[UPDATES]
     n_forced = forced.shape[0]
     n_fixed = n_forced + prefix.shape[0]
-    node_stop = nodes + node_budget
+    node_stop = nodes + budget
+    memo_on = memo_keys.shape[0] > 0
     code = DONE
     cur = 0
     i = 0
     if step != FORWARD:
-        cur = choice[level]
-        i = best[level]
+        cur = st.level_data[level, CHOICE]
+        i = st.level_data[level, BEST]
     while True:
         if step == FORWARD:
-            # M2: enter level
             if nodes >= node_stop:
                 code = PAUSED
                 break
             nodes += 1
-            if memo_on:
-                level_memo[level, MEMO_SOLUTIONS] = solutions
-                level_memo[level, MEMO_NODES] = nodes
-            if level == 0 and loop_total is not None and not has_bounds and n_forced == 0:
-                if not _loop_settle_root(
-                    node, item, second, loop_edge, loop_vertex, loop_incident, loop_total
-                ):
-                    step = BACKDOWN
-                    continue
-            if item[NEXT, _u(0)] == 0:
-                if loop_total is not None and loop_total[LOOP_CLOSED] == 0:
-                    step = BACKDOWN  # every item covered, but the on-edges are no cycle
-                    continue
+            found = _enter_level(st, loop, level, solutions, nodes, memo_on, n_forced, split_depth)
+            step = BACKDOWN
+            if found == FOUND:
                 solutions += 1
-                step = BACKDOWN
-                if stream:
-                    code = SOLUTION
+                if stream or solutions >= limit:
+                    code = SOLUTION if stream else LIMIT
                     break
-                if solutions >= max_solutions:
-                    code = LIMIT
-                    break
-                continue
-            if level == split_depth:
+            elif found == AT_LEAF:
                 code = LEAF
-                step = BACKDOWN
                 break
-            # M3: choose i
-            if level < n_forced:
-                cur = forced[level]
-                i = node[TOP, _u(cur)]
-                score = 1
-            else:
-                if loop_edge is not None and not has_bounds:
-                    i, score, probes = _choose_loop_item(
-                        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total,
-                        best[level - 1] if level > 0 else 0,
-                    )  # fmt: skip
-                    node_stop -= probes  # a probe takes from the budget as a node does
-                else:
-                    i, score = _choose_item(node, item, has_bounds)
-                if score <= 0:
-                    step = BACKDOWN
-                    continue
-                cur = node[DLINK, _u(i)]
-            # M4: prepare to branch on i
-            best[level] = i
-            choice[level] = cur
-            branch_index[level] = 0
-            branch_degree[level] = score
-            b = item[BOUND, _u(i)] - 1
-            item[BOUND, _u(i)] = b
-            first_tweak[level] = 0 if b == 0 and item[SLACK, _u(i)] == 0 else cur
-            if b == 0:
-                updates += _cover(node, item, i, n_items, second)
-            step = ADVANCE
+            elif found == GO_ON:
+                i, cur, score, probes = _choose(st, loop, level, forced)
+                node_stop -= probes  # a probe takes from the budget as a node does
+                if score > 0:
+                    updates += _prepare(st, level, i, cur, score)
+                    step = ADVANCE
         elif step == ADVANCE:
-            # M5: possibly tweak x_l
-            if item[BOUND, _u(i)] == 0 and item[SLACK, _u(i)] == 0:
-                if cur == i:
-                    step = BACKUP
-                    continue
-            elif node[TOP, _u(i)] <= item[BOUND, _u(i)] - item[SLACK, _u(i)]:
+            go_on, done = _tweak_choice(st, i, cur)
+            updates += done
+            if not go_on:
                 step = BACKUP
-                continue
-            elif cur != i:
-                if item[BOUND, _u(i)] == 0:
-                    _tweak_special(node, cur)
-                    updates += 1
-                else:
-                    updates += _tweak(node, cur)
-            elif item[BOUND, _u(i)] != 0:
-                _deactivate(item, i)
-            if n_forced <= level < n_fixed and branch_index[level] < prefix[level - n_forced]:
+            elif n_forced <= level < n_fixed and (
+                st.level_data[level, BRANCH_INDEX] < prefix[level - n_forced]
+            ):
                 # replaying a subproblem: this branch belongs to another one
                 if cur == i:
-                    _reactivate(item, i)
+                    _reactivate(st.item, i)
                     step = BACKUP
-                    continue
-                branch_index[level] += 1
-                cur = node[DLINK, _u(cur)]
-                choice[level] = cur
-                continue
-            # M6: try x_l
-            skip = False  # the child is not entered: its count was seen before, or it is dead
-            if memo_on and cur > n_items:
-                _memo_push(node, level_key, level, cur)
-                if level + 1 >= n_fixed:
-                    slot = _memo_slot(level_key, level + 1, memo_keys)
-                    if memo_counts[slot] > 0 and _memo_matches(
-                        level_key, level + 1, memo_keys, slot
-                    ):
-                        solutions += memo_counts[slot] - 1
-                        skip = True
-            if cur > n_items and not skip:
-                start = 0 if loop_total is None else loop_total[LOOP_TRAIL]
-                done, last, dead_at = _commit_option(
-                    node, item, cur, second, n_items,
-                    loop_edge, loop_vertex, loop_incident, loop_total,
-                )  # fmt: skip
+                else:
+                    cur = _next_branch(st, level, cur)
+            else:
+                entered, seen, done = _try_option(
+                    st, loop, level, i, cur, n_fixed, memo_keys, memo_counts
+                )
+                solutions += seen
                 updates += done
-                if last == cur and loop_total is not None:
-                    if loop_total[LOOP_BAD] > 0 or not _loop_settle(
-                        node, item, second, has_bounds,
-                        loop_edge, loop_vertex, loop_incident, loop_total, i, cur, start,
-                    ):  # fmt: skip
-                        last = cur - 1  # the option breaks the loop rules: undo all of it
-                        dead_at = cur
-                if last != cur:
-                    # the child is dead: undo
-                    _uncommit_option(
-                        node, item, cur, last, dead_at, second, n_items,
-                        loop_edge, loop_vertex, loop_incident, loop_total,
-                    )  # fmt: skip
-                    skip = True
-            if skip:
-                # go on as M7 would
-                if level < n_fixed:
+                if entered:
+                    level += 1
+                    step = FORWARD
+                elif level < n_fixed:
                     step = BACKUP
-                    continue
-                cur = node[DLINK, _u(cur)]
-                choice[level] = cur
-                branch_index[level] += 1
-                continue
-            level += 1
-            step = FORWARD
+                else:
+                    cur = _next_branch(st, level, cur)
         elif step == BACKUP:
             # M8: restore i
-            _restore_item(node, item, i, first_tweak[level], n_items)
+            n_items = st.item.shape[1] - 1
+            _restore_item(st.node, st.item, i, st.level_data[level, FIRST_TWEAK], n_items)
             step = BACKDOWN
         else:
             # M9: leave level, then M7: try again
             if memo_on and level >= n_fixed:
-                if nodes - level_memo[level, MEMO_NODES] >= MEMO_MIN_NODES:
-                    count = solutions - level_memo[level, MEMO_SOLUTIONS]
-                    _memo_store(level_key, level, memo_keys, memo_counts, count)
+                _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts)
             if level == 0:
-                if loop_total is not None:
-                    _loop_unforbid(node, loop_edge, loop_vertex, loop_total, 0)
+                if loop is not None:
+                    _loop_unforbid(st.node, loop, 0)
                 code = DONE
                 break
             level -= 1
-            cur = choice[level]
-            i = best[level]
-            if cur <= n_items:
-                _reactivate(item, i)
+            cur = st.level_data[level, CHOICE]
+            i = st.level_data[level, BEST]
+            if not _undo_choice(st, loop, level) or level < n_fixed:
                 step = BACKUP
-                continue
-            if loop_total is not None:
-                _loop_unsettle(node, item, loop_edge, loop_vertex, loop_total, i)
-            _uncommit_option(
-                node, item, cur, cur - 1, cur, second, n_items,
-                loop_edge, loop_vertex, loop_incident, loop_total,
-            )  # fmt: skip
-            if level < n_fixed:
-                step = BACKUP
-                continue
-            cur = node[DLINK, _u(cur)]
-            choice[level] = cur
-            branch_index[level] += 1
-            step = ADVANCE
-    state[0] = level
-    state[1] = step
-    stats[0] = solutions
-    stats[1] = nodes
-    stats[2] = updates
+            else:
+                cur = _next_branch(st, level, cur)
+                step = ADVANCE
+    progress[LEVEL], progress[STEP] = level, step
+    progress[SOLUTIONS], progress[NODES], progress[UPDATES] = solutions, nodes, updates
     return code
 
 
+@njit(**PLAIN)
+def _unwind(st, loop):
+    """Undo every level of a search stopped early, restoring the links."""
+    progress = st.progress
+    level = progress[LEVEL]
+    n_items = st.item.shape[1] - 1
+    while level > 0:
+        level -= 1
+        _undo_choice(st, loop, level)
+        row = st.level_data[level]
+        _restore_item(st.node, st.item, row[BEST], row[FIRST_TWEAK], n_items)
+    if loop is not None:
+        _loop_unforbid(st.node, loop, 0)
+    progress[LEVEL] = 0
+    progress[STEP] = FORWARD
+
+
 @njit(cache=True)
-def search_batch(
-    node,
-    item,
-    second,
-    has_bounds,
-    forced_nodes,
-    forced_start,
-    max_level,
-    max_solutions,
-    counts,
-    first_solution,
-    batch_stats,
-    loop_edge=None,
-    loop_vertex=None,
-    loop_incident=None,
-    loop_total=None,
-):
+def search_batch(st, loop, forced_nodes, forced_start, limit, counts, first_solution, batch_stats):
     """Search once per forced set: set ``k`` forces ``forced_nodes[forced_start[k]:
-    forced_start[k+1]]``. Counts up to ``max_solutions`` each into ``counts[k]``, the
-    first solution's option nodes (past the forced ones, null choices left out, ``-1``
+    forced_start[k+1]]``. Counts up to ``limit`` each into ``counts[k]``, the first
+    solution's option nodes (past the forced ones, null choices left out, ``-1``
     padded, cut at its width) into ``first_solution[k]``, and ``solutions, nodes,
-    updates`` into ``batch_stats[k]``.
-    Each search runs to its end or its limit; the links are restored after each.
+    updates`` into ``batch_stats[k]``. ``st.level_data`` must have room for the
+    deepest set. Each search runs to its end or its limit; the links are restored
+    after each.
     """
-    choice = np.zeros(max_level, np.int64)
-    best = np.zeros(max_level, np.int64)
-    first_tweak = np.zeros(max_level, np.int64)
-    branch_index = np.zeros(max_level, np.int64)
-    branch_degree = np.zeros(max_level, np.int64)
     prefix = np.zeros(0, np.int32)
-    state = np.zeros(2, np.int64)
-    stats = np.zeros(3, np.int64)
     memo_keys = np.zeros((0, 1), np.uint64)  # no memo: each search stops at a limit
     memo_counts = np.zeros(0, np.int64)
-    level_key = np.zeros((max_level + 1, 1), np.uint64)
-    level_memo = np.zeros((max_level, 2), np.int64)
     budget = 1 << 62
-    n_items = item.shape[1] - 1
+    n_items = st.item.shape[1] - 1
+    progress = st.progress
     for k in range(counts.shape[0]):
         forced = forced_nodes[forced_start[k] : forced_start[k + 1]]
-        n_forced = forced.shape[0]
-        state[0] = 0
-        state[1] = FORWARD
-        for j in range(stats.shape[0]):  # loops, not slices: slices compile slowly
-            stats[j] = 0
+        for j in range(progress.shape[0]):  # loops, not slices: slices compile slowly
+            progress[j] = 0  # level 0, FORWARD, no solutions, nodes or updates
         for j in range(first_solution.shape[1]):
             first_solution[k, j] = -1
         while True:
             code = search(
-                node, item, second, has_bounds, choice, best, first_tweak,
-                branch_index, branch_degree, state, stats, forced, prefix,
-                NO_SPLIT, budget, max_solutions, True,
-                memo_keys, memo_counts, level_key, level_memo,
-                loop_edge, loop_vertex, loop_incident, loop_total,
-            )  # fmt: skip
+                st, loop, forced, prefix, memo_keys, memo_counts, NO_SPLIT, budget, limit, True
+            )
             if code != SOLUTION:
                 break
-            if stats[0] == 1:
+            if progress[SOLUTIONS] == 1:
                 j = 0
-                for level in range(n_forced, state[0]):
-                    if choice[level] > n_items and j < first_solution.shape[1]:
-                        first_solution[k, j] = choice[level]
+                for level in range(forced.shape[0], progress[LEVEL]):
+                    chosen = st.level_data[level, CHOICE]
+                    if chosen > n_items and j < first_solution.shape[1]:
+                        first_solution[k, j] = chosen
                         j += 1
-            if stats[0] >= max_solutions:
-                _unwind(
-                    node, item, second, choice, best, first_tweak, state, stats,
-                    loop_edge, loop_vertex, loop_incident, loop_total,
-                )  # fmt: skip
+            if progress[SOLUTIONS] >= limit:
+                _unwind(st, loop)
                 break
-        counts[k] = stats[0]
-        for j in range(stats.shape[0]):
-            batch_stats[k, j] = stats[j]
+        counts[k] = progress[SOLUTIONS]
+        batch_stats[k, 0] = progress[SOLUTIONS]
+        batch_stats[k, 1] = progress[NODES]
+        batch_stats[k, 2] = progress[UPDATES]
 
 
-@njit(cache=True)
-def _unwind(
-    node, item, second, choice, best, first_tweak, state, stats,
-    loop_edge=None, loop_vertex=None, loop_incident=None, loop_total=None,
-):  # fmt: skip
-    """Undo every level of a search stopped early, restoring the links."""
+# -- sanity -------------------------------------------------------------------------------
+
+# what sanity() finds: (SANE, 0) or (fault, item)
+BAD_LINK, WRONG_TOP, BROKEN_UP, LIST_LOOPS, WRONG_LENGTH, BAD_ACTIVE = 1, 2, 3, 4, 5, 6
+
+
+@njit(**PLAIN)
+def sanity(node, item, second):
+    """Knuth's sanity(): every item's list is a proper doubly linked ring of nodes of
+    that item, as long as its header says, and the active list is a proper ring of
+    primary items. Return ``(SANE, 0)``, or a fault code and the item at fault."""
     n_items = item.shape[1] - 1
-    level = state[0]
-    while level > 0:
-        level -= 1
-        cur = choice[level]
-        i = best[level]
-        if cur <= n_items:
-            _reactivate(item, i)
-        else:
-            if loop_total is not None:
-                _loop_unsettle(node, item, loop_edge, loop_vertex, loop_total, i)
-            _uncommit_option(
-                node, item, cur, cur - 1, cur, second, n_items,
-                loop_edge, loop_vertex, loop_incident, loop_total,
-            )  # fmt: skip
-        _restore_item(node, item, i, first_tweak[level], n_items)
-    if loop_total is not None:
-        _loop_unforbid(node, loop_edge, loop_vertex, loop_total, 0)
-    state[0] = 0
-    state[1] = FORWARD
+    n_nodes = node.shape[1]
+    for i in range(1, n_items + 1):
+        previous = i
+        x = node[DLINK, i]
+        length = 0
+        while x != i:
+            if x <= n_items or x >= n_nodes:
+                return BAD_LINK, i
+            if node[TOP, x] != i:
+                return WRONG_TOP, i
+            if node[ULINK, x] != previous:
+                return BROKEN_UP, i
+            length += 1
+            if length > n_nodes:
+                return LIST_LOOPS, i
+            previous = x
+            x = node[DLINK, x]
+        if node[ULINK, i] != previous:
+            return BROKEN_UP, i
+        if node[TOP, i] != length:
+            return WRONG_LENGTH, i
+    k = 0
+    for _ in range(second + 1):
+        after = item[NEXT, k]
+        if after < 0 or after >= second or item[PREV, after] != k:
+            return BAD_ACTIVE, k
+        k = after
+        if k == 0:
+            return SANE, 0
+    return BAD_ACTIVE, 0
 
 
-@njit(cache=True)
-def _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
+# -- loop items ----------------------------------------------------------------------------
+
+
+@njit(**PLAIN)
+def _loop_purified(node, loop, cc, colour):
+    """Secondary item ``cc`` was just purified with ``colour``: a loop item turned on
+    joins the loop (unless settling put it there already), one turned off is settled."""
+    on = loop.edge[cc, LOOP_ON]
+    if on == colour:
+        if loop.edge[cc, LOOP_FORBIDDEN] != 2:  # else it is on already
+            _loop_add(node, loop, cc)
+    elif on != 0:
+        loop.edge[cc, LOOP_STATE] = EDGE_SETTLED
+
+
+@njit(**PLAIN)
+def _loop_unpurified(node, loop, cc, colour):
+    """The inverse of ``_loop_purified`` (before the unpurify)."""
+    on = loop.edge[cc, LOOP_ON]
+    if on == colour:
+        if loop.edge[cc, LOOP_FORBIDDEN] != 2:
+            _loop_remove(node, loop, cc)
+    elif on != 0:
+        loop.edge[cc, LOOP_STATE] = EDGE_OFF
+
+
+@njit(**PLAIN)
+def _loop_add(node, loop, c):
     """Loop item ``c`` has turned on: join two paths, close the cycle, or count a bad edge."""
+    loop_edge, loop_vertex, loop_total = loop.edge, loop.vertex, loop.total
     u = loop_edge[c, LOOP_U]
     v = loop_edge[c, LOOP_V]
     du = loop_vertex[u, DEGREE]
@@ -1122,27 +1069,28 @@ def _loop_add(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
         if loop_total[LOOP_ON_EDGES] > length_a + length_b:
             # some on-edge lies outside this path: an edge from a to b must stay off
             for k in range(loop_vertex[a, FIRST_EDGE], loop_vertex[a + 1, FIRST_EDGE]):
-                e = loop_incident[k]
+                e = loop.incident[k]
                 if loop_edge[e, LOOP_STATE] != EDGE_OFF or loop_edge[e, LOOP_FORBIDDEN] != 0:
                     continue
                 if loop_edge[e, LOOP_U] + loop_edge[e, LOOP_V] - a == b:
-                    _loop_forbid(node, loop_edge, loop_total, e)
+                    _loop_forbid(node, loop, e)
     loop_vertex[u, DEGREE] = du + 1
     loop_vertex[v, DEGREE] = dv + 1
     loop_total[LOOP_ON_EDGES] += 1
 
 
-@njit(cache=True)
-def _loop_remove(node, loop_edge, loop_vertex, loop_incident, loop_total, c):
+@njit(**PLAIN)
+def _loop_remove(node, loop, c):
     """The inverse of ``_loop_add`` (called in the reverse order of the adds)."""
-    if loop_edge[c, LOOP_STATE] == EDGE_JOINED:
-        _loop_unforbid(node, loop_edge, loop_vertex, loop_total, loop_edge[c, LOOP_MARK])
-    _loop_detach(loop_edge, loop_vertex, loop_total, c)
+    if loop.edge[c, LOOP_STATE] == EDGE_JOINED:
+        _loop_unforbid(node, loop, loop.edge[c, LOOP_MARK])
+    _loop_detach(loop, c)
 
 
-@njit(cache=True)
-def _loop_detach(loop_edge, loop_vertex, loop_total, c):
+@njit(**PLAIN)
+def _loop_detach(loop, c):
     """``_loop_remove`` once the forbidding that ``c`` did is undone."""
+    loop_edge, loop_vertex, loop_total = loop.edge, loop.vertex, loop.total
     state = loop_edge[c, LOOP_STATE]
     loop_edge[c, LOOP_STATE] = EDGE_OFF
     if state == EDGE_BAD:
@@ -1168,170 +1116,208 @@ def _loop_detach(loop_edge, loop_vertex, loop_total, c):
     loop_vertex[b, LENGTH] = length_b
 
 
-@njit(cache=True)
-def _loop_forbid(node, loop_edge, loop_total, e):
+@njit(**PLAIN)
+def _loop_forbid(node, loop, e):
     """Hide every option that would turn loop item ``e`` on (``e`` must be unsettled, so
     that the options in its list are exactly the active ones), pushing them on the trail.
     """
-    on = loop_edge[e, LOOP_ON]
-    loop_edge[e, LOOP_FORBIDDEN] = 1
+    on = loop.edge[e, LOOP_ON]
+    loop.edge[e, LOOP_FORBIDDEN] = 1
     rr = node[DLINK, e]
     while rr != e:
         if node[COLOR, rr] == on:
-            _trail_hide(node, None, 0, loop_edge, loop_total, rr, 0)
+            _trail_hide(node, None, 0, loop, rr, 0)
         rr = node[DLINK, rr]
-    _trail_push(loop_total, -e)
+    _trail_push(loop, -e)
 
 
-@njit(cache=True, inline="always")
-def _trail_push(loop_total, entry):
+@njit(inline="always", **PLAIN)
+def _trail_push(loop, entry):
     """Push ``entry`` on the loop trail."""
-    top = loop_total[LOOP_TRAIL]
-    loop_total[LOOP_TRAIL + 1 + top] = entry
-    loop_total[LOOP_TRAIL] = top + 1
+    top = loop.total[LOOP_TRAIL]
+    loop.trail[top] = entry
+    loop.total[LOOP_TRAIL] = top + 1
 
 
-@njit(cache=True)
-def _trail_hide(node, item, second, loop_edge, loop_total, rr, head):
+@njit(inline="always", **PLAIN)
+def _queue_item(loop, cc, head):
+    """Push primary item ``cc`` on the settling stack that starts at ``head`` (unless it
+    is on it); return the new head."""
+    if loop.edge[cc, LOOP_STATE] == 0:
+        loop.edge[cc, LOOP_STATE] = 1
+        loop.edge[cc, LOOP_U] = head
+        return cc
+    return head
+
+
+@njit(**PLAIN)
+def _trail_hide(node, item, second, loop, rr, head):
     """Hide the option of node ``rr`` whole, ``rr`` included (as tweak does), and push
-    ``rr`` on the trail. Given ``item`` (else None), also push the option's active
-    primary items not yet on the settling stack that starts at ``head``; return
+    ``rr`` on the trail. Given ``item`` (else None), also queue the option's active
+    primary items on the settling stack that starts at ``head``; return
     ``(head, dead)``, dead when one of those items is left without options."""
     dead = False
     nn = rr
     while True:
-        nn += 1
-        if node[TOP, nn] <= 0:
-            nn = node[ULINK, nn]
+        nn = _next_in_option(node, nn)
         if node[COLOR, nn] >= 0:
-            uu = node[ULINK, nn]
-            dd = node[DLINK, nn]
-            node[DLINK, uu] = dd
-            node[ULINK, dd] = uu
-            cc = node[TOP, nn]
-            node[TOP, cc] -= 1
+            cc, left = _unlink(node, nn)
             if item is not None:
                 if cc < second and _is_active(item, cc):
-                    if node[TOP, cc] == 0:
-                        dead = True
-                    if loop_edge[cc, LOOP_STATE] == 0:
-                        loop_edge[cc, LOOP_STATE] = 1
-                        loop_edge[cc, LOOP_U] = head
-                        head = cc
+                    dead |= left == 0
+                    head = _queue_item(loop, cc, head)
         if nn == rr:
             break
-    _trail_push(loop_total, rr)
+    _trail_push(loop, rr)
     return head, dead
 
 
-@njit(cache=True)
-def _loop_unforbid(node, loop_edge, loop_vertex, loop_total, mark):
-    """Undo the ``_loop_forbid`` calls since the trail was ``mark`` long, in reverse."""
-    top = loop_total[LOOP_TRAIL]
+@njit(**PLAIN)
+def _loop_unforbid(node, loop, mark):
+    """Undo the ``_loop_forbid`` and settling hides since the trail was ``mark`` long,
+    in reverse."""
+    top = loop.total[LOOP_TRAIL]
     while top > mark:
         top -= 1
-        rr = loop_total[LOOP_TRAIL + 1 + top]
+        rr = loop.trail[top]
         if rr < 0:
-            if loop_edge[-rr, LOOP_FORBIDDEN] == 2 and loop_edge[-rr, LOOP_ON] != 0:
+            if loop.edge[-rr, LOOP_FORBIDDEN] == 2 and loop.edge[-rr, LOOP_ON] != 0:
                 # a loop item that _loop_settle turned on: take it out of the loop
-                loop_total[LOOP_TRAIL] = top
-                _loop_detach(loop_edge, loop_vertex, loop_total, -rr)
-            loop_edge[-rr, LOOP_FORBIDDEN] = 0
+                loop.total[LOOP_TRAIL] = top
+                _loop_detach(loop, -rr)
+            loop.edge[-rr, LOOP_FORBIDDEN] = 0
             continue
-        nn = rr
-        while True:
-            if node[COLOR, nn] >= 0:
-                uu = node[ULINK, nn]
-                dd = node[DLINK, nn]
-                node[DLINK, uu] = nn
-                node[ULINK, dd] = nn
-                node[TOP, node[TOP, nn]] += 1
-            nn -= 1
-            if node[TOP, nn] <= 0:
-                nn = node[DLINK, nn]
-            if nn == rr:
-                break
-    loop_total[LOOP_TRAIL] = top
+        _unhide_option(node, rr)
+        if node[COLOR, rr] >= 0:
+            _relink(node, rr)
+    loop.total[LOOP_TRAIL] = top
 
 
-@njit(cache=True)
-def _loop_hide(node, item, second, loop_edge, loop_total, e, keep, head):
+@njit(**PLAIN)
+def _loop_hide(node, item, second, loop, e, keep, head):
     """Hide the options that give unsettled item ``e`` a colour other than ``keep``,
     as ``_loop_forbid`` does, and queue their active primary items on the stack that
     starts at ``head``; return ``(head, dead)``, dead when one of those items is left
     without options."""
-    loop_edge[e, LOOP_FORBIDDEN] = 2 if keep == loop_edge[e, LOOP_ON] else 1
+    loop.edge[e, LOOP_FORBIDDEN] = 2 if keep == loop.edge[e, LOOP_ON] else 1
     dead = False
     rr = node[DLINK, e]
     while rr != e:
         if node[COLOR, rr] != keep:
-            head, dead_here = _trail_hide(node, item, second, loop_edge, loop_total, rr, head)
+            head, dead_here = _trail_hide(node, item, second, loop, rr, head)
             dead |= dead_here
         rr = node[DLINK, rr]
-    _trail_push(loop_total, -e)
+    _trail_push(loop, -e)
     return head, dead
 
 
-@njit(cache=True)
-def _queue_option(node, item, second, loop_edge, x, head):
+@njit(**PLAIN)
+def _queue_option(node, item, second, loop, x, head):
     """Push the active primary items of the option of node ``x`` (not yet queued)."""
-    nn = x + 1
+    nn = _next_in_option(node, x)
     while nn != x:
         cc = node[TOP, nn]
-        if cc <= 0:
-            nn = node[ULINK, nn]
-            continue
-        if cc < second and _is_active(item, cc) and loop_edge[cc, LOOP_STATE] == 0:
-            loop_edge[cc, LOOP_STATE] = 1
-            loop_edge[cc, LOOP_U] = head
-            head = cc
-        nn += 1
+        if cc < second and _is_active(item, cc):
+            head = _queue_item(loop, cc, head)
+        nn = _next_in_option(node, nn)
     return head
 
 
-@njit(cache=True)
-def _loop_settle(
-    node, item, second, has_bounds, loop_edge, loop_vertex, loop_incident, loop_total, i, x, start
-):
+@njit(**PLAIN)
+def _loop_settle(node, item, second, has_bounds, loop, i, x, start):
     """After the option of node ``x`` was committed for item ``i``: where every option
     left to some active primary item colours an unsettled loop item alike, hide the
     options that colour it otherwise, until nothing changes (the trail keeps them; the
-    mark is kept in row ``i`` of ``loop_edge``). Return False at a dead end."""
+    mark is kept in row ``i`` of ``loop.edge``). Return False at a dead end."""
     if item[BOUND, i] != 0 or item[SLACK, i] != 0:
         return True
-    mark = loop_total[LOOP_TRAIL]
-    loop_edge[i, LOOP_MARK] = mark
+    mark = loop.total[LOOP_TRAIL]
+    loop.edge[i, LOOP_MARK] = mark
     if has_bounds:
         return True
     # the items that lost options: through the committed option's lists ...
     head = 0
-    pp = x + 1
+    pp = _next_in_option(node, x)
     while pp != x:
         cc = node[TOP, pp]
-        if cc <= 0:
-            pp = node[ULINK, pp]
-            continue
         if cc < second or node[COLOR, pp] >= 0:
             rr = node[DLINK, cc]
             while rr != cc:
                 if rr != pp and (cc < second or node[COLOR, rr] >= 0):
-                    head = _queue_option(node, item, second, loop_edge, rr, head)
+                    head = _queue_option(node, item, second, loop, rr, head)
                 rr = node[DLINK, rr]
-        pp += 1
+        pp = _next_in_option(node, pp)
     # ... and through the options that closing rules hid during the commit
     for k in range(start, mark):
-        rr = loop_total[LOOP_TRAIL + 1 + k]
+        rr = loop.trail[k]
         if rr > 0:
-            head = _queue_option(node, item, second, loop_edge, rr, head)
-    if _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head):
+            head = _queue_option(node, item, second, loop, rr, head)
+    if _loop_propagate(node, item, second, loop, head):
         return True
-    _loop_unforbid(node, loop_edge, loop_vertex, loop_total, mark)
-    loop_edge[i, LOOP_MARK] = 0
+    _loop_unforbid(node, loop, mark)
+    loop.edge[i, LOOP_MARK] = 0
     return False
 
 
-@njit(cache=True)
-def _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head):
+@njit(**PLAIN)
+def _tally(node, second, loop, k, n, tally, item, head):
+    """One pass of ``_loop_propagate`` over the options of item ``k`` (``n`` of them):
+    pass 0 clears the scratch of the unsettled loop items they colour, pass 1 counts
+    how alike they colour each, pass 2 settles those all ``n`` colour alike. Return
+    ``(head, dead)``."""
+    loop_edge = loop.edge
+    dead = False
+    rr = node[DLINK, k]
+    while rr != k:
+        nn = _next_in_option(node, rr)
+        while nn != rr:
+            cc = node[TOP, nn]
+            if cc >= second and node[COLOR, nn] > 0 and loop_edge[cc, LOOP_FORBIDDEN] == 0:
+                if tally == 0:
+                    loop_edge[cc, LOOP_SAVED] = 0
+                    loop_edge[cc, LOOP_MARK] = 0
+                elif tally == 1:
+                    if loop_edge[cc, LOOP_MARK] == 0:
+                        loop_edge[cc, LOOP_SAVED] = node[COLOR, nn]
+                        loop_edge[cc, LOOP_MARK] = 1
+                    elif loop_edge[cc, LOOP_SAVED] == node[COLOR, nn]:
+                        loop_edge[cc, LOOP_MARK] += 1
+                    else:
+                        loop_edge[cc, LOOP_SAVED] = -1
+                else:
+                    keep = loop_edge[cc, LOOP_SAVED]
+                    alike = keep > 0 and loop_edge[cc, LOOP_MARK] == n
+                    loop_edge[cc, LOOP_SAVED] = 0
+                    loop_edge[cc, LOOP_MARK] = 0
+                    if alike:
+                        head, dead_here = _loop_settle_item(
+                            node, item, second, loop, cc, keep, head
+                        )
+                        dead |= dead_here
+            nn = _next_in_option(node, nn)
+        rr = node[DLINK, rr]
+    return head, dead
+
+
+@njit(**PLAIN)
+def _loop_settle_item(node, item, second, loop, cc, keep, head):
+    """Settle unsettled item ``cc`` to colour ``keep`` (``_loop_hide``); a loop item so
+    turned on joins the loop, and the options its joining hid are queued too. Return
+    ``(head, dead)``."""
+    head, dead = _loop_hide(node, item, second, loop, cc, keep, head)
+    if keep == loop.edge[cc, LOOP_ON]:
+        before = loop.total[LOOP_TRAIL]
+        _loop_add(node, loop, cc)
+        dead |= loop.total[LOOP_BAD] > 0
+        for t in range(before, loop.total[LOOP_TRAIL]):
+            rr = loop.trail[t]
+            if rr > 0:
+                head = _queue_option(node, item, second, loop, rr, head)
+    return head, dead
+
+
+@njit(**PLAIN)
+def _loop_propagate(node, item, second, loop, head):
     """Empty the stack of items that starts at ``head``: where all the options of an
     item colour an unsettled secondary item alike, hide its options of other colours
     (and put a loop item so turned on into the loop), queueing the items that lose
@@ -1339,82 +1325,102 @@ def _loop_propagate(node, item, second, loop_edge, loop_vertex, loop_incident, l
     dead = False
     while head != 0:
         k = head
-        head = loop_edge[k, LOOP_U]
-        loop_edge[k, LOOP_STATE] = 0
-        loop_edge[k, LOOP_U] = 0
+        head = loop.edge[k, LOOP_U]
+        loop.edge[k, LOOP_STATE] = 0
+        loop.edge[k, LOOP_U] = 0
         if dead or not _is_active(item, k):
             continue
         n = node[TOP, k]
         if n == 0:
             dead = True
             continue
-        # tally how the options of k colour each unsettled loop item
         for tally in range(3):
-            rr = node[DLINK, k]
-            while rr != k:
-                nn = rr + 1
-                while nn != rr:
-                    cc = node[TOP, nn]
-                    if cc <= 0:
-                        nn = node[ULINK, nn]
-                        continue
-                    if cc >= second and node[COLOR, nn] > 0 and loop_edge[cc, LOOP_FORBIDDEN] == 0:
-                        if tally == 0:
-                            loop_edge[cc, LOOP_SAVED] = 0
-                            loop_edge[cc, LOOP_MARK] = 0
-                        elif tally == 1:
-                            if loop_edge[cc, LOOP_MARK] == 0:
-                                loop_edge[cc, LOOP_SAVED] = node[COLOR, nn]
-                                loop_edge[cc, LOOP_MARK] = 1
-                            elif loop_edge[cc, LOOP_SAVED] == node[COLOR, nn]:
-                                loop_edge[cc, LOOP_MARK] += 1
-                            else:
-                                loop_edge[cc, LOOP_SAVED] = -1
-                        else:
-                            keep = loop_edge[cc, LOOP_SAVED]
-                            alike = keep > 0 and loop_edge[cc, LOOP_MARK] == n
-                            loop_edge[cc, LOOP_SAVED] = 0
-                            loop_edge[cc, LOOP_MARK] = 0
-                            if alike:
-                                head, dead_here = _loop_hide(
-                                    node, item, second, loop_edge, loop_total, cc, keep, head
-                                )
-                                dead |= dead_here
-                                if keep == loop_edge[cc, LOOP_ON]:
-                                    before = loop_total[LOOP_TRAIL]
-                                    _loop_add(
-                                        node, loop_edge, loop_vertex, loop_incident, loop_total, cc
-                                    )
-                                    dead |= loop_total[LOOP_BAD] > 0
-                                    for t in range(before, loop_total[LOOP_TRAIL]):
-                                        rr2 = loop_total[LOOP_TRAIL + 1 + t]
-                                        if rr2 > 0:
-                                            head = _queue_option(
-                                                node, item, second, loop_edge, rr2, head
-                                            )
-                    nn += 1
-                rr = node[DLINK, rr]
+            head, dead_here = _tally(node, second, loop, k, n, tally, item, head)
+            dead |= dead_here
     return not dead
 
 
-@njit(cache=True)
-def _loop_settle_root(node, item, second, loop_edge, loop_vertex, loop_incident, loop_total):
+@njit(**PLAIN)
+def _loop_settle_root(node, item, second, loop):
     """``_loop_settle`` for every primary item, before the first choice (trail mark 0)."""
     head = 0
     k = item[NEXT, 0]
     while k != 0:
-        loop_edge[k, LOOP_STATE] = 1
-        loop_edge[k, LOOP_U] = head
+        loop.edge[k, LOOP_STATE] = 1
+        loop.edge[k, LOOP_U] = head
         head = k
         k = item[NEXT, k]
-    return _loop_propagate(
-        node, item, second, loop_edge, loop_vertex, loop_incident, loop_total, head
-    )
+    return _loop_propagate(node, item, second, loop, head)
 
 
-@njit(cache=True)
-def _loop_unsettle(node, item, loop_edge, loop_vertex, loop_total, i):
+@njit(**PLAIN)
+def _loop_unsettle(node, item, loop, i):
     """Undo ``_loop_settle`` for item ``i`` (before its option is uncommitted)."""
     if item[BOUND, i] == 0 and item[SLACK, i] == 0:
-        _loop_unforbid(node, loop_edge, loop_vertex, loop_total, loop_edge[i, LOOP_MARK])
-        loop_edge[i, LOOP_MARK] = 0
+        _loop_unforbid(node, loop, loop.edge[i, LOOP_MARK])
+        loop.edge[i, LOOP_MARK] = 0
+
+
+@njit(**PLAIN)
+def _live_options(node, item, second, loop, i):
+    """How many options of active item ``i`` survive their commit and ``_loop_settle``,
+    and the fewest trail entries one of those left (a probe: every array is restored)."""
+    n_items = item.shape[1] - 1
+    item[BOUND, i] -= 1
+    _deactivate(item, i)
+    _cover(node, item, i, n_items, second)
+    live = 0
+    impact = NO_SCORE
+    x = node[DLINK, i]
+    while x != i:
+        start = loop.total[LOOP_TRAIL]
+        done, last, dead_at = _commit_option(node, item, x, second, n_items, loop)
+        if last == x:
+            if loop.total[LOOP_BAD] == 0 and _loop_settle(
+                node, item, second, False, loop, i, x, start
+            ):
+                live += 1
+                impact = min(impact, loop.total[LOOP_TRAIL] - start)
+                _loop_unsettle(node, item, loop, i)
+            last = x - 1
+            dead_at = x
+        _uncommit_option(node, item, x, last, dead_at, second, n_items, loop)
+        x = node[DLINK, x]
+    _uncover(node, item, i, n_items)
+    item[BOUND, i] += 1
+    return live, impact
+
+
+@njit(**PLAIN)
+def _choose_loop_item(node, item, second, loop, after):
+    """M3 with loop items: ``(item, degree, probes)``. The leftmost item with at most
+    one option ends the scan; else the items are probed from the one after ``after``
+    round to it (see "Probing" in the essay): the first with at most one live option
+    is taken (none live: a dead end, degree 0), and failing that the item of fewest
+    live options, ties to the one whose weaker live option left the longer trail.
+    ``probes`` counts the options probed."""
+    k = item[NEXT, 0]
+    while k != 0:
+        if node[TOP, k] <= 1:
+            return k, node[TOP, k], 0
+        k = item[NEXT, k]
+    best = 0
+    score = 0
+    probes = 0
+    fewest = NO_SCORE
+    most = -1
+    for sweep in range(2):
+        k = item[NEXT, 0]
+        while k != 0:
+            if (k > after) == (sweep == 0):
+                probes += node[TOP, k]
+                live, impact = _live_options(node, item, second, loop, k)
+                if live <= 1:
+                    return k, live if live == 0 else node[TOP, k], probes
+                if live < fewest or (live == fewest and impact > most):
+                    fewest = live
+                    most = impact
+                    best = k
+                    score = node[TOP, k]
+            k = item[NEXT, k]
+    return best, score, probes

@@ -12,42 +12,13 @@ All validation happens here, before anything reaches the numba kernel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from dlx import kernel
+from dlx import layout
+from dlx.errors import ProblemError
+from dlx.layout import Arrays
 
-
-class ProblemError(ValueError):
-    """A problem that cannot be built: the message names the item or option at fault."""
-
-
-@dataclass(frozen=True)
-class Arrays:
-    """A problem compiled for the kernel (see ``dlx/kernel.py`` for the layout).
-
-    ``node``: int32[4, n_nodes]; ``item``: int32[4, n_items + 1]; ``second``: the first
-    secondary item; ``option_of_node``: int32[n_nodes], the option of each node (-1 for
-    headers and spacers); ``first_node``: int32[n_options], the first node of each
-    option; ``max_level``: an upper bound on the depth of the search tree;
-    ``loop_edge``: int32[n_items + 1, 7] for problems with loop items (else None),
-    ``n_vertices`` their vertices, and the loop items at vertex ``v``:
-    ``loop_incident[loop_first_edge[v]:loop_first_edge[v + 1]]`` (int32; see "Loop
-    items" in ``dlx/kernel.py``).
-    """
-
-    node: np.ndarray
-    item: np.ndarray
-    second: int
-    has_bounds: bool
-    option_of_node: np.ndarray
-    first_node: np.ndarray
-    max_level: int
-    loop_edge: np.ndarray | None = None
-    n_vertices: int = 0
-    loop_first_edge: np.ndarray | None = None
-    loop_incident: np.ndarray | None = None
+__all__ = ["Arrays", "Problem", "ProblemError"]
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -121,7 +92,7 @@ class Problem:
             raise ProblemError(
                 f"item {name!r}: bounds must satisfy 0 <= lo <= hi and hi >= 1, not {lo}:{hi}"
             )
-        if hi >= 1 << 30:
+        if hi >= layout.MAX_BOUND:
             raise ProblemError(f"item {name!r}: upper bound {hi} is too large")
         self._index[name] = len(self._primary)
         self._primary.append(name)
@@ -202,7 +173,7 @@ class Problem:
         for w in (u, v):
             if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or w < 0:
                 raise ProblemError(f"loop edge {name!r}: vertex {w!r} is not an integer >= 0")
-            if w >= 1 << 30:
+            if w >= layout.MAX_BOUND:
                 raise ProblemError(f"loop edge {name!r}: vertex {w} is too large")
         if u == v:
             raise ProblemError(f"loop edge {name!r}: both ends are vertex {u}")
@@ -280,6 +251,17 @@ class Problem:
         """How many options."""
         return len(self._option_names)
 
+    def item_kind(self, name: str) -> str | None:
+        """``"primary"``, ``"secondary"``, or None for a name that is no item.
+
+        >>> Problem(primary=["a"], secondary=["x"]).item_kind("x")
+        'secondary'
+        """
+        code = self._index.get(name)
+        if code is None:
+            return None
+        return "primary" if code >= 0 else "secondary"
+
     def bounds(self, name: str) -> tuple[int, int]:
         """(lo, hi) of a primary item."""
         code = self._index.get(name)
@@ -325,80 +307,19 @@ class Problem:
         return self._arrays
 
     def _compile(self) -> Arrays:
-        """Lay the problem out as in Knuth's DLX3 (see the essay in ``dlx/kernel.py``)."""
-        n_primary = len(self._primary)
-        n_items = n_primary + len(self._secondary)
-        if n_primary == 0:
+        """Lay the problem out for the kernel (``dlx.layout``)."""
+        if not self._primary:
             raise ProblemError("the problem has no primary items")
-        second = n_primary + 1
-        codes = np.asarray(self._option_items, dtype=np.int64)
-        ids = np.where(codes >= 0, codes + 1, second + ~codes)  # item numbers from 1
-        start = np.asarray(self._option_start, dtype=np.int64)
-        n_options = len(start) - 1
-        length = np.diff(start)
-        # node of entry j of option k: n_items + 2 + j + k (one spacer before each option)
-        option_of_entry = np.repeat(np.arange(n_options), length)
-        entry_node = n_items + 2 + np.arange(len(ids)) + option_of_entry
-        n_nodes = n_items + 2 + len(ids) + n_options
-        if n_nodes >= 1 << 31:
-            raise ProblemError("the problem is too large (more than 2**31 nodes)")
-        node = np.zeros((4, n_nodes), dtype=np.int32)
-        node[kernel.TOP, entry_node] = ids
-        node[kernel.COLOR, entry_node] = self._option_colours
-        first_node = (n_items + 2 + start[:-1] + np.arange(n_options)).astype(np.int32)
-        last_node = first_node + length - 1
-        spacer_after = last_node + 1
-        node[kernel.TOP, spacer_after] = -(np.arange(n_options) + 1)
-        node[kernel.ULINK, spacer_after] = first_node
-        node[kernel.DLINK, first_node - 1] = last_node
-        # vertical lists: each item's nodes in the order of the options
-        order = np.argsort(ids, kind="stable")
-        sorted_nodes = entry_node[order]
-        sorted_ids = ids[order]
-        count = np.bincount(ids, minlength=n_items + 1)
-        node[kernel.TOP, : n_items + 1] = count
-        headers = np.arange(n_items + 1)
-        node[kernel.ULINK, headers] = headers
-        node[kernel.DLINK, headers] = headers
-        if len(sorted_nodes):
-            same_next = np.empty(len(sorted_nodes), dtype=bool)
-            same_next[:-1] = sorted_ids[1:] == sorted_ids[:-1]
-            same_next[-1] = False
-            down = np.where(same_next, np.roll(sorted_nodes, -1), sorted_ids)
-            up = np.empty_like(sorted_nodes)
-            same_prev = np.empty(len(sorted_nodes), dtype=bool)
-            same_prev[0] = False
-            same_prev[1:] = same_next[:-1]
-            up = np.where(same_prev, np.roll(sorted_nodes, 1), sorted_ids)
-            node[kernel.DLINK, sorted_nodes] = down
-            node[kernel.ULINK, sorted_nodes] = up
-            node[kernel.DLINK, sorted_ids[~same_prev]] = sorted_nodes[~same_prev]
-            node[kernel.ULINK, sorted_ids[~same_next]] = sorted_nodes[~same_next]
-        node[:, 0] = 0
-        item = np.zeros((4, n_items + 1), dtype=np.int32)
-        ring = np.arange(second)  # root 0 and the primary items, circularly linked
-        item[kernel.PREV, ring] = np.roll(ring, 1)
-        item[kernel.NEXT, ring] = np.roll(ring, -1)
-        secondary = np.arange(second, n_items + 1)
-        item[kernel.PREV, secondary] = secondary
-        item[kernel.NEXT, secondary] = secondary
-        lo = np.asarray(self._lo, dtype=np.int64)
-        hi = np.asarray(self._hi, dtype=np.int64)
-        item[kernel.BOUND, 1:second] = hi
-        item[kernel.SLACK, 1:second] = hi - lo
-        option_of_node = np.full(n_nodes, -1, dtype=np.int32)
-        option_of_node[entry_node] = option_of_entry
-        has_bounds = bool(np.any(lo != 1) or np.any(hi != 1))
-        max_level = int(hi.sum()) + n_primary + 1
-        return Arrays(
-            node, item, second, has_bounds, option_of_node, first_node, max_level,
-            *self._compile_loop(second, n_items),
-        )  # fmt: skip
-
-    def _compile_loop(self, second: int, n_items: int) -> tuple:
-        """``loop_edge, n_vertices, loop_first_edge, loop_incident`` (Nones without loops)."""
+        arrays = layout.compile_options(
+            self._lo,
+            self._hi,
+            len(self._secondary),
+            self._option_items,
+            self._option_colours,
+            self._option_start,
+        )
         if not self._loop:
-            return None, 0, None, None
+            return arrays
         for k in range(self.n_options):
             for j in range(self._option_start[k], self._option_start[k + 1]):
                 code = self._option_items[j]
@@ -406,15 +327,4 @@ class Problem:
                     raise ProblemError(
                         f"option {k}: loop edge {self._secondary[~code]!r} needs a colour"
                     )
-        loop_edge = np.zeros((n_items + 1, 7), dtype=np.int32)
-        for s, (u, v, colour) in self._loop.items():
-            loop_edge[second + s, : kernel.LOOP_STATE] = (u, v, colour)
-        n_vertices = 1 + max(max(u, v) for u, v, _ in self._loop.values())
-        ends = np.array([(u, v) for u, v, _ in self._loop.values()], dtype=np.int64)
-        items = second + np.fromiter(self._loop, dtype=np.int64, count=len(self._loop))
-        vertex = ends.ravel()
-        order = np.argsort(vertex, kind="stable")
-        loop_incident = np.repeat(items, 2)[order].astype(np.int32)
-        loop_first_edge = np.zeros(n_vertices + 1, dtype=np.int32)
-        loop_first_edge[1:] = np.cumsum(np.bincount(vertex, minlength=n_vertices))
-        return loop_edge, n_vertices, loop_first_edge, loop_incident
+        return layout.with_loop_edges(arrays, self._loop)

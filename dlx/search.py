@@ -1,9 +1,13 @@
-"""Stream, count, and check solutions: the Python loop around the resumable kernel.
+"""The resumable search of the dancing-links kernel: the Python loop around it.
 
 Each search works on its own copy of the problem's arrays and calls the kernel with a
 budget of nodes sized so that one call lasts about a tenth of a second. Between calls
-it updates the progress bar, checks the node and time limits, and lets Ctrl-C through
-(a KeyboardInterrupt leaves the problem untouched).
+the caller updates the progress bar, checks the node and time limits, and lets Ctrl-C
+through (a KeyboardInterrupt leaves the problem untouched). The kernel (and numba) is
+imported at the first call, not with this module.
+
+``dlx.api`` builds ``count`` and ``solutions`` on ``Search``; another kernel plugs in
+through ``dlx.engines`` with a class of the same shape.
 """
 
 from __future__ import annotations
@@ -13,11 +17,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dlx import kernel
-from dlx.problem import Problem, ProblemError
+from dlx import compiling, layout
+from dlx.errors import ProblemError
+from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, PAUSED, SOLUTION
+from dlx.problem import Problem
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
 FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
+MIN_BUDGET = 1000  # nodes per call, at least, once the speed is known
+MAX_BUDGET = 1 << 40
+NO_LIMIT = 1 << 62  # max_solutions of a search without a solution limit
+
+
+def _kernel():
+    """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
+    from dlx import kernel
+
+    return kernel
 
 
 @dataclass
@@ -49,6 +65,8 @@ class Count:
     complete: bool
     stats: Stats = field(compare=False)
     stopped_by: str | None = None
+    resumed: int | None = field(default=None, compare=False)  # tasks a checkpoint held
+    tasks: int | None = field(default=None, compare=False)  # tasks of a parallel count
 
     def __int__(self) -> int:
         if not self.complete:
@@ -89,7 +107,7 @@ class Progress:
     def __init__(self, enabled: bool, desc: str = "search"):
         self.bar = None
         if enabled:
-            from tqdm import tqdm
+            from tqdm.auto import tqdm
 
             self.bar = tqdm(
                 total=1.0,
@@ -127,119 +145,11 @@ def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
     return fraction + 0.5 * scale if stop > start else fraction
 
 
-def _anchor_nodes(arrays) -> np.ndarray:
-    """The first node of each option on a primary item with bounds 1:1 (-1 for none):
-    the node through which the kernel forces the option."""
-    begin = int(arrays.first_node[0]) if len(arrays.first_node) else arrays.node.shape[1]
-    top = arrays.node[kernel.TOP, begin:].astype(np.int64)
-    usable = (top > 0) & (top < arrays.second)
-    checked = np.where(usable, top, 0)
-    usable &= (arrays.item[kernel.BOUND, checked] == 1) & (arrays.item[kernel.SLACK, checked] == 0)
-    position = np.where(usable, np.arange(begin, begin + len(top)), np.iinfo(np.int64).max)
-    following = np.minimum.accumulate(position[::-1])[::-1]  # the next usable node
-    first = arrays.first_node.astype(np.int64)
-    spacer = np.append(first[1:] - 1, arrays.node.shape[1])
-    anchor = following[first - begin] if len(first) else first
-    return np.where(anchor < spacer, anchor, -1)
-
-
-def _repeated_keys(key: np.ndarray, n_keys: int) -> bool:
-    """Whether ``key`` (ints in ``0..n_keys-1``) holds a value twice."""
-    if n_keys <= 8 * len(key) + (1 << 20):  # a mark per possible key: no sort
-        mark = np.zeros(n_keys, dtype=bool)
-        mark[key] = True
-        return int(np.count_nonzero(mark)) < len(key)
-    ordered = np.sort(key)
-    return bool(np.any(ordered[1:] == ordered[:-1]))
-
-
-def _forced_nodes_flat(problem: Problem, options, start) -> np.ndarray:
-    """Check sets of forced options; return one exact-cover node of each option.
-
-    Set ``k`` is ``options[start[k]:start[k + 1]]``. Within a set, no primary item may
-    be covered more than its upper bound, and a secondary item used twice must have
-    the same colour both times. Each option must have a primary item with bounds 1:1:
-    the kernel forces the option through that item. All checks are vectorised; sets
-    without a repeated item (the usual case) cost no sort.
-    """
-    arrays = problem.arrays()
-    options = np.asarray(options, dtype=np.int64).ravel()
-    start = np.asarray(start, dtype=np.int64)
-    n_sets = len(start) - 1
-    if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
-        raise ProblemError("forced sets: start must rise from 0 to the number of options")
-    bad = (options < 0) | (options >= problem.n_options)
-    if bad.any():
-        raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
-    anchor = _anchor_nodes(arrays)[options]
-    if np.any(anchor < 0):
-        k = int(options[np.flatnonzero(anchor < 0)[0]])
-        raise ProblemError(
-            f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
-        )
-    first = arrays.first_node.astype(np.int64)
-    length = (np.diff(np.append(first, arrays.node.shape[1])) - 1)[options]  # no spacer
-    option_set = np.repeat(np.arange(n_sets), np.diff(start))
-    # the item of each node of each forced option: a row per option, -1 past its end
-    column = np.arange(int(length.max()) if len(options) else 0)
-    inside = column < length[:, None]
-    item_id = arrays.node[kernel.TOP, np.where(inside, first[options][:, None] + column, 0)]
-    stride = arrays.item.shape[1] + 1
-    key = option_set[:, None] * stride + item_id  # (set, item): at most once unless bounds
-    if _repeated_keys(key.ravel() if inside.all() else key[inside], max(n_sets, 1) * stride):
-        _check_repeated_items(problem, options, option_set, length)
-    return anchor.astype(np.int32)
-
-
-def _check_repeated_items(problem: Problem, options, option_set, length) -> None:
-    """Raise ProblemError for an item that forced options of one set repeat beyond its
-    bounds (primary) or with different colours (secondary)."""
-    arrays = problem.arrays()
-    entry_set = np.repeat(option_set, length)
-    entry_option = np.repeat(options, length)
-    offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
-    entry_node = arrays.first_node[entry_option].astype(np.int64) + offsets
-    item_id = arrays.node[kernel.TOP, entry_node].astype(np.int64)
-    key = entry_set * (arrays.item.shape[1] + 1) + item_id
-    colour = arrays.node[kernel.COLOR, entry_node]
-    primary = item_id < arrays.second
-    bound = arrays.item[kernel.BOUND, np.where(primary, item_id, 0)]
-    names = problem.primary + problem.secondary
-    order = np.argsort(key, kind="stable")
-    groups, group_start, group_count = np.unique(key[order], return_index=True, return_counts=True)
-    for g in np.flatnonzero(group_count > 1):
-        j = order[group_start[g]]
-        name = names[item_id[j] - 1]
-        members = order[group_start[g] : group_start[g] + group_count[g]]
-        if primary[j]:  # compare its count with the upper bound
-            if group_count[g] > bound[j]:
-                raise ProblemError(f"forced options cover item {name!r} more than {bound[j]} times")
-        elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
-            a, b = (int(entry_option[m]) for m in members[:2])
-            raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
-
-
-def _forced_nodes(problem: Problem, forced) -> np.ndarray:
-    """Check one set of forced options; return one exact-cover node of each."""
-    forced = [int(k) for k in forced]
-    return _forced_nodes_flat(problem, forced, [0, len(forced)])
-
-
-def _loop_arrays(arrays) -> tuple:
-    """Fresh ``loop_edge, loop_vertex, loop_incident, loop_total`` for one search (empty
-    without loop items, so that numba compiles the search without the loop code)."""
-    if arrays.loop_edge is None:
-        return ()
-    loop_vertex = np.zeros((arrays.n_vertices + 1, 4), dtype=np.int32)
-    loop_vertex[:, kernel.FIRST_EDGE] = arrays.loop_first_edge
-    # counters, then a trail of at most one entry per option and one per secondary item
-    trail = len(arrays.first_node) + arrays.item.shape[1]
-    loop_total = np.zeros(kernel.LOOP_TRAIL + 1 + trail, dtype=np.int32)
-    return arrays.loop_edge.copy(), loop_vertex, arrays.loop_incident, loop_total
-
-
-MEMO_BYTES = 1 << 23  # the memo table, at most: 32x more saves 0.9% of 8x8's nodes
-MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
+def forced_nodes(problem: Problem, options, start) -> np.ndarray:
+    """Check sets of forced options (``dlx.layout.forced_nodes``); one node of each."""
+    return layout.forced_nodes(
+        problem.arrays(), options, start, lambda: problem.primary + problem.secondary
+    )
 
 
 class Memo:
@@ -250,26 +160,17 @@ class Memo:
     problem is a function of the items covered: ``Memo.of(problem)`` is None otherwise.
     """
 
-    def __init__(self, arrays, nbytes: int = MEMO_BYTES):
+    def __init__(self, arrays, nbytes: int = layout.MEMO_BYTES):
         self.arrays = arrays  # the problem's arrays as compiled: a memo fits no other
-        self.words = (arrays.item.shape[1] + 63) // 64
-        slots = max(nbytes // (8 * (self.words + 1)), 16)
-        slots = 1 << (slots.bit_length() - 1)  # a power of two: the hash is masked
+        slots, self.words = layout.memo_shape(arrays, nbytes)
         self.keys = np.zeros((slots, self.words), np.uint64)
         self.counts = np.zeros(slots, np.int64)
 
     @classmethod
-    def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> Memo | None:
+    def of(cls, problem: Problem, nbytes: int = layout.MEMO_BYTES) -> Memo | None:
         """A fresh memo for ``problem``, or None where a memo would not be exact."""
         arrays = problem.arrays()
-        if (
-            arrays.has_bounds
-            or arrays.loop_edge is not None
-            or arrays.item.shape[1] > MEMO_MAX_ITEMS + 1
-            or np.any(arrays.node[kernel.COLOR] != 0)
-        ):
-            return None
-        return cls(arrays, nbytes)
+        return cls(arrays, nbytes) if layout.memo_allowed(arrays) else None
 
 
 _NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros(0, np.int64))
@@ -284,12 +185,14 @@ class Search:
     forced : option indices that every solution must contain (each must have a
         primary item with bounds 1:1); they are part of the solutions reported.
     prefix : branch numbers to follow at the first levels (a subproblem of a split).
-    split_depth : stop at this depth and report leaves (see ``dlx.parallel``).
+    split_depth : stop at this depth and report leaves (see ``dlx.split``).
     node_limit, time_limit : stop early (the result then says it is incomplete).
     progress : show a tqdm progress bar on stderr.
     memo : a ``Memo`` of this problem, used by full counts only (``run`` with
         ``stream=False`` and no ``max_solutions``, no ``split_depth``): a subtree whose
         covered items were met before adds its count without being searched again.
+    budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work, adapted to the
+        measured speed); a small budget makes many pauses (tests use it).
     """
 
     def __init__(
@@ -304,33 +207,25 @@ class Search:
         progress: bool = False,
         desc: str = "search",
         memo: Memo | None = None,
+        budget: int | None = None,
     ):
         self.problem = problem
         arrays = problem.arrays()
         self._arrays = arrays
-        self.forced = _forced_nodes(problem, forced)
+        forced = [int(k) for k in forced]
+        self.forced = forced_nodes(problem, forced, [0, len(forced)])
         self.prefix = np.asarray(list(prefix), dtype=np.int32)
         if self.prefix.size and self.prefix.min() < 0:
             raise ProblemError("a subproblem's branch numbers must be >= 0")
         self.n_fixed = len(self.forced) + len(self.prefix)
-        max_level = arrays.max_level + self.n_fixed
-        self.node = arrays.node.copy()
-        self.item = arrays.item.copy()
-        self.loop = _loop_arrays(arrays)
-        self.choice = np.zeros(max_level, np.int64)
-        self.best = np.zeros(max_level, np.int64)
-        self.first_tweak = np.zeros(max_level, np.int64)
-        self.branch_index = np.zeros(max_level, np.int64)
-        self.branch_degree = np.zeros(max_level, np.int64)
-        self.state = np.zeros(2, np.int64)
-        self.kernel_stats = np.zeros(3, np.int64)
         if memo is not None and memo.arrays is not arrays:
             raise ProblemError("this memo was made for another problem (or before a change)")
-        words = 1 if memo is None else memo.words
         self.memo = memo
-        self.level_key = np.zeros((max_level + 1, words), np.uint64)
-        self.level_memo = np.zeros((max_level, 2), np.int64)
-        self.split_depth = kernel.NO_SPLIT if split_depth is None else int(split_depth)
+        words = 1 if memo is None else memo.words
+        self.state = layout.new_state(arrays, arrays.max_level + self.n_fixed, words)
+        self.loop = layout.new_loop_state(arrays)
+        compiling.warm_up(arrays.loop_edge is not None)  # before any clock starts
+        self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
         if split_depth is not None and self.split_depth < self.n_fixed:
             raise ProblemError(f"split depth {split_depth} is above the fixed levels")
         self.node_limit = node_limit
@@ -340,7 +235,28 @@ class Search:
         self.seconds = 0.0
         self.done = False
         self.stopped_by: str | None = None
-        self._budget = FIRST_BUDGET
+        self.fixed_budget = None if budget is None else max(int(budget), 1)
+        self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
+
+    @staticmethod
+    def cache_misses() -> int:
+        """How many times this process looked for the kernel in numba's cache and missed."""
+        return sum(_kernel().search.stats.cache_misses.values())
+
+    @property
+    def node(self) -> np.ndarray:
+        """The search's node links (``dlx.layout``), as the kernel left them."""
+        return self.state.node
+
+    @property
+    def item(self) -> np.ndarray:
+        """The search's item links, as the kernel left them."""
+        return self.state.item
+
+    @property
+    def kernel_stats(self) -> np.ndarray:
+        """int64[3]: solutions, nodes and updates so far (a view of the kernel's)."""
+        return self.state.progress[layout.SOLUTIONS : layout.UPDATES + 1]
 
     @property
     def stats(self) -> Stats:
@@ -351,98 +267,114 @@ class Search:
     @property
     def level(self) -> int:
         """The current depth of the search."""
-        return int(self.state[0])
+        return int(self.state.progress[layout.LEVEL])
+
+    def _column(self, field: int) -> np.ndarray:
+        """One column of the per-level array, levels ``0..level-1``."""
+        return self.state.level_data[: self.level, field]
 
     def fraction(self) -> float:
         """Estimated fraction of this search's tree done so far."""
         if self.done:
             return 1.0
-        return tree_fraction(self.branch_index, self.branch_degree, self.n_fixed, self.level)
+        data = self.state.level_data
+        index, degree = data[:, layout.BRANCH_INDEX], data[:, layout.BRANCH_DEGREE]
+        return tree_fraction(index, degree, self.n_fixed, self.level)
 
     def path(self) -> list[int]:
         """Branch numbers from the first free level to the current one."""
-        return [int(k) for k in self.branch_index[len(self.forced) : self.level]]
+        return [int(k) for k in self._column(layout.BRANCH_INDEX)[len(self.forced) :]]
 
     def path_weight(self) -> float:
         """The share of the whole tree below the current node (1 / product of degrees)."""
         weight = 1.0
-        for d in self.branch_degree[len(self.forced) : self.level]:
+        for d in self._column(layout.BRANCH_DEGREE)[len(self.forced) :]:
             weight /= max(int(d), 1)
         return weight
 
+    def sanity(self) -> None:
+        """Check every link and length of the search's arrays (Knuth's sanity(), in
+        the kernel); raise AssertionError naming the fault. For tests, at any pause."""
+        fault, where = _kernel().sanity(self.state.node, self.state.item, self.state.second)
+        if fault != 0:
+            raise AssertionError(f"links broken: fault {fault} at item {where}")
+
     def current_options(self) -> tuple[int, ...]:
         """The options chosen at levels 0..level-1 (null choices left out)."""
-        nodes = self.choice[: self.level]
+        nodes = self._column(layout.CHOICE)
         options = self._arrays.option_of_node[nodes]
         return tuple(int(k) for k in options if k >= 0)
 
+    def _stop_before_call(self, max_solutions: int) -> int | None:
+        """The node budget of the next call, or None when a limit says stop."""
+        budget = self._budget
+        if self.node_limit is not None:
+            left = self.node_limit - int(self.kernel_stats[1])
+            if left <= 0:
+                self.stopped_by = f"node limit {self.node_limit}"
+                return None
+            budget = min(budget, left)
+        if self.time_limit is not None and self.seconds >= self.time_limit:
+            self.stopped_by = f"time limit {self.time_limit} s"
+            return None
+        if int(self.kernel_stats[0]) >= max_solutions:
+            self.stopped_by = f"solution limit {max_solutions}"
+            return None
+        return budget
+
     def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
-        """Run until a stopping event; return the kernel's code (or kernel.LIMIT)."""
+        """Run until a stopping event; return the kernel's code (DONE, SOLUTION,
+        PAUSED, LEAF, or LIMIT for a node, time or solution limit)."""
         if self.done:
-            return kernel.DONE
-        max_solutions = (1 << 62) if max_solutions is None else int(max_solutions)
-        while True:
-            budget = self._budget
-            if self.node_limit is not None:
-                left = self.node_limit - int(self.kernel_stats[1])
-                if left <= 0:
-                    self.stopped_by = f"node limit {self.node_limit}"
-                    return kernel.LIMIT
-                budget = min(budget, left)
-            if self.time_limit is not None and self.seconds >= self.time_limit:
-                self.stopped_by = f"time limit {self.time_limit} s"
-                return kernel.LIMIT
-            if int(self.kernel_stats[0]) >= max_solutions:
-                self.stopped_by = f"solution limit {max_solutions}"
-                return kernel.LIMIT
-            if self.memo is not None and (
-                stream or max_solutions < (1 << 62) or self.split_depth != kernel.NO_SPLIT
-            ):
-                self.memo = None  # the memo holds full counts only; off for good
-            memo = _NO_MEMO if self.memo is None else (self.memo.keys, self.memo.counts)
-            t0 = time.perf_counter()
-            nodes_before = int(self.kernel_stats[1])
-            code = kernel.search(
-                self.node,
-                self.item,
-                self._arrays.second,
-                self._arrays.has_bounds,
-                self.choice,
-                self.best,
-                self.first_tweak,
-                self.branch_index,
-                self.branch_degree,
-                self.state,
-                self.kernel_stats,
-                self.forced,
-                self.prefix,
-                self.split_depth,
-                budget,
-                max_solutions,
-                stream,
-                *memo,
-                self.level_key,
-                self.level_memo,
-                *self.loop,
-            )
-            dt = time.perf_counter() - t0
-            self.seconds += dt
-            if code == kernel.PAUSED:
-                done_nodes = int(self.kernel_stats[1]) - nodes_before
-                if dt > 0 and done_nodes > 0:
-                    rate = done_nodes / dt
-                    self._budget = int(min(max(rate * CALL_SECONDS, 1000), 1 << 40))
-                return code
-            if code == kernel.LIMIT:
-                self.stopped_by = f"solution limit {max_solutions}"
-            if code == kernel.DONE:
-                self.done = True
-            return code
+            return DONE
+        max_solutions = NO_LIMIT if max_solutions is None else int(max_solutions)
+        budget = self._stop_before_call(max_solutions)
+        if budget is None:
+            return LIMIT
+        if self.memo is not None and (
+            stream or max_solutions < NO_LIMIT or self.split_depth != NO_SPLIT
+        ):
+            self.memo = None  # the memo holds full counts only; off for good
+        memo = _NO_MEMO if self.memo is None else (self.memo.keys, self.memo.counts)
+        kernel = _kernel()
+        t0 = time.perf_counter()
+        nodes_before = int(self.kernel_stats[1])
+        code = kernel.search(
+            self.state, self.loop, self.forced, self.prefix, *memo, self.split_depth,
+            budget, max_solutions, stream,
+        )  # fmt: skip
+        dt = time.perf_counter() - t0
+        self.seconds += dt
+        if code == PAUSED:
+            done_nodes = int(self.kernel_stats[1]) - nodes_before
+            if self.fixed_budget is None and dt > 0 and done_nodes > 0:
+                rate = done_nodes / dt
+                self._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
+        elif code == LIMIT:
+            self.stopped_by = f"solution limit {max_solutions}"
+        elif code == DONE:
+            self.done = True
+        return code
 
 
-def _finish_progress(progress: Progress, search: Search) -> None:
+def _finish_progress(progress: Progress, search) -> None:
     """Close a progress bar at the search's final fraction and count."""
     progress.close(1.0 if search.done else None, int(search.kernel_stats[0]))
+
+
+def count_search(search, limit: int | None, progress: bool) -> Count:
+    """Run a search (``Search`` or another engine's) to its end or a limit, counting."""
+    progress_bar = Progress(progress, "count")
+    try:
+        while True:
+            code = search.run(stream=False, max_solutions=limit)
+            if code != PAUSED:
+                break
+            progress_bar.update(search.fraction(), int(search.kernel_stats[0]))
+    finally:
+        _finish_progress(progress_bar, search)
+    stats = search.stats
+    return Count(stats.solutions, search.done, stats, search.stopped_by)
 
 
 class GeneratorStream:
@@ -469,7 +401,7 @@ class SolutionStream(GeneratorStream):
     """An iterator over solutions; ``.stats``, ``.complete`` and ``.stopped_by`` tell
     how the search went once it stops."""
 
-    def __init__(self, search: Search, limit: int | None):
+    def __init__(self, search, limit: int | None):
         self._search = search
         self._limit = limit
         self._found = 0
@@ -498,132 +430,18 @@ class SolutionStream(GeneratorStream):
                     search.stopped_by = f"solution limit {self._limit}"
                     return
                 code = search.run(stream=True)
-                if code == kernel.SOLUTION:
+                if code == SOLUTION:
                     self._found += 1
                     progress.update(search.fraction(), self._found)
                     yield Solution(search.current_options(), search.problem)
-                elif code == kernel.PAUSED:
+                elif code == PAUSED:
                     progress.update(search.fraction(), self._found)
-                elif code == kernel.LEAF:
+                elif code == LEAF:
                     raise RuntimeError("solutions() does not take a split depth")
                 else:
                     return
         finally:
             _finish_progress(progress, search)
-
-
-def solutions(
-    problem: Problem,
-    limit: int | None = None,
-    *,
-    forced=(),
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress: bool = False,
-    workers: int | None = 1,
-    **parallel_options,
-):
-    """Stream the solutions of ``problem``, stopping after ``limit`` of them.
-
-    ``workers`` > 1 (or None for all cores) searches in parallel: the solutions then
-    come a subproblem at a time, in no fixed order (see ``dlx.parallel``).
-
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b"])
-    >>> for k in (["a"], ["b"], ["a", "b"]):
-    ...     _ = p.add_option(k)
-    >>> [s.options for s in solutions(p)]
-    [(0, 1), (2,)]
-    """
-    if workers != 1 or parallel_options:
-        from dlx.parallel import parallel_solutions
-
-        if node_limit is not None or time_limit is not None:
-            raise ValueError("solutions(workers=...) takes no node or time limit")
-        return parallel_solutions(
-            problem, limit, workers=workers, forced=forced, progress=progress, **parallel_options
-        )
-    search = Search(
-        problem, forced=forced, node_limit=node_limit, time_limit=time_limit, progress=progress
-    )
-    return SolutionStream(search, limit)
-
-
-def count(
-    problem: Problem,
-    limit: int | None = None,
-    *,
-    forced=(),
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress: bool = False,
-    workers: int | None = 1,
-    **parallel_options,
-) -> Count:
-    """Count the solutions of ``problem`` with no Python work per solution.
-
-    ``limit`` stops at that many solutions; ``node_limit``/``time_limit`` stop the
-    search early; the result then has ``complete=False``. ``workers`` > 1 (or None
-    for all cores) counts in parallel (see ``dlx.parallel``).
-
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b"])
-    >>> for k in (["a"], ["b"], ["a", "b"]):
-    ...     _ = p.add_option(k)
-    >>> print(count(p))
-    2
-    """
-    if workers != 1 or parallel_options:
-        from dlx.parallel import parallel_count
-
-        return parallel_count(
-            problem,
-            workers=workers,
-            progress=progress,
-            forced=forced,
-            limit=limit,
-            node_limit=node_limit,
-            time_limit=time_limit,
-            **parallel_options,
-        )
-    search = Search(
-        problem,
-        forced=forced,
-        node_limit=node_limit,
-        time_limit=time_limit,
-        progress=progress,
-        memo=Memo.of(problem) if limit is None else None,
-    )
-    progress_bar = Progress(progress, "count")
-    try:
-        while True:
-            code = search.run(stream=False, max_solutions=limit)
-            if code == kernel.PAUSED:
-                progress_bar.update(search.fraction(), int(search.kernel_stats[0]))
-                continue
-            break
-    finally:
-        _finish_progress(progress_bar, search)
-    stats = search.stats
-    return Count(stats.solutions, search.done, stats, search.stopped_by)
-
-
-def first(problem: Problem, **options) -> Solution | None:
-    """The first solution, or None if there is none."""
-    stream = solutions(problem, limit=1, **options)
-    for solution in stream:
-        return solution
-    if not stream.complete:
-        raise TimeoutError(f"no solution found before the {stream.stopped_by}")
-    return None
-
-
-def is_unique(problem: Problem, **options) -> bool:
-    """True when ``problem`` has exactly one solution (stops at the second)."""
-    result = count(problem, limit=2, **options)
-    if result.solutions < 2 and not result.complete:
-        raise TimeoutError(f"uniqueness undecided: {result}")
-    return result.solutions == 1
 
 
 @dataclass
@@ -686,27 +504,25 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     else:
         options = np.asarray(forced_sets, dtype=np.int64).ravel()
         start = np.asarray(start, dtype=np.int64)
-    nodes = _forced_nodes_flat(problem, options, start)
+    nodes = forced_nodes(problem, options, start)
     n_sets = len(start) - 1
     max_forced = int(np.diff(start).max()) if n_sets else 0
     depth = arrays.max_level if depth is None else max(int(depth), 1)
     counts = np.zeros(n_sets, dtype=np.int64)
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
+    compiling.warm_up_batch(arrays.loop_edge is not None)
+    state = layout.new_state(arrays, arrays.max_level + max_forced)
     t0 = time.perf_counter()
-    kernel.search_batch(
-        arrays.node.copy(),
-        arrays.item.copy(),
-        arrays.second,
-        arrays.has_bounds,
+    _kernel().search_batch(
+        state,
+        layout.new_loop_state(arrays),
         nodes,
         start,
-        arrays.max_level + max_forced,
         max(int(limit), 1),
         counts,
         first_nodes,
         stats,
-        *_loop_arrays(arrays),
     )
     seconds = time.perf_counter() - t0
     if np.any(first_nodes[:, -1] >= 0):

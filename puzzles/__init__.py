@@ -1,1 +1,8 @@
-"""Puzzle adapters built on the dlx engine: each parses, builds a Problem, decodes."""
+"""Puzzle adapters built on the dlx engine, and ``python -m puzzles`` (``puzzles.cli``).
+
+Every adapter (``sudoku``, ``tectonic``, ``loop``, ``pipes``, ``slitherlink``) has one
+shape: ``solve(text)`` and ``count(text)`` for users; ``parse`` / ``parse_all`` (text to
+puzzles), ``build`` (a ``dlx.Problem``), ``decode`` (a solution to an answer),
+``solutions`` (answers, streamed), ``render`` and ``svg`` (an answer as text and as a
+picture) and ``faults`` (what breaks the rules). ``polyomino`` (``pentomino``) predates it.
+"""

@@ -1,43 +1,433 @@
-"""``python -m puzzles NAME ...``: one subcommand per adapter.
+"""``python -m puzzles COMMAND FILE [options]``: one command layer for every puzzle.
 
-Each adapter module ``puzzles/NAME.py`` that has a command line defines
-``add_arguments(parser)`` and ``run(args) -> int``; it is imported only when used.
+Every command reads a FILE of one or more puzzles (``-``: standard input), solves them
+one by one, and takes the same shared flags with the same meaning:
+
+- (default) print each puzzle's first solution; ``--limit N`` up to N solutions,
+  ``--all`` every one; ``--count`` the number of solutions; ``--unique`` whether there
+  is exactly one (the exit status is then 1 when one is not);
+- ``--json``: one JSON document (grids as arrays of numbers, solutions as lists);
+  ``--out FILE`` writes the answers there instead of standard output; ``--svg FILE``
+  draws the solutions shown (or each puzzle's first, with ``--count``/``--unique``);
+- ``--time-limit S`` stops each puzzle's search after S seconds (an unfinished count
+  prints "at least N"); ``--workers N`` searches on N processes (0: every core);
+  ``--progress/--no-progress`` (default: a bar when standard error is a terminal);
+  ``--stats`` prints each puzzle's search nodes on standard error.
+
+Solutions go to standard output, a one-line summary to standard error; bad input is
+refused in one line naming the file, line and cell (exit status 2).
+
+How an adapter joins (``puzzles/NAME.py``, registered in ``COMMANDS``): it has the
+adapters' public shape (``parse_all(text)``, ``solutions(puzzle, limit, **search)``
+giving ``common.Answers``, ``count(puzzle, limit, **search)`` giving a ``dlx.Count``,
+answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
+``time_limit``, ``progress``, ``workers``), and optionally:
+
+- ``add_arguments(parser)``: its own flags only (the shared ones are added here);
+- ``read(text, args) -> list``: its puzzles, using its own flags (default:
+  ``parse_all(text)``); a puzzle's ``label`` names it in messages;
+- ``act(args, text) -> str | None``: an action of its own that replaces solving
+  (sudoku's ``--generate``), returning what to print;
+- ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
+  call (sudoku's batch kernel), used when no time limit or workers are asked for;
+- ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
+  when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
+  when no mode is asked for (``--limit N`` then lists N solutions).
+
+A module that defines ``run(args)`` keeps its own runner (``pentomino`` today): it
+gets its own parser from its ``add_arguments`` and nothing shared. To adopt the layer
+(the planned ``polyform`` command too), such a module drops ``run`` and the shared
+flags from its ``add_arguments``, reads its puzzle in ``read(text, args)`` (``text`` is
+None when no FILE is given and ``FILE_REQUIRED = False``), sets ``COUNT_BY_DEFAULT``
+and ``WORKERS = 0`` (the pentomino job counts on every core by default), streams and
+counts as above (its distinct solutions), and gives its puzzle a ``summary()`` for what
+``--stats`` should add (how symmetry was broken, all = distinct x |G|); its answers then
+print, draw and dump to JSON like every other command's.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
 import sys
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass
 
-from puzzles.common import PuzzleError
+from dlx import compiling
+from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
-    "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw)"),
+    "polyform": (
+        "puzzles.polyform.cli",
+        "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
+    ),
+    "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw, X)"),
     "tectonic": ("puzzles.tectonic", "solve tectonic / suguru"),
-    "loop": ("puzzles.loop", "rotate pipe tiles until every pipe meets a pipe"),
-    "pipes": ("puzzles.pipes", "place a given set of pipe tiles"),
+    "loop": ("puzzles.loop", "infinity loop: turn tiles until every pipe meets a pipe"),
+    "pipes": ("puzzles.pipes", "place a given set of pipe tiles on a board"),
     "slitherlink": ("puzzles.slitherlink", "draw the single loop of a slitherlink"),
 }
+
+DESCRIPTION = """\
+Solve, count and draw puzzles by exact cover (Knuth's dancing links).
+
+Each command reads a file of one or more puzzles (- for standard input) and prints
+each puzzle's first solution; the same flags work for every command:
+  --count, --unique, --all, --limit N   what to find (count, prove unique, list)
+  --json, --out FILE, --svg FILE        how to answer (JSON, to a file, as pictures)
+  --time-limit S, --workers N           how long and on how many processes
+  --progress / --no-progress            a progress bar on stderr"""
+
+EXAMPLES = """\
+examples (from the repository's root):
+  python -m puzzles pentomino --board 8x8 --extra O
+  python -m puzzles sudoku data/sudoku/17_clue_first1000.txt --unique
+  python -m puzzles tectonic data/tectonic/Suguru_puzzles.json --svg tectonic.svg
+  python -m puzzles loop data/infinity_loop/infinity_loop_test40x40.txt --count
+  python -m puzzles pipes data/pipes/example.txt --all --connected
+  python -m puzzles slitherlink data/slitherlink/sample_puzzles.json --json
+
+'python -m puzzles COMMAND --help' lists a command's options."""
+
+SVG_MAX = 100  # pictures drawn at most
+BATCH = 2000  # puzzles per batch call (the progress bar moves between calls)
+NO_LIMIT = 1 << 40  # a count's limit when none is given (batches)
+
+
+def version() -> str:
+    """The installed distribution's version (see ``dlx.__version__``)."""
+    import dlx
+
+    return dlx.__version__
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The top-level parser: the list of commands, for users."""
+    parser = argparse.ArgumentParser(
+        prog="python -m puzzles",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file=True) -> None:
+    """The flags every command shares, with one meaning everywhere."""
+    if file:
+        parser.add_argument("file", metavar="FILE", help="puzzle file; - for standard input")
+    else:
+        parser.add_argument("file", metavar="FILE", nargs="?", help="puzzle file; - for stdin")
+    shared = parser.add_argument_group("shared options")
+    mode = shared.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="print each puzzle's solution count")
+    mode.add_argument(
+        "--unique", action="store_true", help="say whether each has exactly one (exit 1 if not)"
+    )
+    mode.add_argument("--all", action="store_true", help="print every solution")
+    shared.add_argument(
+        "--limit",
+        type=int,
+        metavar="N",
+        help="at most N solutions a puzzle: printed (default 1), or counted",
+    )
+    shared.add_argument("--json", action="store_true", help="answer in JSON on standard output")
+    shared.add_argument("--out", metavar="FILE", help="write the answers to FILE, not stdout")
+    shared.add_argument("--svg", metavar="FILE", help="draw the solutions as SVG into FILE")
+    shared.add_argument(
+        "--time-limit", type=float, metavar="S", help="stop each puzzle's search after S seconds"
+    )
+    shared.add_argument(
+        "--workers",
+        type=int,
+        default=workers,
+        metavar="N",
+        help=f"search on N processes, 0 for every core (default {workers})",
+    )
+    shared.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    shared.add_argument(
+        "--stats", action="store_true", help="print each puzzle's search nodes on stderr"
+    )
 
 
 def main(argv=None) -> int:
     """Run ``python -m puzzles``; exit status 2 for bad input."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="python -m puzzles", description=__doc__)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (_, help_text) in COMMANDS.items():
-        sub.add_parser(name, help=help_text, add_help=False)
-    if not argv or argv[0] not in COMMANDS:
-        parser.parse_args(argv or ["--help"])
+    if not argv:
+        _parser().print_help()
         return 2
-    module = importlib.import_module(COMMANDS[argv[0]][0])
-    command = argparse.ArgumentParser(prog=f"python -m puzzles {argv[0]}")
-    module.add_arguments(command)
-    args = command.parse_args(argv[1:])
+    if argv[0] not in COMMANDS:
+        _parser().parse_args(argv)  # --help, --version, or an error naming the command
+        return 2
+    name = argv[0]
+    module = importlib.import_module(COMMANDS[name][0])
+    parser = argparse.ArgumentParser(
+        prog=f"python -m puzzles {name}", description=COMMANDS[name][1]
+    )
+    own_runner = hasattr(module, "run")
+    if hasattr(module, "add_arguments"):
+        module.add_arguments(parser.add_argument_group(f"{name} options"))
+    if not own_runner:
+        add_shared_arguments(
+            parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
+        )
+    args = parser.parse_args(argv[1:])
     try:
-        return module.run(args)
+        return module.run(args) if own_runner else run(module, args)
     except PuzzleError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+# -- running a command ------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What the search of one puzzle gave: the solutions found (the count, with
+    ``--count``), whether the search finished (else what stopped it), and its nodes."""
+
+    found: int = 0
+    complete: bool = True
+    stopped_by: str | None = None
+    nodes: int = 0
+
+
+def _check(args) -> None:
+    """Refuse flags that make no sense, naming them."""
+    if args.limit is not None and args.limit < 1:
+        raise PuzzleError("--limit must be at least 1")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise PuzzleError("--time-limit must be more than 0 seconds")
+    if args.workers < 0:
+        raise PuzzleError("--workers must be at least 0 (0: every core)")
+    if args.time_limit is not None and args.workers != 1 and not args.count:
+        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
+    for flag, path in (("--out", args.out), ("--svg", args.svg)):
+        if path is not None and args.file not in (None, "-") and os.path.exists(path):
+            if os.path.samefile(path, args.file):
+                raise PuzzleError(f"{flag} {path} is the input file; it would be overwritten")
+
+
+def run(module, args) -> int:
+    """Read the puzzles, search each one as the flags say, print the answers as they
+    come (a puzzle at a time)."""
+    _check(args)
+    text = None if args.file is None else read_text(args.file)
+    act = getattr(module, "act", None)
+    output = act(args, text) if act is not None else None
+    if output is not None:
+        with _output(args.out) as sink:
+            sink.write(output)
+        return 0
+    if text is None and getattr(module, "FILE_REQUIRED", True):
+        raise PuzzleError("give a puzzle FILE")
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        reader = getattr(module, "read", None)
+        puzzles = reader(text, args) if reader is not None else module.parse_all(text)
+    except PuzzleError as e:
+        raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
+    if getattr(module, "COUNT_BY_DEFAULT", False):
+        args.count = args.count or not (args.unique or args.all or args.limit)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    t0, compiling_before = time.perf_counter(), compiling.seconds()
+    with _output(args.out) as sink:
+        printer = Printer(module, args, sink, len(puzzles))
+        for k, outcome in enumerate(_search_all(module, puzzles, args, progress, printer)):
+            printer.end(k, puzzles[k], outcome)
+        printer.close()
+    seconds = time.perf_counter() - t0 - (compiling.seconds() - compiling_before)
+    if args.svg:
+        printer.draw(args.svg)
+    nodes = printer.nodes
+    rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s)" if len(puzzles) > 1 and seconds else ""
+    puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
+    print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
+    return printer.status
+
+
+def _search_all(module, puzzles: list, args, progress: bool, printer):
+    """Search every puzzle, yielding its Outcome once its answers went to ``printer``:
+    in batches where the adapter has them, else one by one, with one bar over the
+    puzzles when there are several."""
+    tally = getattr(module, "tally", None)
+    batched = tally is not None and args.time_limit is None and args.workers == 1
+    batched = batched and len(puzzles) > 1  # one puzzle: a search with its own bar
+    if batched and not args.count and not args.unique and (args.all or (args.limit or 1) > 1):
+        batched = False  # several answers a puzzle: streams
+    bar = None
+    if progress and len(puzzles) > 1:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(puzzles), desc="puzzles", unit="puzzle", leave=False)
+    try:
+        if batched:
+            limit = (args.limit or NO_LIMIT) if args.count else 2 if args.unique else 1
+            for start in range(0, len(puzzles), BATCH):
+                chunk = puzzles[start : start + BATCH]
+                for p, (n, answer, nodes) in zip(chunk, tally(chunk, limit), strict=True):
+                    printer.begin(p)
+                    if answer is not None:
+                        printer.answer(answer)
+                    complete = n < limit or (args.unique and n >= 2)
+                    yield Outcome(
+                        n, complete, None if complete else f"solution limit {limit}", nodes
+                    )
+                if bar is not None:
+                    bar.update(len(chunk))
+            return
+        search = {"progress": progress and bar is None}
+        search["workers"] = None if args.workers == 0 else args.workers
+        if args.time_limit is not None:
+            search["time_limit"] = args.time_limit
+        for p in puzzles:
+            printer.begin(p)
+            yield _search_one(module, p, args, search, printer)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
+    """One puzzle's search, in the mode the flags ask for; its answers go to
+    ``printer`` as they are found."""
+    if args.count:
+        result = module.count(puzzle, args.limit, **search)
+        if args.svg and result.solutions:  # the picture needs an answer
+            for answer in module.solutions(puzzle, 1, workers=1):
+                printer.answer(answer)
+        found, nodes = result.solutions, result.stats.nodes
+        return Outcome(found, result.complete, result.stopped_by, nodes)
+    limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
+    answers = module.solutions(puzzle, limit, **search)
+    found = 0
+    for answer in answers:
+        printer.answer(answer)
+        found += 1
+    complete = answers.complete or (args.unique and found >= 2)
+    return Outcome(found, complete, answers.stopped_by, answers.nodes)
+
+
+class Printer:
+    """Writes each puzzle's answers as they come (text or JSON, a puzzle a line),
+    then its count or verdict; keeps the pictures for ``--svg``, the exit status and
+    the nodes."""
+
+    def __init__(self, module, args, sink, n_puzzles: int):
+        self.module, self.args, self.sink = module, args, sink
+        self.many = n_puzzles > 1
+        self.status = 0
+        self.nodes = 0
+        self.pictures: list[str] = []
+        self.entries = 0  # JSON entries written
+        self.blocks = False  # multi-line answers written (a blank line between puzzles)
+        if args.json:
+            sink.write('{"puzzles": [\n')
+
+    def begin(self, puzzle) -> None:
+        """A new puzzle: nothing of it written yet."""
+        self.label = getattr(puzzle, "label", "") or f"puzzle {self.entries + 1}"
+        self.shown = 0
+        self.solutions: list = []
+
+    def answer(self, answer) -> None:
+        """One answer of the current puzzle: written (when solving), kept for JSON and
+        drawn for ``--svg``."""
+        args = self.args
+        if args.svg and len(self.pictures) < SVG_MAX:
+            self.pictures.append(self.module.svg(answer))
+        if args.count or args.unique:
+            return
+        if args.json:
+            self.solutions.append(answer.to_json())
+            return
+        text = str(answer).rstrip("\n")
+        block = "\n" in text
+        if block and (self.shown or self.blocks):
+            self.sink.write("\n")  # a blank line between multi-line answers
+        if block and self.many and not self.shown:
+            self.sink.write(f"# {self.label}\n")
+        self.sink.write(text + "\n")
+        self.shown += 1
+        self.blocks |= block
+
+    def end(self, k: int, puzzle, o: Outcome) -> None:
+        """The current puzzle's search is over: its count or verdict, notes, JSON entry."""
+        args = self.args
+        prefix = f"{self.label}: " if self.many else ""
+        self.nodes += o.nodes
+        if args.stats:
+            summary = getattr(puzzle, "summary", None)
+            extra = f" ({summary()})" if summary is not None else ""
+            print(f"{prefix}{o.nodes} nodes{extra}", file=sys.stderr)
+        if not o.complete and o.stopped_by and not o.stopped_by.startswith("solution limit"):
+            print(f"note: {prefix}search stopped by the {o.stopped_by}", file=sys.stderr)
+        entry: dict = {"label": self.label}
+        line = None
+        if args.count:
+            line = str(o.found) if o.complete else f"at least {o.found}"
+            entry.update(count=o.found, complete=o.complete)
+            self.status = self.status or int(o.complete and o.found == 0)
+        elif args.unique:
+            if o.found >= 2:
+                line, unique = "not unique", False
+            elif not o.complete:
+                line, unique = f"undecided ({o.stopped_by})", None
+            else:
+                line, unique = ("unique", True) if o.found == 1 else ("no solution", False)
+            entry.update(unique=unique, count=o.found, complete=o.complete)
+            self.status = self.status or int(unique is not True)
+        else:
+            if not o.found:
+                why = "no solution" if o.complete else f"no solution found ({o.stopped_by})"
+                print(f"{prefix}{why}", file=sys.stderr)
+                self.status = 1
+            entry.update(solutions=self.solutions, complete=o.complete)
+        if not o.complete:
+            entry["stopped_by"] = o.stopped_by
+        entry["nodes"] = o.nodes
+        if args.json:  # a puzzle a line
+            self.sink.write((",\n" if self.entries else "") + json.dumps(entry))
+        elif line is not None:
+            self.sink.write(prefix + line + "\n")
+        self.entries += 1
+
+    def close(self) -> None:
+        """Finish the JSON document."""
+        if self.args.json:
+            self.sink.write("\n]}\n")
+
+    def draw(self, path: str) -> None:
+        """Write the pictures kept (one below the other) to ``path``."""
+        if not self.pictures:
+            raise PuzzleError("--svg: no solution to draw")
+        picture = self.pictures[0] if len(self.pictures) == 1 else svg_stack(self.pictures)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(picture)
+
+
+def _output(path: str | None):
+    """The file ``path`` opened for writing, or standard output."""
+    return open(path, "w", encoding="utf-8") if path else nullcontext(sys.stdout)

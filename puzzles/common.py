@@ -1,14 +1,20 @@
-"""What the puzzle adapters share: errors with positions, text grids, puzzlekit JSON, SVG.
+"""What the puzzle adapters share: errors with positions, text grids, puzzlekit JSON, SVG,
+and the streams of answers their searches give.
 
 Glossary: a *grid* is a list of rows of *tokens* (strings); positions are reported
-1-based as ``line L`` and ``row R, column C`` so users can find them in their file.
+1-based as ``line L`` and ``row R, column C`` so users can find them in their file. An
+*answer* is an adapter's decoded solution: ``str(answer)`` is its text, and Jupyter
+shows it as a picture (``_repr_svg_``).
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import dlx
 from dlx.dlxfile import DlxFormatError, decode, read_bytes
 
 
@@ -64,15 +70,22 @@ class PuzzlekitEntry:
     text: str
 
 
-def load_puzzlekit(path, key: str = "puzzles", field: str = "problem") -> list[PuzzlekitEntry]:
-    """The entries of a puzzlekit JSON file (``key`` "solutions", ``field`` "solution"
+def puzzlekit_entries(text: str, key: str = "puzzles", field: str = "problem") -> list:
+    """The entries of a puzzlekit JSON text (``key`` "solutions", ``field`` "solution"
     for an answers file)."""
     try:
-        data = json.loads(read_text(path))
-        table = data[key]
+        table = json.loads(text)[key]
         return [PuzzlekitEntry(str(k), v[field]) for k, v in table.items()]
     except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-        raise PuzzleError(f"{path}: not a puzzlekit JSON file with {key!r}: {e}") from None
+        raise PuzzleError(f"not a puzzlekit JSON file with {key!r}: {e}") from None
+
+
+def load_puzzlekit(path, key: str = "puzzles", field: str = "problem") -> list[PuzzlekitEntry]:
+    """The entries of a puzzlekit JSON file (see ``puzzlekit_entries``)."""
+    try:
+        return puzzlekit_entries(read_text(path), key, field)
+    except PuzzleError as e:
+        raise PuzzleError(f"{path}: {e}") from None
 
 
 def puzzlekit_grids(text: str) -> tuple[int, int, list[list[list[str]]]]:
@@ -126,3 +139,122 @@ def svg_document(width: float, height: float, body: list[str]) -> str:
         "\n".join([head, f'<rect width="{width:g}" height="{height:g}" fill="white"/>', *body])
         + "\n</svg>\n"
     )
+
+
+def svg_stack(pictures: list[str], gap: float = 10) -> str:
+    """One SVG document with the given SVG documents one below the other."""
+    import re
+
+    body, width, y = [], 0.0, gap
+    for picture in pictures:
+        size = re.search(r'width="([\d.]+)" height="([\d.]+)"', picture)
+        w, h = float(size.group(1)), float(size.group(2))
+        inner = picture.split(">", 1)[1].rsplit("</svg>", 1)[0]
+        body.append(f'<svg x="{gap:g}" y="{y:g}" width="{w:g}" height="{h:g}">{inner}</svg>')
+        width, y = max(width, w), y + h + gap
+    return svg_document(width + 2 * gap, y, body)
+
+
+# -- what every adapter's public functions share ----------------------------------------
+
+
+class Answer:
+    """Base of the adapters' answers: ``str()`` is the adapter's ``render`` (the text, as
+    in a file, ending with a newline), Jupyter shows its ``svg``, and ``to_json()`` gives
+    plain lists of numbers."""
+
+    def __str__(self) -> str:
+        return self._adapter().render(self)
+
+    def _repr_svg_(self) -> str:
+        return self._adapter().svg(self)
+
+    def _adapter(self):
+        return sys.modules[type(self).__module__]
+
+    def to_json(self):
+        raise NotImplementedError
+
+
+class Answers:
+    """A puzzle's answers, streamed (iterate once). Once it ends, ``complete`` says
+    whether the search finished (False: a limit stopped it, named by ``stopped_by``) and
+    ``nodes`` how many search nodes it took.
+
+    ``stream``: a ``dlx.SolutionStream``, or any iterable whose ``account`` has
+    ``complete``, ``stopped_by`` and ``stats`` as a stream has; ``decode`` turns a
+    solution into an answer; ``keep`` filters the answers, and ``limit`` stops after
+    that many kept.
+    """
+
+    def __init__(self, stream, decode: Callable | None = None, keep=None, limit=None, account=None):
+        self.stream = stream
+        self.decode = decode
+        self.keep = keep
+        self.limit = limit
+        self.account = stream if account is None else account
+        self._cut = False
+
+    def __iter__(self) -> Iterator:
+        kept = 0
+        if self.limit is not None and self.limit <= 0:
+            self._cut = True
+            return
+        for solution in self.stream:
+            answer = solution if self.decode is None else self.decode(solution)
+            if self.keep is not None and not self.keep(answer):
+                continue
+            yield answer
+            kept += 1
+            if self.limit is not None and kept >= self.limit:
+                self._cut = True
+                return
+
+    @property
+    def complete(self) -> bool:
+        """True when the whole search tree was searched."""
+        return self.account.complete and not self._cut
+
+    @property
+    def stopped_by(self) -> str | None:
+        """The limit that stopped the search, if one did."""
+        return f"solution limit {self.limit}" if self._cut else self.account.stopped_by
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes so far."""
+        return self.account.stats.nodes
+
+
+SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers")
+
+
+def search_options(**search) -> dict:
+    """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
+    ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
+    neither), ``progress`` and ``workers``; any other name is refused."""
+    unknown = sorted(set(search) - set(SEARCH_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
+        )
+    return {k: v for k, v in search.items() if v is not None or k == "workers"}
+
+
+def stream(problem, decode, limit=None, forced=(), **search) -> Answers:
+    """The answers of ``problem``: its solutions decoded one by one."""
+    return Answers(dlx.solutions(problem, limit, forced=forced, **search_options(**search)), decode)
+
+
+def only(puzzles: list, what: str = "puzzle"):
+    """The one puzzle of a text; refuse a text with none or several."""
+    if len(puzzles) != 1:
+        raise PuzzleError(
+            f"the text holds {len(puzzles)} {what}s, not one: use parse_all for a file of many"
+        )
+    return puzzles[0]
+
+
+def as_puzzle(text_or_puzzle, parse: Callable):
+    """A parsed puzzle: ``text_or_puzzle`` itself, or the one puzzle of its text."""
+    return parse(text_or_puzzle) if isinstance(text_or_puzzle, str) else text_or_puzzle

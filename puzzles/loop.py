@@ -26,20 +26,23 @@ the puzzle in two steps before any search (``plan``):
    part: the solutions are the products of the parts' solutions and the count is the
    product of their counts. Each part is one small exact-cover problem.
 
-``plan(puzzle, reduce=False)`` skips both steps: one problem for the whole grid.
+``plan(puzzle, reduce_first=False)`` skips both steps: one problem for the whole grid.
+
+>>> print(solve("┗┛\\n┏┓\\n"), end="")
+┏┓
+┗┛
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
 import dlx
-from puzzles.common import read_text
+from puzzles.common import Answers, as_puzzle, search_options
 from puzzles.tiles import (
     DIRECTIONS,
     DOWN,
@@ -48,7 +51,7 @@ from puzzles.tiles import (
     RIGHT,
     UP,
     GridFormat,
-    add_mode_arguments,
+    Tiled,
     cell_name,
     edge_names,
     fill,
@@ -59,9 +62,8 @@ from puzzles.tiles import (
     option_name,
     parse_grid,
     rotations,
-    run_mode,
     sides,
-    svg,
+    svg_tiles,
     tile_entries,
 )
 
@@ -88,6 +90,10 @@ class Puzzle:
         return self.tiles.shape
 
 
+class Answer(Tiled):
+    """A solved infinity loop: ``grid[r, c]``, the tile each cell is turned into."""
+
+
 def parse(text: str) -> Puzzle:
     """A puzzle from its text (numbers or box-drawing characters, header optional).
 
@@ -96,6 +102,11 @@ def parse(text: str) -> Puzzle:
     """
     tiles, fmt = parse_grid(grid_lines(text))
     return Puzzle(tiles, fmt)
+
+
+def parse_all(text: str) -> list[Puzzle]:
+    """Every puzzle of a text: a file holds one."""
+    return [parse(text)]
 
 
 # -- translation: domains, reduction, parts, problems -----------------------------
@@ -300,87 +311,173 @@ def plan(puzzle: Puzzle, reduce_first: bool = True) -> Plan:
     return Plan(puzzle, domain, fixed, parts, solvable, sweeps, time.perf_counter() - t0)
 
 
-def decode(puzzle: Puzzle, solutions, grid: Grid | None = None) -> Grid:
-    """The grid of masks given by one solution, or by one solution of each part (filled
-    into ``grid``, e.g. a plan's ``fixed`` cells)."""
+def decode(puzzle: Puzzle, solutions, grid: Grid | None = None) -> Answer:
+    """The answer given by one solution, or by one solution of each part (filled into
+    ``grid``, e.g. a plan's ``fixed`` cells)."""
     grid = np.full(puzzle.shape, -1, dtype=np.int64) if grid is None else grid.copy()
     if isinstance(solutions, dlx.Solution):
         solutions = [solutions]
     for solution in solutions:
         fill(grid, solution.names)
-    return grid
+    return Answer(puzzle, grid)
 
 
-def render(grid: Grid, fmt: GridFormat | None = None) -> str:
-    """The grid as text, in ``fmt`` (default: box-drawing characters)."""
-    return format_grid(grid, fmt or GridFormat(numbers=False))
+def render(answer: Answer) -> str:
+    """The solved grid as text, in its puzzle's format."""
+    return format_grid(answer.grid, answer.puzzle.format)
 
 
-def picture(grid: Grid) -> str:
-    """The grid as an SVG picture, each network of pipes in its own colour."""
-    return svg(grid)
+def svg(answer: Answer) -> str:
+    """The solved grid as an SVG picture, each network of pipes in its own colour."""
+    return svg_tiles(answer.grid)
 
 
 # -- consuming searches: the parts' counts multiply, their solutions combine -------
 
 
-def count(puzzle_or_plan, limit: int | None = None) -> int:
-    """The number of solutions (capped at ``limit`` when given).
+BIG_PART = 100  # cells of a part whose search gets its own progress bar
 
-    >>> count(parse("┏┓\\n┗┛"))
+
+class PartSearches:
+    """The searches of a plan's parts, one after the other, within one time limit, with
+    a bar over the parts when there are several; ``complete``, ``stopped_by`` and
+    ``stats`` sum them up (as a ``dlx.SolutionStream`` does)."""
+
+    def __init__(self, p: Plan, time_limit=None, progress=False, workers=1, **search):
+        if search_options(**search).get("node_limit") is not None:
+            raise TypeError("loop takes no node_limit (its parts are searched one by one)")
+        self.plan = p
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.time_limit = time_limit
+        self.progress = progress
+        self.workers = workers
+        self.complete = True
+        self.stopped_by: str | None = None
+        self.stats = dlx.Stats()
+
+    def run(self, search, limit):
+        """Yield ``search(problem, limit, **options)`` for each part (``dlx.count`` or a
+        list of ``dlx.solutions``), stopping at the time limit."""
+        parts = range(len(self.plan.parts))
+        bar = None
+        if self.progress and len(parts) > 1:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(parts, desc="parts", unit="part", leave=False)
+            parts = bar
+        for k in parts:
+            left = None if self.deadline is None else self.deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                self.complete, self.stopped_by = False, f"time limit {self.time_limit} s"
+                return
+            big = len(self.plan.parts[k]) >= BIG_PART  # its own bar too: it may take long
+            options = search_options(
+                time_limit=left,
+                progress=self.progress and (bar is None or big),
+                workers=self.workers,
+            )
+            result, done, stats, stopped_by = search(self.plan.problem(k), limit, **options)
+            self.stats.nodes += stats.nodes
+            self.stats.updates += stats.updates
+            self.stats.seconds += stats.seconds
+            if not done:
+                self.complete, self.stopped_by = False, stopped_by
+            yield result
+        if bar is not None:
+            bar.close()
+
+
+def _count_part(problem, limit, **options):
+    """``dlx.count`` of one part: (count, complete, stats, stopped by)."""
+    result = dlx.count(problem, limit=limit, **options)
+    return result.solutions, result.complete, result.stats, result.stopped_by
+
+
+def _solve_part(problem, limit, **options):
+    """``dlx.solutions`` of one part, listed: (solutions, complete, stats, stopped by)."""
+    found = dlx.solutions(problem, limit, **options)
+    listed = list(found)
+    return listed, found.complete, found.stats, found.stopped_by
+
+
+def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
+    """The number of solutions of a puzzle (text, Puzzle or Plan), up to ``limit``: the
+    product of its parts' counts.
+
+    >>> print(count("┏┓\\n┗┛"))
     1
     """
-    p = _as_plan(puzzle_or_plan)
-    if not p.solvable:
-        return 0
-    total = 1
-    for k in range(len(p.parts)):
-        result = dlx.count(p.problem(k), limit=limit)
-        n = result.solutions if limit is not None else int(result)
+    p = _as_plan(text_or_puzzle)
+    parts = PartSearches(p, **search)
+    total, visited = int(p.solvable), 0
+    for n in parts.run(_count_part, limit) if p.solvable else ():
+        total, visited = total * n, visited + 1
         if n == 0:
-            return 0
-        total *= n
-    return total if limit is None else min(total, limit)
+            break
+    if total and visited < len(p.parts):  # stopped before some part: it could have none
+        total = 0
+    if limit is not None and total > limit:  # exact counts whose product passes the limit
+        total, parts.complete = limit, False
+        parts.stopped_by = parts.stopped_by or f"solution limit {limit}"
+    parts.stats.solutions = total
+    return dlx.Count(
+        solutions=total, complete=parts.complete, stats=parts.stats, stopped_by=parts.stopped_by
+    )
 
 
 def is_unique(puzzle_or_plan) -> bool:
     """True when the puzzle has exactly one solution."""
-    return count(puzzle_or_plan, limit=2) == 1
+    return count(puzzle_or_plan, limit=2).solutions == 1
 
 
-def solutions(puzzle_or_plan, limit: int | None = None) -> Iterator[Grid]:
-    """Every solution as a grid of masks (the parts' solutions in every combination)."""
+def solutions(puzzle_or_plan, limit: int | None = None, **search) -> Answers:
+    """Every answer (the parts' solutions in every combination), streamed; ``search``:
+    ``time_limit``, ``progress``, ``workers``."""
     p = _as_plan(puzzle_or_plan)
-    if not p.solvable:
-        return
-    per_part = []
-    for k in range(len(p.parts)):
-        found = list(dlx.solutions(p.problem(k), limit=limit))
-        if not found:
+    parts = PartSearches(p, **search)
+
+    def combine():
+        if not p.solvable:
             return
-        per_part.append(found)
-    for combination in itertools.islice(itertools.product(*per_part), limit):
-        yield decode(p.puzzle, combination, p.fixed)
+        per_part = []
+        for found in parts.run(_solve_part, limit):
+            if not found:
+                return
+            per_part.append(found)
+        if len(per_part) < len(p.parts):  # stopped by the time limit before some part
+            return
+        for combination in itertools.islice(itertools.product(*per_part), limit):
+            yield decode(p.puzzle, combination, p.fixed)
+
+    return Answers(combine(), account=parts)
 
 
-def first(puzzle_or_plan) -> Grid | None:
-    """One solution, or None."""
-    return next(solutions(puzzle_or_plan, limit=1), None)
+def first(puzzle_or_plan) -> Answer | None:
+    """One answer, or None."""
+    return next(iter(solutions(puzzle_or_plan, limit=1)), None)
 
 
-def _as_plan(puzzle_or_plan) -> Plan:
-    """A plan, made from a puzzle if need be."""
-    return puzzle_or_plan if isinstance(puzzle_or_plan, Plan) else plan(puzzle_or_plan)
+def solve(text_or_puzzle, **search) -> Answer | None:
+    """The first answer of a puzzle (text, Puzzle or Plan), or None when it has none."""
+    return next(iter(solutions(_as_plan(text_or_puzzle), 1, **search)), None)
+
+
+def _as_plan(text_or_puzzle) -> Plan:
+    """A plan, made from a puzzle or its text if need be."""
+    if isinstance(text_or_puzzle, Plan):
+        return text_or_puzzle
+    return plan(as_puzzle(text_or_puzzle, parse))
 
 
 # -- the independent checker -----------------------------------------------------
 
 
-def faults(puzzle: Puzzle, grid) -> list[str]:
-    """What is wrong with ``grid`` as a solution of ``puzzle``, from the rules alone:
-    each cell must hold its given tile turned by some quarter turns, and every pipe end
-    must meet a pipe end. An empty list means the grid is a solution."""
-    grid = np.asarray(grid)
+def faults(puzzle: Puzzle, answer) -> list[str]:
+    """What is wrong with ``answer`` (an Answer or a grid of masks) as a solution of
+    ``puzzle``, from the rules alone: each cell must hold its given tile turned by some
+    quarter turns, and every pipe end must meet a pipe end. An empty list means the grid
+    is a solution."""
+    grid = np.asarray(getattr(answer, "grid", answer))
     if grid.shape != puzzle.tiles.shape:
         return [f"the grid is {grid.shape}, the puzzle {puzzle.tiles.shape}"]
     turns: dict[int, set[int]] = {}
@@ -398,28 +495,16 @@ def faults(puzzle: Puzzle, grid) -> list[str]:
     return found
 
 
-# -- command line -------------------------------------------------------------------
+# -- command line (see puzzles.cli) -------------------------------------------------
 
 
 def add_arguments(parser) -> None:
-    """The options of ``python -m puzzles loop``."""
-    add_mode_arguments(parser, "puzzle file (numbers or box-drawing characters), - for stdin")
-    parser.add_argument("--svg", metavar="PATH", help="also draw the solution as SVG")
+    """The options of ``python -m puzzles loop`` beyond the shared ones."""
     parser.add_argument(
         "--no-reduce", action="store_true", help="one search of the whole grid, no reduction"
     )
 
 
-def run(args) -> int:
-    """Solve, count or check one puzzle file; see ``add_arguments``."""
-    import sys
-
-    puzzle = parse(read_text(args.file))
-    p = plan(puzzle, reduce_first=not args.no_reduce)
-    print(p.summary(), file=sys.stderr)
-    return run_mode(
-        args,
-        lambda limit: count(p, limit=limit),
-        lambda limit: solutions(p, limit=limit),
-        puzzle.format,
-    )
+def read(text: str, args) -> list[Plan]:
+    """The puzzle of an input file, planned (reduced and split unless ``--no-reduce``)."""
+    return [plan(parse(text), reduce_first=not args.no_reduce)]

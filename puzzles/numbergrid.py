@@ -15,13 +15,20 @@ Cells are reported 1-based as ``row R, column C``, with the line they come from.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzles.common import PuzzleError, content_lines, puzzlekit_grids, split_grid
+from puzzles.common import (
+    Answer,
+    PuzzleError,
+    content_lines,
+    puzzlekit_entries,
+    puzzlekit_grids,
+    split_grid,
+    svg_document,
+)
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
 EMPTY = {".", "0", "-", "_", "*"}
@@ -181,13 +188,8 @@ def _grid_of(lines, where, max_value, separated=None, regions=None) -> NumberGri
 
 def parse_puzzlekit(text: str, max_value=None) -> list[NumberGrid]:
     """Every puzzle of a puzzlekit JSON text (``{"puzzles": {id: {"problem": ...}}}``)."""
-    try:
-        table = json.loads(text)["puzzles"]
-        entries = [(str(k), v["problem"]) for k, v in table.items()]
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-        raise PuzzleError(f"not a puzzlekit JSON file with 'puzzles': {e}") from None
     out = []
-    for key, problem in entries:
+    for key, problem in ((e.id, e.text) for e in puzzlekit_entries(text)):
         where = f"puzzle {key}: "
         try:
             height, width, blocks = puzzlekit_grids(problem)
@@ -229,7 +231,9 @@ def parse_grids_array(
 
     Grids are separated by blank lines; each is a block of values followed by a block
     of region ids as high as it (when ``regions`` is True: always, with or without a
-    blank line between; when None: only if the block is twice as high as wide). A text
+    blank line between: a block after a blank line is a region block when it is as high
+    as the value block before it and holds no empty-cell token; when None: only if the
+    block is twice as high as wide). A text
     whose first line has blanks, or is shorter than 16 characters, or as long as the
     text is high (or half as high), is read as grids; otherwise each line is a puzzle of
     n*n characters. Values above ``max_value`` (default: the width) are refused.
@@ -249,12 +253,15 @@ def parse_grids_array(
         found = blocks(text)
         if regions:  # a region block after a blank line joins its value block
             joined: list[list[tuple[int, str]]] = []
+            alone = True  # the last block of ``joined`` is one block, not yet joined
             for block in found:
                 previous = joined[-1] if joined else None
-                if previous is not None and len(previous) == len(block):
-                    joined[-1] = previous + block
+                ids = not any(t in EMPTY for _, line in block for t in line.split())
+                if previous is not None and alone and len(previous) == len(block) and ids:
+                    joined[-1], alone = previous + block, False
                 else:
                     joined.append(block)
+                    alone = True
             found = joined
         limit = max_value or max(width, 1)
         return [_grid_of(block, "", limit, separated, regions) for block in found], None
@@ -368,15 +375,6 @@ def render_grid(grid: NumberGrid) -> str:
     return text + "\n" + "\n".join(rows)
 
 
-def render_puzzlekit(entries: list[tuple[NumberGrid, list[list[int]]]]) -> str:
-    """Solutions as a puzzlekit solutions file (``{"solutions": {id: {...}}}``)."""
-    table = {
-        g.style.id: {"id": g.style.id, "solution": render_values(g, values)}
-        for g, values in entries
-    }
-    return json.dumps({"solutions": table}, indent=1)
-
-
 def parse_solution_text(text: str) -> list[list[int]]:
     """A puzzlekit solution text (``R C`` then rows of numbers) as rows of values; what
     follows the first R rows (some entries repeat the grid after ``[solution]``) is
@@ -386,7 +384,7 @@ def parse_solution_text(text: str) -> list[list[int]]:
     return [[int(t) for t in line.split()] for _, line in lines[1 : 1 + height]]
 
 
-# -- results, shared by the command lines ---------------------------------------------
+# -- results and answers ----------------------------------------------------------------
 
 
 @array_rows
@@ -407,53 +405,48 @@ class Result:
         return self.grid.where or f"line {self.grid.row_line[0]}: "
 
 
-def summary(results: list[Result], seconds: float) -> str:
-    """One line for stderr: puzzles, how many have one solution, nodes, speed."""
-    n = len(results)
-    unique = sum(r.count == 1 for r in results)
-    nodes = sum(r.nodes for r in results)
-    rate = n / seconds if seconds > 0 else 0.0
-    return (
-        f"{n} puzzles, {unique} with exactly one solution, {nodes} nodes, "
-        f"{seconds:.3f} s ({rate:,.0f} puzzles/s)\n"
-    )
+@dataclass(frozen=True)
+class Filled(Answer):
+    """A solved grid of numbers: the puzzle (with its ``grid``) and every cell's value."""
+
+    puzzle: object = field(compare=False, repr=False)
+    values: list[list[int]]
+
+    def to_json(self) -> list[list[int]]:
+        """The values as rows of numbers."""
+        return [[int(v) for v in row] for row in self.values]
 
 
-def report(results: list[Result], mode: str = "solve", stats: bool = False):
-    """What the command line prints for ``results``: (stdout text, stderr text, status).
+def svg_grid(grid: NumberGrid, values, regions, cell: int = 32) -> str:
+    """A grid of numbers as SVG: thick lines between ``regions`` (``regions[r][c]``),
+    the givens of ``grid`` in black, the other ``values`` in blue."""
+    height, width = len(values), len(values[0])
+    m = cell // 4  # margin
+    body = []
+    for r in range(height):
+        for c in range(width):
+            v = values[r][c]
+            if not v:
+                continue
+            ink = 'fill="black" font-weight="bold"' if grid.values[r][c] else 'fill="#1f5fbf"'
+            body.append(
+                f'<text x="{m + (c + 0.5) * cell:g}" y="{m + (r + 0.5) * cell:g}" '
+                f'font-size="{cell * 0.6:g}" text-anchor="middle" dominant-baseline="central" '
+                f'font-family="sans-serif" {ink}>{symbol(v)}</text>'
+            )
+    for r in range(height + 1):  # horizontal lines, thick between regions
+        for c in range(width):
+            thick = r in (0, height) or regions[r - 1][c] != regions[r][c]
+            body.append(_line(m + c * cell, m + r * cell, m + (c + 1) * cell, m + r * cell, thick))
+    for r in range(height):
+        for c in range(width + 1):
+            thick = c in (0, width) or regions[r][c - 1] != regions[r][c]
+            body.append(_line(m + c * cell, m + r * cell, m + c * cell, m + (r + 1) * cell, thick))
+    return svg_document(width * cell + 2 * m, height * cell + 2 * m, body)
 
-    ``mode``: ``solve`` prints each solution in its puzzle's own format (puzzlekit
-    entries as one JSON solutions file), ``count`` the number of solutions, ``unique``
-    whether there is exactly one. Status 1 when a puzzle has no solution (or, for
-    ``unique``, not exactly one).
-    """
-    out: list[str] = []
-    err: list[str] = []
-    status = 0
-    solved = []
-    for k, res in enumerate(results):
-        if stats:
-            err.append(f"{res.label}{res.nodes} nodes")
-        if mode == "count":
-            out.append(f"{res.label}{res.count} solutions")
-            continue
-        if mode == "unique":
-            word = {0: "no solution", 1: "unique"}.get(res.count, "not unique")
-            out.append(f"{res.label}{word}")
-            status = status or int(res.count != 1)
-            continue
-        if res.values is None:
-            err.append(f"error: {res.label}no solution (the puzzle is unsolvable)")
-            status = 1
-            continue
-        if res.count > 1:
-            err.append(f"note: {res.label}more than one solution; the first is shown")
-        if res.grid.style.kind == "puzzlekit":
-            solved.append((res.grid, res.values))
-            continue
-        out.append(render_values(res.grid, res.values))
-        if res.grid.style.kind == "grid" and k + 1 < len(results):
-            out.append("")
-    if solved:
-        out.append(render_puzzlekit(solved))
-    return "\n".join(out) + ("\n" if out else ""), "\n".join(err) + ("\n" if err else ""), status
+
+def _line(x1, y1, x2, y2, thick: bool) -> str:
+    """An SVG grid line, thick (a region's border) or thin."""
+    style = 'stroke="black" stroke-width="3"' if thick else 'stroke="#999999" stroke-width="1"'
+    ends = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
+    return f'<line {ends} {style} stroke-linecap="square"/>'

@@ -41,19 +41,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 import dlx
-from puzzles.common import PuzzleError, read_text
+from puzzles.common import Answers, PuzzleError, as_puzzle, search_options, stream
 from puzzles.tiles import (
     GLYPH_MASK,
     HEAVY,
     LIGHT,
     GridFormat,
-    add_mode_arguments,
+    Tiled,
     cell_name,
     edge_names,
     fill,
@@ -64,9 +63,8 @@ from puzzles.tiles import (
     open_ends,
     option_name,
     parse_grid,
-    run_mode,
     sides,
-    svg,
+    svg_tiles,
     tile_entries,
 )
 
@@ -79,11 +77,13 @@ TOKEN = re.compile(r"^(.+?)(?:\*(\d+))?$")
 @dataclass(frozen=True)
 class Puzzle:
     """The ``board`` (masks, -1 for free cells), how many of each tile to place
-    (``counts[m]``), and the format the board was written in."""
+    (``counts[m]``), the format the board was written in, and whether only
+    ``connected`` solutions (one network of pipes) count."""
 
     board: Grid
     counts: dict[int, int]
     format: GridFormat
+    connected: bool = False
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -112,8 +112,13 @@ def _parse_tiles(n: int, text: str, counts: Counter) -> None:
             counts[m] += times
 
 
-def parse(text: str) -> Puzzle:
-    """A placement puzzle from its text (see the module's docstring).
+class Answer(Tiled):
+    """A solved placement puzzle: ``grid[r, c]``, the tile on each cell."""
+
+
+def parse(text: str, connected: bool = False) -> Puzzle:
+    """A placement puzzle from its text (see the module's docstring); ``connected``: only
+    solutions with one network of pipes count.
 
     >>> p = parse("..\\n..\\ntiles: ┏┓┗┛")
     >>> p.board.tolist(), sorted(p.counts.items())
@@ -140,7 +145,12 @@ def parse(text: str) -> Puzzle:
         used = {ch for _, line in grid_lines(text) for ch in line}
         light = bool(used & set(LIGHT[1:])) and not used & set(HEAVY[1:])
         fmt = replace(fmt, light=light)
-    return Puzzle(board, dict(sorted((m, k) for m, k in counts.items() if k)), fmt)
+    return Puzzle(board, dict(sorted((m, k) for m, k in counts.items() if k)), fmt, connected)
+
+
+def parse_all(text: str, connected: bool = False) -> list[Puzzle]:
+    """Every puzzle of a text: a file holds one."""
+    return [parse(text, connected)]
 
 
 def build(puzzle: Puzzle) -> dlx.Problem:
@@ -173,9 +183,9 @@ def build(puzzle: Puzzle) -> dlx.Problem:
     return problem
 
 
-def decode(puzzle: Puzzle, solution: dlx.Solution) -> Grid:
+def decode(puzzle: Puzzle, solution: dlx.Solution) -> Answer:
     """The filled board of one solution."""
-    return fill(puzzle.board.copy(), solution.names)
+    return Answer(puzzle, fill(puzzle.board.copy(), solution.names))
 
 
 def parse_answer(text: str) -> Grid:
@@ -183,47 +193,52 @@ def parse_answer(text: str) -> Grid:
     return parse_grid(grid_lines(text))[0]
 
 
-def render(grid: Grid, fmt: GridFormat | None = None) -> str:
-    """The board as text in ``fmt`` (default: box-drawing characters)."""
-    return format_grid(grid, fmt or GridFormat(numbers=False))
+def render(answer: Answer) -> str:
+    """The filled board as text, in its puzzle's format."""
+    return format_grid(answer.grid, answer.puzzle.format)
 
 
-def picture(grid: Grid) -> str:
-    """The board as an SVG picture (free cells shaded, networks coloured)."""
-    return svg(grid)
+def svg(answer: Answer) -> str:
+    """The filled board as an SVG picture (networks coloured)."""
+    return svg_tiles(answer.grid)
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, connected: bool = False) -> Iterator[Grid]:
-    """The filled boards, streamed; ``connected`` keeps those with one network only."""
-    problem = build(puzzle)
-    shown = 0
-    for solution in dlx.solutions(problem, limit=None if connected else limit):
-        grid = decode(puzzle, solution)
-        if connected and not is_connected(grid):
-            continue
-        yield grid
-        shown += 1
-        if limit is not None and shown >= limit:
-            return
+def solutions(puzzle: Puzzle, limit: int | None = None, connected=None, **search) -> Answers:
+    """The answers, streamed; ``connected`` (default: the puzzle's) keeps those with one
+    network only; ``search``: ``time_limit``, ``progress``, ``workers``."""
+    connected = puzzle.connected if connected is None else connected
+    if not connected:
+        return stream(build(puzzle), lambda s: decode(puzzle, s), limit, **search)
+    found = dlx.solutions(build(puzzle), **search_options(**search))
+    return Answers(found, lambda s: decode(puzzle, s), lambda a: is_connected(a.grid), limit)
 
 
-def count(puzzle: Puzzle, limit: int | None = None, connected: bool = False) -> int:
-    """The number of solutions (capped at ``limit``).
+def solve(text_or_puzzle, **search) -> Answer | None:
+    """The first answer of a puzzle (text or parsed), or None when it has none."""
+    return next(iter(solutions(as_puzzle(text_or_puzzle, parse), 1, **search)), None)
+
+
+def count(text_or_puzzle, limit: int | None = None, connected=None, **search) -> dlx.Count:
+    """The number of solutions of a puzzle (text or parsed), up to ``limit``.
 
     >>> p = parse("....\\n.┫..\\n....\\ntiles: ┏*2 ┓*2 ┗*2 ┛*2 ╺ 0*2")
-    >>> count(p), count(p, connected=True)
-    (6, 2)
+    >>> print(count(p), count(p, connected=True))
+    6 2
     """
-    if not connected:
-        result = dlx.count(build(puzzle), limit=limit)
-        return result.solutions if limit is not None else int(result)
-    return sum(1 for _ in solutions(puzzle, limit, connected=True))
+    puzzle = as_puzzle(text_or_puzzle, parse)
+    if not (puzzle.connected if connected is None else connected):
+        return dlx.count(build(puzzle), limit=limit, **search_options(**search))
+    found = solutions(puzzle, limit, connected=True, **search)
+    n = sum(1 for _ in found)
+    stats = found.account.stats
+    return dlx.Count(solutions=n, complete=found.complete, stats=stats, stopped_by=found.stopped_by)
 
 
-def faults(puzzle: Puzzle, grid) -> list[str]:
-    """What is wrong with ``grid`` as a solution, from the rules alone: fixed cells kept,
-    the free cells hold exactly the given tiles, every pipe end meets a pipe end."""
-    grid = np.asarray(grid)
+def faults(puzzle: Puzzle, answer) -> list[str]:
+    """What is wrong with ``answer`` (an Answer or a grid of masks) as a solution, from
+    the rules alone: fixed cells kept, the free cells hold exactly the given tiles, every
+    pipe end meets a pipe end."""
+    grid = np.asarray(getattr(answer, "grid", answer))
     if grid.shape != puzzle.board.shape:
         return [f"the grid is {grid.shape}, the board {puzzle.board.shape}"]
     found = []
@@ -238,23 +253,18 @@ def faults(puzzle: Puzzle, grid) -> list[str]:
     return found
 
 
+# -- command line (see puzzles.cli) -------------------------------------------------
+
+
 def add_arguments(parser) -> None:
-    """The options of ``python -m puzzles pipes``."""
-    add_mode_arguments(parser, "puzzle file (board and 'tiles:' lines), - for stdin")
+    """The options of ``python -m puzzles pipes`` beyond the shared ones."""
     parser.add_argument(
         "--connected",
         action="store_true",
         help="only solutions whose pipes form one network (a filter: small boards)",
     )
-    parser.add_argument("--svg", metavar="PATH", help="also draw the first solution as SVG")
 
 
-def run(args) -> int:
-    """Solve, count or check one placement puzzle; see ``add_arguments``."""
-    puzzle = parse(read_text(args.file))
-    return run_mode(
-        args,
-        lambda limit: count(puzzle, limit=limit, connected=args.connected),
-        lambda limit: solutions(puzzle, limit, connected=args.connected),
-        puzzle.format,
-    )
+def read(text: str, args) -> list[Puzzle]:
+    """The puzzle of an input file, with the command's flags."""
+    return parse_all(text, args.connected)

@@ -17,24 +17,38 @@ Glossary:
   most puzzles need about one search node per item.
 
 Input: puzzlekit text (a line ``R C``, then R rows of C tokens ``0``-``3`` or ``-``),
-or rows of characters ``0``-``3`` and ``.`` (or ``-``) for an empty cell.
+rows of characters ``0``-``3`` and ``.`` (or ``-``) for an empty cell, or a puzzlekit
+JSON file of many puzzles (``parse_all``).
 Known counts: the 1152 answered puzzles of ``data/slitherlink/`` have one loop each.
+
+>>> print(solve("3.\\n.."), end="")
++---+   +
+| 3 |
++   +---+
+|       |
++---+---+
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import dlx
 from puzzles.common import (
+    Answer as AnswerBase,
+)
+from puzzles.common import (
+    Answers,
     PuzzleError,
+    as_puzzle,
     content_lines,
-    load_puzzlekit,
+    only,
+    puzzlekit_entries,
     puzzlekit_grids,
-    read_text,
+    search_options,
     split_grid,
+    stream,
     svg_document,
 )
 
@@ -45,9 +59,16 @@ ON, OFF = "1", "0"
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A slitherlink grid: ``clues[r][c]`` for R rows and C columns."""
+    """A slitherlink grid: ``clues[r][c]`` for R rows and C columns (``id``: its name
+    in a puzzlekit file)."""
 
     clues: tuple[tuple[Clue, ...], ...]
+    id: str = field(default="", compare=False)
+
+    @property
+    def label(self) -> str:
+        """The puzzle's name for messages: ``puzzle ID`` (empty for a lone puzzle)."""
+        return f"puzzle {self.id}" if self.id else ""
 
     @property
     def rows(self) -> int:
@@ -61,10 +82,24 @@ class Puzzle:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """A drawn loop: the set of its edges."""
+class Answer(AnswerBase):
+    """A drawn loop: the puzzle and the set of its edges."""
 
+    puzzle: Puzzle = field(repr=False)
     edges: frozenset[Edge]
+
+    def to_json(self) -> dict:
+        """The loop as two grids of 0 and 1: ``horizontal`` edges (R+1 rows of C) and
+        ``vertical`` edges (R rows of C+1)."""
+        rows, cols = self.puzzle.rows, self.puzzle.cols
+        return {
+            "horizontal": [
+                [int(("h", r, c) in self.edges) for c in range(cols)] for r in range(rows + 1)
+            ],
+            "vertical": [
+                [int(("v", r, c) in self.edges) for c in range(cols + 1)] for r in range(rows)
+            ],
+        }
 
 
 # -- input ------------------------------------------------------------------------
@@ -79,12 +114,27 @@ def _clue(token: str, where: str) -> Clue:
     raise PuzzleError(f"{where}: clue {token!r} is not 0, 1, 2, 3 or '-'")
 
 
-def parse(text: str) -> Puzzle:
+def parse_all(text: str) -> list[Puzzle]:
+    """Every puzzle of a text: a puzzlekit JSON file of many, or one puzzle's text."""
+    if not text.lstrip().startswith("{"):
+        return [parse(text)]
+    out = []
+    for key, problem in ((e.id, e.text) for e in puzzlekit_entries(text)):
+        try:
+            out.append(parse(problem, key))
+        except PuzzleError as e:
+            raise PuzzleError(f"puzzle {key}: {e}") from None
+    return out
+
+
+def parse(text: str, id: str = "") -> Puzzle:
     """A puzzle from puzzlekit text (``R C`` header) or rows of ``0-3`` and ``.``.
 
     >>> parse("3.\\n.0").clues
     ((3, None), (None, 0))
     """
+    if text.lstrip().startswith("{"):  # a puzzlekit JSON file: it must hold one
+        return only(parse_all(text))
     lines = content_lines(text)
     if not lines:
         raise PuzzleError("no grid found (the input is empty)")
@@ -108,7 +158,7 @@ def parse(text: str) -> Puzzle:
         )
         for r, row in enumerate(grid)
     )
-    return Puzzle(clues)
+    return Puzzle(clues, id)
 
 
 def format_puzzle(puzzle: Puzzle) -> str:
@@ -203,36 +253,61 @@ def decode(puzzle: Puzzle, solution) -> Answer:
         for name, colour in solution.problem.option_entries(k):
             if colour == ON:
                 on.add(names[name])
-    return Answer(frozenset(on))
+    return Answer(puzzle, frozenset(on))
+
+
+def solutions(puzzle: Puzzle, limit: int | None = None, **search) -> Answers:
+    """The loops of a puzzle, streamed; ``search``: ``time_limit``, ``progress``,
+    ``workers``."""
+    return stream(build(puzzle), lambda s: decode(puzzle, s), limit, **search)
+
+
+def solve(text_or_puzzle, **search) -> Answer | None:
+    """The loop of a puzzle (text or parsed), or None when it has none."""
+    return next(iter(solutions(as_puzzle(text_or_puzzle, parse), 1, **search)), None)
+
+
+def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
+    """The number of single loops of a puzzle (text or parsed), up to ``limit``.
+
+    >>> print(count("..\\n.."))
+    13
+    """
+    puzzle = as_puzzle(text_or_puzzle, parse)
+    return dlx.count(build(puzzle), limit=limit, **search_options(**search))
 
 
 # -- checking ----------------------------------------------------------------------
 
 
-def check_answer(puzzle: Puzzle, answer: Answer) -> None:
-    """Raise PuzzleError unless ``answer`` obeys the rules: clues met, one closed loop."""
-    for edge in answer.edges:
+def faults(puzzle: Puzzle, answer) -> list[str]:
+    """What is wrong with ``answer`` (an Answer or a set of edges) as a solution, from
+    the rules alone: edges in the grid, every clue met, one closed loop. An empty list:
+    it is a solution."""
+    edges = getattr(answer, "edges", answer)
+    for edge in edges:
         kind, r, c = edge
         inside = 0 <= r <= puzzle.rows and 0 <= c < puzzle.cols
         if kind == "v":
             inside = 0 <= r < puzzle.rows and 0 <= c <= puzzle.cols
         if kind not in ("h", "v") or not inside:
-            raise PuzzleError(f"edge {edge} is not in the grid")
+            return [f"edge {edge} is not in the grid"]
+    found = []
     for r, row in enumerate(puzzle.clues):
         for c, clue in enumerate(row):
-            drawn = sum(e in answer.edges for e in cell_sides(r, c))
+            drawn = sum(e in edges for e in cell_sides(r, c))
             if clue is not None and drawn != clue:
-                raise PuzzleError(f"cell row {r + 1}, column {c + 1}: {drawn} sides, not {clue}")
-    if not answer.edges:
-        raise PuzzleError("no loop drawn")
+                found.append(f"cell row {r + 1}, column {c + 1}: {drawn} sides, not {clue}")
+    if not edges:
+        return [*found, "no loop drawn"]
     neighbours: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for edge in answer.edges:
+    for edge in edges:
         u, v = edge_ends(edge)
         neighbours.setdefault(u, []).append(v)
         neighbours.setdefault(v, []).append(u)
-    for vertex, ends in neighbours.items():
-        if len(ends) != 2:
-            raise PuzzleError(f"vertex {vertex} has {len(ends)} loop edges, not 2")
+    forks = [(v, len(ends)) for v, ends in sorted(neighbours.items()) if len(ends) != 2]
+    if forks:
+        return found + [f"vertex {v} has {n} loop edges, not 2" for v, n in forks]
     # walk the loop from one vertex: it must come back after using every edge
     start = min(neighbours)
     previous, here, steps = start, neighbours[start][0], 1
@@ -240,8 +315,9 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> None:
         a, b = neighbours[here]
         previous, here = here, (b if a == previous else a)
         steps += 1
-    if steps != len(answer.edges):
-        raise PuzzleError(f"the loop through {start} has {steps} of the {len(answer.edges)} edges")
+    if steps != len(edges):
+        found.append(f"the loop through {start} has {steps} of the {len(edges)} edges")
+    return found
 
 
 def answer_from_inside(puzzle: Puzzle, text: str) -> Answer:
@@ -265,15 +341,15 @@ def answer_from_inside(puzzle: Puzzle, text: str) -> Answer:
         for c in range(cols + 1):
             if inside(r, c - 1) != inside(r, c):
                 edges.add(("v", r, c))
-    return Answer(frozenset(edges))
+    return Answer(puzzle, frozenset(edges))
 
 
 # -- output ------------------------------------------------------------------------
 
 
-def render(puzzle: Puzzle, answer: Answer | None = None) -> str:
+def render(answer: Answer) -> str:
     """The grid in text: ``+`` vertices, ``-`` and ``|`` loop edges, clues in the cells."""
-    edges = answer.edges if answer is not None else frozenset()
+    puzzle, edges = answer.puzzle, answer.edges
     lines = []
     for r in range(puzzle.rows + 1):
         top = "+".join("---" if ("h", r, c) in edges else "   " for c in range(puzzle.cols))
@@ -290,8 +366,9 @@ def render(puzzle: Puzzle, answer: Answer | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_svg(puzzle: Puzzle, answer: Answer | None = None, cell: int = 24) -> str:
+def svg(answer: Answer, cell: int = 24) -> str:
     """An SVG picture: grid dots, clues, and the loop in red."""
+    puzzle = answer.puzzle
     margin = cell // 2
     body = []
     for r in range(puzzle.rows):
@@ -304,7 +381,7 @@ def render_svg(puzzle: Puzzle, answer: Answer | None = None, cell: int = 24) -> 
                     f'text-anchor="middle" dominant-baseline="central" '
                     f'font-family="sans-serif">{clue}</text>'
                 )
-    for edge in sorted(answer.edges if answer is not None else ()):
+    for edge in sorted(answer.edges):
         (r1, c1), (r2, c2) = edge_ends(edge)
         body.append(
             f'<line x1="{margin + c1 * cell}" y1="{margin + r1 * cell}" '
@@ -320,75 +397,20 @@ def render_svg(puzzle: Puzzle, answer: Answer | None = None, cell: int = 24) -> 
     return svg_document(puzzle.cols * cell + 2 * margin, puzzle.rows * cell + 2 * margin, body)
 
 
-# -- command line ------------------------------------------------------------------
+# -- command line (see puzzles.cli) -------------------------------------------------
 
 
 def add_arguments(parser) -> None:
-    """The options of ``python -m puzzles slitherlink``."""
-    parser.add_argument(
-        "file", help="puzzle file (text, or puzzlekit .json with --id); - for stdin"
-    )
-    parser.add_argument("--id", help="the puzzle of a puzzlekit JSON file to solve")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--count", action="store_true", help="count the single-loop solutions")
-    mode.add_argument("--unique", action="store_true", help="prove the solution unique")
-    parser.add_argument("--svg", metavar="OUT", help="also draw the loop as SVG into OUT")
-    parser.add_argument("--time-limit", type=float, help="stop after this many seconds")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    """The options of ``python -m puzzles slitherlink`` beyond the shared ones."""
+    parser.add_argument("--id", help="only this puzzle of a puzzlekit JSON file")
 
 
-def load(path, puzzle_id: str | None) -> Puzzle:
-    """The puzzle of a text file, or entry ``puzzle_id`` of a puzzlekit JSON file."""
-    if str(path).endswith(".json"):
-        entries = {e.id: e for e in load_puzzlekit(path)}
-        if puzzle_id is None:
-            raise PuzzleError(f"{path}: {len(entries)} puzzles; pick one with --id")
-        if puzzle_id not in entries:
-            raise PuzzleError(f"{path}: no puzzle with id {puzzle_id!r}")
-        return parse(entries[puzzle_id].text)
-    if puzzle_id is not None:
-        raise PuzzleError("--id is only for puzzlekit .json files")
-    return parse(read_text(path))
-
-
-def run(args) -> int:
-    """Solve, count or check uniqueness; exit 1 when there is no single-loop solution."""
-    import sys
-
-    puzzle = load(args.file, args.id)
-    problem = build(puzzle)
-    progress = not args.no_progress
-    t0 = time.perf_counter()
-    if args.count:
-        result = dlx.count(problem, time_limit=args.time_limit, progress=progress)
-        print(result)
-        print(f"{time.perf_counter() - t0:.3f} s, {result.stats}", file=sys.stderr)
-        return 0 if result.solutions else 1
-    limit = 2 if args.unique else 1
-    stream = dlx.solutions(problem, limit, time_limit=args.time_limit, progress=progress)
-    found = []
-    for solution in stream:
-        dlx.check(problem, solution.options)
-        answer = decode(puzzle, solution)
-        check_answer(puzzle, answer)
-        found.append(answer)
-    print(f"{time.perf_counter() - t0:.3f} s, {stream.stats}", file=sys.stderr)
-    if not found:
-        if not stream.complete:
-            print(f"no loop found before the {stream.stopped_by}")
-            return 1
-        print("no single-loop solution")
-        return 1
-    print(render(puzzle, found[0]), end="")
-    if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as out:
-            out.write(render_svg(puzzle, found[0]))
-    if args.unique:
-        if len(found) > 1:
-            print("not unique: at least 2 solutions")
-            return 1
-        if not stream.complete:
-            print(f"uniqueness undecided ({stream.stopped_by})")
-            return 1
-        print("unique")
-    return 0
+def read(text: str, args) -> list[Puzzle]:
+    """The puzzles of an input file (or the one named by ``--id``)."""
+    puzzles = parse_all(text)
+    if args.id is None:
+        return puzzles
+    chosen = [p for p in puzzles if p.id == args.id]
+    if not chosen:
+        raise PuzzleError(f"no puzzle with id {args.id!r} (the file has {len(puzzles)})")
+    return chosen

@@ -15,22 +15,27 @@ and b columns (4: 2x2, 6: 2x3, 9: 3x3, 16: 4x4, 25: 5x5); other sides need regio
 
 Known counts: the empty 4x4 grid has 288 solutions; every puzzle of the 17-clue list,
 top95 and forum-hardest has exactly one; Serg's benchmark puzzles have 2 or more.
+
+>>> print(solve("1...\\n..1.\\n.1..\\n...1\\n"), end="")
+1324
+2413
+3142
+4231
 """
 
 from __future__ import annotations
 
 import math
 import random
-import sys
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 import dlx
-from puzzles.common import PuzzleError, read_text
+from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
+    Filled,
     NumberGrid,
     Result,
     check_regions,
@@ -38,12 +43,12 @@ from puzzles.numbergrid import (
     parse_grids_array,
     render_grid,
     render_values,
-    report,
-    summary,
+    svg_grid,
     symbol,
 )
 
 MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
+FILE_REQUIRED = False  # the command generates puzzles without one
 
 
 @dataclass(slots=True)
@@ -60,6 +65,15 @@ class Sudoku:
     def shape(self) -> tuple:
         """What the empty grid's problem depends on: side, regions, diagonals."""
         return (self.side, self.region, self.diagonals)
+
+    @property
+    def label(self) -> str:
+        """Where the puzzle came from: ``line 7`` or ``puzzle 3_9x9``."""
+        return self.grid.where.rstrip(": ") or f"line {self.grid.row_line[0]}"
+
+
+class Answer(Filled):
+    """A solved sudoku: ``values[r][c]`` in 1..n (``puzzle``: the Sudoku)."""
 
 
 def box_shape(side: int) -> tuple[int, int] | None:
@@ -126,12 +140,18 @@ def from_grid(grid: NumberGrid, diagonals: bool = False) -> Sudoku:
     return Sudoku(grid, side, region, jigsaw, diagonals)
 
 
-def parse(text: str, diagonals: bool = False) -> list[Sudoku]:
-    """Every sudoku of a text: one-line puzzles, one grid (+ regions), or puzzlekit JSON.
+def parse(text: str, diagonals: bool = False) -> Sudoku:
+    """The one sudoku of a text (see ``parse_all``).
 
-    >>> [s.side for s in parse("1.3.\\n..1.\\n.1..\\n3..1\\n")]
-    [4]
+    >>> parse("1.3.\\n..1.\\n.1..\\n3..1\\n").side
+    4
     """
+    return only(parse_all(text, diagonals))
+
+
+def parse_all(text: str, diagonals: bool = False) -> list[Sudoku]:
+    """Every sudoku of a text: one-line puzzles, one grid (+ regions), or puzzlekit JSON;
+    ``diagonals``: sudoku X (both long diagonals hold 1..n too)."""
     grids, array = parse_grids_array(text)
     if array is not None and len(grids) > 1:
         return _from_line_grids(grids, array, diagonals)
@@ -239,42 +259,88 @@ def forced(sudoku: Sudoku) -> list[int]:
     return [option_of(sudoku.side, r, c, v) for r, c, v in sudoku.grid.givens()]
 
 
-def decode(sudoku: Sudoku, options) -> list[list[int]]:
-    """The solved grid from a solution's options (forced ones included)."""
+def decode(sudoku: Sudoku, solution) -> Answer:
+    """The solved grid of a solution (``dlx.Solution`` or its options, forced included)."""
     n = sudoku.side
     flat = [0] * (n * n)
-    for k in options:
+    for k in getattr(solution, "options", solution):
         flat[k // n] = k % n + 1
-    return [flat[r * n : (r + 1) * n] for r in range(n)]
+    return Answer(sudoku, [flat[r * n : (r + 1) * n] for r in range(n)])
 
 
-def render(sudoku: Sudoku, values) -> str:
-    """A solved grid in the puzzle's own format (puzzlekit: ``render_puzzlekit``)."""
-    return render_values(sudoku.grid, values)
+def render(answer: Answer) -> str:
+    """A solved grid in its puzzle's own format (one line, rows, or puzzlekit rows),
+    ending with a newline."""
+    return render_values(answer.puzzle.grid, answer.values) + "\n"
 
 
-def is_solved(sudoku: Sudoku, values) -> bool:
-    """Independent check: a full grid, every row, column and region (and diagonal, for
-    sudoku X) a permutation of 1..n, and every given kept."""
+def svg(answer: Answer, cell: int = 32) -> str:
+    """A solved grid as SVG: boxes or jigsaw regions outlined, givens in black."""
+    sudoku = answer.puzzle
+    return svg_grid(sudoku.grid, answer.values, sudoku.region, cell)
+
+
+def faults(sudoku: Sudoku, answer) -> list[str]:
+    """What is wrong with ``answer`` (an Answer or rows of values) as a solution, from the
+    rules alone: every cell 1..n, every given kept, every row, column and region (and
+    diagonal, for sudoku X) holds each value once. An empty list: it is a solution."""
+    values = getattr(answer, "values", answer)
     n = sudoku.side
-    full = set(range(1, n + 1))
     if len(values) != n or any(len(row) != n for row in values):
-        return False
+        return [f"the grid is not {n}x{n}"]
+    found = []
     units: dict[tuple, list[int]] = {}
     for r in range(n):
         for c in range(n):
             v = values[r][c]
             given = sudoku.grid.values[r][c]
+            if not 1 <= v <= n:
+                found.append(f"row {r + 1}, column {c + 1}: {v} is not in 1..{n}")
             if given and given != v:
-                return False
-            for key in (("r", r), ("c", c), ("b", sudoku.region[r][c])):
-                units.setdefault(key, []).append(v)
+                found.append(f"row {r + 1}, column {c + 1}: the given {given} became {v}")
+            units.setdefault((f"row {r + 1}",), []).append(v)
+            units.setdefault((f"column {c + 1}",), []).append(v)
+            units.setdefault((f"region {sudoku.region[r][c] + 1}",), []).append(v)
             if sudoku.diagonals and r == c:
-                units.setdefault(("d", 0), []).append(v)
+                units.setdefault(("the diagonal",), []).append(v)
             if sudoku.diagonals and r + c == n - 1:
-                units.setdefault(("d", 1), []).append(v)
-    expected = 3 * n + (2 if sudoku.diagonals else 0)
-    return len(units) == expected and all(len(u) == n and set(u) == full for u in units.values())
+                units.setdefault(("the anti-diagonal",), []).append(v)
+    for (unit,), members in units.items():
+        missing = sorted(set(range(1, n + 1)) - set(members))
+        if missing:
+            found.append(f"{unit}: {', '.join(map(str, missing))} missing")
+    return found
+
+
+def solutions(sudoku: Sudoku, limit: int | None = None, **search) -> Answers:
+    """The answers of one sudoku, streamed; ``search``: ``time_limit``, ``progress``,
+    ``workers`` (as for ``dlx.solutions``)."""
+    return stream(build(sudoku), lambda s: decode(sudoku, s), limit, forced(sudoku), **search)
+
+
+def solve(text_or_puzzle, **search) -> Answer | None:
+    """The first answer of a sudoku (text or parsed), or None when it has none."""
+    sudoku = as_puzzle(text_or_puzzle, parse)
+    return next(iter(solutions(sudoku, 1, **search)), None)
+
+
+def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
+    """The number of solutions of a sudoku (text or parsed), up to ``limit``.
+
+    >>> print(count("...." * 4))
+    288
+    """
+    sudoku = as_puzzle(text_or_puzzle, parse)
+    return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku), **search_options(**search))
+
+
+def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, int]]:
+    """For each puzzle: solutions (up to ``limit``), the first answer and search nodes,
+    all puzzles of one shape in one kernel call (``solve_all``)."""
+    return [
+        (r.count, None if r.values is None else Answer(p, r.values), r.nodes)
+        for p, r in zip(puzzles, solve_all(puzzles, limit), strict=True)
+    ]
 
 
 # -- solving many ------------------------------------------------------------------
@@ -316,11 +382,6 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
     return results  # type: ignore[return-value]
 
 
-def count(sudoku: Sudoku, limit: int | None = None) -> dlx.Count:
-    """The number of solutions (up to ``limit``)."""
-    return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku))
-
-
 def difficulty(sudoku: Sudoku) -> int:
     """Search nodes to solve and prove uniqueness: the engine's measure of difficulty."""
     return solve_all([sudoku], limit=2)[0].nodes
@@ -352,7 +413,7 @@ def random_solution(template: Sudoku, rng: random.Random) -> list[list[int]]:
     solution = dlx.first(problem)
     if solution is None:
         raise PuzzleError("this shape of sudoku has no solution at all")
-    return decode(template, [int(name) for name in solution.names])
+    return decode(template, [int(name) for name in solution.names]).values
 
 
 def generate_one(template: Sudoku, rng: random.Random) -> Sudoku:
@@ -409,53 +470,41 @@ def generate(
     return out
 
 
-# -- command line --------------------------------------------------------------------
+# -- command line (see puzzles.cli) -------------------------------------------------
 
 
 def add_arguments(parser) -> None:
-    """Options of ``python -m puzzles sudoku``."""
-    parser.add_argument("file", nargs="?", help="puzzle file (one-line, grid or JSON); - stdin")
-    parser.add_argument("--count", action="store_true", help="count each puzzle's solutions")
-    parser.add_argument("--unique", action="store_true", help="say whether each is unique")
-    parser.add_argument("--stats", action="store_true", help="print nodes per puzzle (stderr)")
-    parser.add_argument("--generate", type=int, metavar="N", help="generate N puzzles")
+    """The options of ``python -m puzzles sudoku`` beyond the shared ones."""
+    parser.add_argument(
+        "--diagonals", action="store_true", help="sudoku X: the diagonals hold 1..n too"
+    )
+    parser.add_argument("--generate", type=int, metavar="N", help="generate N puzzles instead")
     parser.add_argument("--seed", type=int, default=0, help="random seed for --generate")
     parser.add_argument(
         "--difficulty", choices=sorted(DIFFICULTY), default="any", help="for --generate"
     )
     parser.add_argument("--size", type=int, default=9, help="side for --generate (4, 9, 16)")
-    parser.add_argument(
-        "--diagonals", action="store_true", help="sudoku X: the diagonals hold 1..n too"
-    )
 
 
-def _run_generate(args) -> int:
-    """Print generated puzzles with their search nodes (one-line, or grids for jigsaw)."""
-    if args.file:
-        template = parse(read_text(args.file), args.diagonals)[0]
-    else:
-        template = empty_sudoku(args.size, args.diagonals)
+def read(text: str, args) -> list[Sudoku]:
+    """The puzzles of an input file, with the command's flags."""
+    return parse_all(text, args.diagonals)
+
+
+def act(args, text: str | None) -> str | None:
+    """``--generate``: the generated puzzles as text (one-line, or grids for jigsaw)
+    like ``text`` (a template) if given; None to solve as usual."""
+    if args.generate is None:
+        return None
+    if args.generate < 0:
+        raise PuzzleError("--generate must be at least 0")
+    template = parse_all(text, args.diagonals)[0] if text is not None else None
+    template = template or empty_sudoku(args.size, args.diagonals)
+    out = []
     for k, s in enumerate(generate(args.generate, args.seed, args.difficulty, template)):
-        print(f"# seed {args.seed} puzzle {k + 1}: {difficulty(s)} nodes")
+        out.append(f"# seed {args.seed} puzzle {k + 1}: {difficulty(s)} nodes")
         if s.jigsaw:
-            print(render_grid(s.grid))
+            out.append(render_grid(s.grid))
         else:
-            print("".join(symbol(v) for row in s.grid.values for v in row))
-    return 0
-
-
-def run(args) -> int:
-    """Solve, count or check every puzzle of a file, or generate puzzles."""
-    if args.generate is not None:
-        return _run_generate(args)
-    if not args.file:
-        raise PuzzleError("give a puzzle FILE (or --generate N)")
-    puzzles = parse(read_text(args.file), args.diagonals)
-    mode = "count" if args.count else "unique" if args.unique else "solve"
-    t0 = time.perf_counter()
-    results = solve_all(puzzles, limit=(1 << 40) if args.count else 2)
-    seconds = time.perf_counter() - t0
-    out, err, status = report(results, mode, args.stats)
-    sys.stdout.write(out)
-    sys.stderr.write(err + summary(results, seconds))
-    return status
+            out.append("".join(symbol(v) for row in s.grid.values for v in row))
+    return "".join(line + "\n" for line in out)

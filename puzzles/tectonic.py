@@ -12,24 +12,27 @@ Glossary:
   item of each window that contains the cell. A given cell has only its given's option.
 
 Known counts: every puzzle of the puzzlekit set (200, 6x6 to 10x10) has one solution.
+
+>>> print(solve("1 -\\n- -\\n- -\\na a\\nb b\\nb b\\n"), end="")
+1 2
+3 4
+1 2
 """
 
 from __future__ import annotations
 
-import sys
-import time
 from dataclasses import dataclass
 
 import dlx
-from puzzles.common import PuzzleError, read_text
+from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
     SYMBOLS,
+    Filled,
     NumberGrid,
-    Result,
     check_regions,
     parse_grids,
-    report,
-    summary,
+    render_values,
+    svg_grid,
 )
 
 
@@ -44,6 +47,15 @@ class Tectonic:
         """The size of the region of cell r,c: its cell holds 1..size."""
         assert self.grid.regions is not None
         return len(self.cells[self.grid.regions[r][c]])
+
+    @property
+    def label(self) -> str:
+        """Where the puzzle came from: ``line 7`` or ``puzzle 3``."""
+        return self.grid.where.rstrip(": ") or f"line {self.grid.row_line[0]}"
+
+
+class Answer(Filled):
+    """A solved tectonic: ``values[r][c]`` (``puzzle``: the Tectonic)."""
 
 
 def touching(height: int, width: int, r: int, c: int):
@@ -93,12 +105,18 @@ def from_grid(grid: NumberGrid) -> Tectonic:
     return puzzle
 
 
-def parse(text: str) -> list[Tectonic]:
-    """Every tectonic of a text: a grid then its region ids, or puzzlekit JSON.
+def parse(text: str) -> Tectonic:
+    """The one tectonic of a text (see ``parse_all``).
 
-    >>> [t.grid.height for t in parse("1 -\\n- -\\na a\\nb b\\n")]
-    [2]
+    >>> parse("1 -\\n- -\\na a\\nb b\\n").grid.height
+    2
     """
+    return only(parse_all(text))
+
+
+def parse_all(text: str) -> list[Tectonic]:
+    """Every tectonic of a text: grids each followed by its region ids, or puzzlekit
+    JSON."""
     return [
         from_grid(g)
         for g in parse_grids(text, allow_lines=False, regions=True, max_value=len(SYMBOLS))
@@ -130,75 +148,72 @@ def build(puzzle: Tectonic) -> dlx.Problem:
     return problem
 
 
-def decode(puzzle: Tectonic, solution: dlx.Solution) -> list[list[int]]:
-    """The filled grid from a solution (option names are ``r,c,v``)."""
+def decode(puzzle: Tectonic, solution: dlx.Solution) -> Answer:
+    """The filled grid of a solution (option names are ``r,c,v``)."""
     values = [[0] * puzzle.grid.width for _ in range(puzzle.grid.height)]
     for name in solution.names:
         r, c, v = (int(t) for t in name.split(","))
         values[r][c] = v
-    return values
+    return Answer(puzzle, values)
 
 
-def is_solved(puzzle: Tectonic, values) -> bool:
-    """Independent check: each region holds 1..p once, no equal numbers touch (sides or
-    corners), every given kept."""
+def render(answer: Answer) -> str:
+    """A filled grid in its puzzle's own format, ending with a newline."""
+    return render_values(answer.puzzle.grid, answer.values) + "\n"
+
+
+def svg(answer: Answer, cell: int = 32) -> str:
+    """A filled grid as SVG: regions outlined, givens in black."""
+    grid = answer.puzzle.grid
+    return svg_grid(grid, answer.values, grid.regions, cell)
+
+
+def faults(puzzle: Tectonic, answer) -> list[str]:
+    """What is wrong with ``answer`` (an Answer or rows of values) as a solution, from
+    the rules alone: each region of p cells holds 1..p, every given kept, no equal
+    numbers touch (sides or corners). An empty list: it is a solution."""
+    values = getattr(answer, "values", answer)
     grid = puzzle.grid
     h, w = grid.height, grid.width
     if len(values) != h or any(len(row) != w for row in values):
-        return False
+        return [f"the grid is not {h}x{w}"]
+    found = []
     for members in puzzle.cells:
-        if sorted(values[r][c] for r, c in members) != list(range(1, len(members) + 1)):
-            return False
+        held = sorted(values[r][c] for r, c in members)
+        if held != list(range(1, len(members) + 1)):
+            r, c = members[0]
+            found.append(
+                f"the region of row {r + 1}, column {c + 1} holds {held}, not 1..{len(members)}"
+            )
     for r in range(h):
         for c in range(w):
             if grid.values[r][c] and grid.values[r][c] != values[r][c]:
-                return False
-            if any(values[a][b] == values[r][c] for a, b in touching(h, w, r, c)):
-                return False
-    return True
+                found.append(
+                    f"row {r + 1}, column {c + 1}: the given {grid.values[r][c]} became "
+                    f"{values[r][c]}"
+                )
+            for a, b in touching(h, w, r, c):
+                if (a, b) > (r, c) and values[a][b] == values[r][c]:
+                    found.append(
+                        f"row {r + 1}, column {c + 1}: {values[r][c]} touches the same at "
+                        f"row {a + 1}, column {b + 1}"
+                    )
+    return found
 
 
-def solve(puzzle: Tectonic, limit: int | None = 2) -> Result:
-    """Search one puzzle, counting up to ``limit`` solutions; keep the first."""
-    problem = build(puzzle)
-    stream = dlx.solutions(problem, limit=limit)
-    first = None
-    found = 0
-    for solution in stream:
-        found += 1
-        if first is None:
-            first = decode(puzzle, solution)
-    return Result(puzzle.grid, found, first, stream.stats.nodes)
+def solutions(puzzle: Tectonic, limit: int | None = None, **search) -> Answers:
+    """The answers of one tectonic, streamed; ``search``: ``time_limit``, ``progress``,
+    ``workers`` (as for ``dlx.solutions``)."""
+    return stream(build(puzzle), lambda s: decode(puzzle, s), limit, **search)
 
 
-def count(puzzle: Tectonic, limit: int | None = None) -> dlx.Count:
-    """The number of solutions (up to ``limit``)."""
-    return dlx.count(build(puzzle), limit=limit)
+def solve(text_or_puzzle, **search) -> Answer | None:
+    """The first answer of a tectonic (text or parsed), or None when it has none."""
+    puzzle = as_puzzle(text_or_puzzle, parse)
+    return next(iter(solutions(puzzle, 1, **search)), None)
 
 
-def add_arguments(parser) -> None:
-    """Options of ``python -m puzzles tectonic``."""
-    parser.add_argument("file", help="puzzle file (grid + regions, or puzzlekit JSON); - stdin")
-    parser.add_argument("--count", action="store_true", help="count each puzzle's solutions")
-    parser.add_argument("--unique", action="store_true", help="say whether each is unique")
-    parser.add_argument("--stats", action="store_true", help="print nodes per puzzle (stderr)")
-
-
-def run(args) -> int:
-    """Solve, count or check every puzzle of a file."""
-    puzzles = parse(read_text(args.file))
-    mode = "count" if args.count else "unique" if args.unique else "solve"
-    t0 = time.perf_counter()
-    results = []
-    for puzzle in puzzles:
-        if args.count:
-            n = count(puzzle)
-            first = solve(puzzle, limit=1)
-            results.append(Result(puzzle.grid, n.solutions, first.values, n.stats.nodes))
-        else:
-            results.append(solve(puzzle, limit=2))
-    seconds = time.perf_counter() - t0
-    out, err, status = report(results, mode, args.stats)
-    sys.stdout.write(out)
-    sys.stderr.write(err + summary(results, seconds))
-    return status
+def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
+    """The number of solutions of a tectonic (text or parsed), up to ``limit``."""
+    puzzle = as_puzzle(text_or_puzzle, parse)
+    return dlx.count(build(puzzle), limit=limit, **search_options(**search))

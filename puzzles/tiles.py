@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzles.common import PuzzleError, colour, svg_document
+from puzzles.common import Answer, PuzzleError, colour, svg_document
 
 UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
 DIRECTIONS = (UP, RIGHT, DOWN, LEFT)
@@ -375,10 +375,28 @@ def format_grid(grid, fmt: GridFormat) -> str:
     return "\n".join(out) + "\n"
 
 
-# -- pictures -----------------------------------------------------------------------
+# -- answers and pictures --------------------------------------------------------------
 
 
-def svg(grid, cell: int = 24, by_network: bool = True) -> str:
+@dataclass(frozen=True, eq=False)
+class Tiled(Answer):
+    """A solved grid of tiles: the puzzle (with its ``format``) and the ``grid`` of masks."""
+
+    puzzle: object = field(repr=False)
+    grid: np.ndarray
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Tiled) and np.array_equal(self.grid, other.grid)
+
+    def __hash__(self) -> int:
+        return hash(self.grid.tobytes())
+
+    def to_json(self) -> list[list[int]]:
+        """The grid as rows of masks."""
+        return self.grid.tolist()
+
+
+def svg_tiles(grid, cell: int = 24, by_network: bool = True) -> str:
     """An SVG picture of the grid: each pipe end a thick line from the cell's centre to
     its side, dead ends drawn as a dot, each network in its own colour (or all dark
     grey when ``by_network`` is False); free cells (``-1``) are shaded."""
@@ -411,51 +429,3 @@ def svg(grid, cell: int = 24, by_network: bool = True) -> str:
             if mask in (UP, RIGHT, DOWN, LEFT):
                 body.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{width:g}" fill="{ink}"/>')
     return svg_document(columns * cell, rows * cell, body)
-
-
-def add_mode_arguments(parser, file_help: str) -> None:
-    """The options ``python -m puzzles loop`` and ``pipes`` share."""
-    parser.add_argument("file", help=file_help)
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--count", action="store_true", help="print the number of solutions")
-    mode.add_argument(
-        "--unique", action="store_true", help="say whether the solution is unique (exit 1 if not)"
-    )
-    mode.add_argument("--all", action="store_true", help="print every solution")
-    parser.add_argument("--limit", type=int, default=None, help="stop after this many (--all)")
-
-
-def run_mode(args, count, solutions, fmt: GridFormat) -> int:
-    """What ``python -m puzzles loop`` and ``pipes`` do once a puzzle is read.
-
-    ``count(limit)`` counts the puzzle's solutions (up to ``limit``) and
-    ``solutions(limit)`` yields solved grids; prints on stdout, a summary on stderr.
-    """
-    import sys
-    import time
-
-    t0 = time.perf_counter()
-    if args.count:
-        n = count(None)
-        print(n)
-        print(f"{n} solutions in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
-        return 0
-    if args.unique:
-        n = count(2)
-        print({0: "no solution", 1: "unique"}.get(n, "not unique"))
-        return 0 if n == 1 else 1
-    shown = 0
-    for grid in solutions(args.limit if args.all else 1):
-        if shown:
-            print()
-        print(format_grid(grid, fmt), end="")
-        if args.svg and not shown:
-            with open(args.svg, "w", encoding="utf-8") as out:
-                out.write(svg(grid))
-        shown += 1
-    seconds = time.perf_counter() - t0
-    if not shown:
-        print(f"no solution ({seconds:.3f} s)", file=sys.stderr)
-        return 1
-    print(f"{shown} solution{'s' * (shown > 1)} shown in {seconds:.3f} s", file=sys.stderr)
-    return 0

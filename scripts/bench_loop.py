@@ -86,7 +86,7 @@ def main() -> None:
     for name, expected in COUNT.items():
         puzzle = load(name)
         for reduce_first in (True, False):
-            n = loop.count(loop.plan(puzzle, reduce_first=reduce_first))
+            n = loop.count(loop.plan(puzzle, reduce_first=reduce_first)).solutions
             if n != expected:
                 raise AssertionError(f"{name}: {n} solutions, expected {expected}")
         reduced = timed(lambda p=puzzle: loop.count(loop.plan(p)), args.repeat)

@@ -7,7 +7,7 @@ For each file (default: the samples shipped in data/sudoku: the first 1000 of th
 paths, e.g. the whole 17-clue list, as arguments), prints puzzles per second, medians of
 ``--repeat`` runs on one core:
 
-- ``parse``: text to puzzles (``sudoku.parse``);
+- ``parse``: text to puzzles (``sudoku.parse_all``);
 - ``solve_all``: forcing the givens in the shared empty-grid problem, one batch kernel
   call, decoding (``sudoku.solve_all``, limit 2: solve and prove uniqueness);
 - ``dlx.batch``: the engine's public batch call on the same forced sets, given as
@@ -92,7 +92,7 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     """Time every method on one file and print a table."""
     text = path.read_text()
     load = os.getloadavg()[0]
-    t_parse, puzzles = median_time(lambda: sudoku.parse(text), repeat)
+    t_parse, puzzles = median_time(lambda: sudoku.parse_all(text), repeat)
     n = len(puzzles)
     print(f"\n{path.name}: {n} puzzles, medians of {repeat} runs")
     sudoku.solve_all(puzzles[:2])  # compile / load the kernel

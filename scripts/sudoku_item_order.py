@@ -154,12 +154,12 @@ def transformed(puzzles: list[sudoku.Sudoku], seed: int) -> list[sudoku.Sudoku]:
         grid = grid.T if rng.random() < 0.5 else grid
         relabel = np.array([0, *rng.sample(range(1, N + 1), N)])
         lines.append("".join(sudoku.symbol(v) for v in relabel[grid].ravel()))
-    return sudoku.parse("\n".join(lines))
+    return sudoku.parse_all("\n".join(lines))
 
 
 def measure(path: Path, variants, repeat: int, sample: int, shuffle: int | None) -> None:
     """Run every variant on one file and print a table of nodes and puzzles/s."""
-    puzzles = sudoku.parse(path.read_text())[:sample]
+    puzzles = sudoku.parse_all(path.read_text())[:sample]
     if shuffle is not None:
         puzzles = transformed(puzzles, shuffle)
     prepared = []

@@ -14,3 +14,36 @@ def dominoes(height: int, width: int) -> dlx.Problem:
                 if r + dr < height and c + dc < width:
                     p.add_option([f"{r},{c}", f"{r + dr},{c + dc}"])
     return p
+
+
+def queens(n: int) -> dlx.Problem:
+    """n queens: ranks and files primary, both diagonals secondary."""
+    p = dlx.Problem(
+        primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
+        secondary=[f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)],
+    )
+    for i in range(n):
+        for j in range(n):
+            p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"], name=f"{i},{j}")
+    return p
+
+
+def queens_ok(n: int, names) -> bool:
+    """The queens of a solution attack nothing (independent of the encoding)."""
+    cells = [tuple(map(int, name.split(","))) for name in names]
+    return (
+        len(cells) == n
+        and len({i for i, _ in cells}) == n
+        and len({j for _, j in cells}) == n
+        and len({i + j for i, j in cells}) == n
+        and len({i - j for i, j in cells}) == n
+    )
+
+
+def rooks(n: int) -> dlx.Problem:
+    """n non-attacking rooks on an n x n board."""
+    p = dlx.Problem(primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)])
+    for i in range(n):
+        for j in range(n):
+            p.add_option([f"r{i}", f"c{j}"])
+    return p

@@ -21,6 +21,7 @@ import dlx
 from dlx.dlxfile import decode
 from puzzles import loop, pipes, polyomino, slitherlink, sudoku, tectonic
 from puzzles.common import PuzzleError
+from puzzles.polyform import boards, pieces
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -59,6 +60,8 @@ SEEDS = {
         "FIL, O*2 T4:3",
         "pentominoes I2*3",
     ],
+    "polyform-board": [". o o\n o o o\n  o o\n", "4x3", "hexagon:2"],
+    "polyform-pieces": ["hexiamonds", "polyiamonds:1-4, -T4", "pentiamonds*2"],
     "sudoku": [
         _lines(DATA / "sudoku" / "top95.txt", 3),
         "1.3.\n..1.\n.1..\n3..1\n",
@@ -100,11 +103,16 @@ PARSERS = {
     "dlx": (dlx.parse, dlx.ProblemError),
     "board": (_build_board, PuzzleError),
     "pieces": (_build_pieces, PuzzleError),
-    "sudoku": (lambda t: [sudoku.build(s) for s in sudoku.parse(t)], PuzzleError),
-    "tectonic": (lambda t: [tectonic.build(s) for s in tectonic.parse(t)], PuzzleError),
-    "loop": (lambda t: loop.build(loop.parse(t)), PuzzleError),
-    "pipes": (lambda t: pipes.build(pipes.parse(t)), PuzzleError),
-    "slitherlink": (lambda t: slitherlink.build(slitherlink.parse(t)), PuzzleError),
+    "polyform-board": (lambda t: boards.parse_board(t, "hexagonal"), PuzzleError),
+    "polyform-pieces": (lambda t: pieces.parse_pieces(t, "triangular"), PuzzleError),
+    "sudoku": (lambda t: [sudoku.build(s) for s in sudoku.parse_all(t)], PuzzleError),
+    "tectonic": (lambda t: [tectonic.build(s) for s in tectonic.parse_all(t)], PuzzleError),
+    "loop": (lambda t: [loop.build(p) for p in loop.parse_all(t)], PuzzleError),
+    "pipes": (lambda t: [pipes.build(p) for p in pipes.parse_all(t)], PuzzleError),
+    "slitherlink": (
+        lambda t: [slitherlink.build(p) for p in slitherlink.parse_all(t)],
+        PuzzleError,
+    ),
 }
 
 
@@ -217,6 +225,8 @@ def test_bom_accepted(name):
         ("loop", "9 12 12 6\n10 13² 13 5\n3 3 9 3\n", "line 2"),
         ("pipes", "..\n..\ntiles: ²*4\n", "line 3"),
         ("board", "6x199999999999999999999", "more than"),  # was built cell by cell
+        ("polyform-board", "4x99999999999999", "more than"),
+        ("polyform-board", "hexagon:99999999", "more than"),
     ],
 )
 def test_found_by_fuzzing(name, text, where):

@@ -7,63 +7,44 @@ built them; early stops of a commit (a dead branch) must undo exactly what they 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import DATA, EXPECTED, assert_links_restored, examples, run_to_end
 from strategies import problems
 
 import dlx
 from dlx import kernel
 from dlx.verify import check, naive_solutions
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
-EXPECTED = dict(
-    (name, int(n)) for name, n in (line.split() for line in (DATA / "EXPECTED.tsv").open())
-)
 QUICK = [name for name in EXPECTED if not name.startswith(("pent5", "pent6", "scott_all"))]
 SLOW = [name for name in EXPECTED if name not in QUICK]
 
 
-def run_to_end(search: dlx.Search) -> None:
-    """Run a search until the kernel reports DONE."""
-    while search.run() != kernel.DONE:
-        pass
-
-
-def assert_links_restored(search: dlx.Search, problem: dlx.Problem) -> None:
-    """Every link array is back to its initial state."""
-    arrays = problem.arrays()
-    assert np.array_equal(search.node, arrays.node)
-    assert np.array_equal(search.item, arrays.item)
-
-
-def count_and_check(name: str) -> None:
+def count_and_check(paused_search, name: str) -> None:
     """Count a benchmark file with small node budgets (many pauses) and check it."""
     p = dlx.read(DATA / f"{name}.dlx")
-    search = dlx.Search(p)
-    search._budget = 997  # resume often: the state must survive every pause
+    search = paused_search(p)  # resume often: the state must survive every pause
     while True:
         code = search.run()
         if code == kernel.DONE:
             break
         assert code == kernel.PAUSED
-        search._budget = 997
+        search.sanity()
     assert search.stats.solutions == EXPECTED[name]
     assert_links_restored(search, p)
 
 
 @pytest.mark.parametrize("name", QUICK)
-def test_known_counts_and_links_restored(name):
-    count_and_check(name)
+def test_known_counts_and_links_restored(paused_search, name):
+    count_and_check(paused_search, name)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SLOW)
-def test_known_counts_and_links_restored_slow(name):
-    count_and_check(name)
+def test_known_counts_and_links_restored_slow(paused_search, name):
+    count_and_check(paused_search, name)
 
 
 def test_stream_of_a_benchmark_is_checked_and_distinct():
@@ -75,7 +56,8 @@ def test_stream_of_a_benchmark_is_checked_and_distinct():
     assert len(found) == EXPECTED["pent4x15_sym"]
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.oracle
+@settings(max_examples=examples(300), deadline=None)
 @given(problems(max_options=9))
 def test_random_problems_match_naive_and_restore_links(p):
     expected = naive_solutions(p)
@@ -83,6 +65,7 @@ def test_random_problems_match_naive_and_restore_links(p):
     found = set()
     while True:
         code = search.run(stream=True)
+        search.sanity()
         if code == kernel.DONE:
             break
         if code == kernel.SOLUTION:
@@ -94,7 +77,8 @@ def test_random_problems_match_naive_and_restore_links(p):
     assert_links_restored(search, p)
 
 
-@settings(max_examples=100, deadline=None)
+@pytest.mark.oracle
+@settings(max_examples=examples(100), deadline=None)
 @given(problems(), st.integers(0, 3))
 def test_split_leaves_and_replays_restore_links(p, depth):
     total = len(naive_solutions(p))
@@ -102,6 +86,7 @@ def test_split_leaves_and_replays_restore_links(p, depth):
     found = 0
     while True:
         code = split.run()
+        split.sanity()
         if code == kernel.DONE:
             break
         if code == kernel.LEAF:
@@ -135,13 +120,26 @@ def test_batch_restores_links_and_matches_forced_counts():
 def test_batch_kernel_leaves_links_as_found():
     p = dlx.read(DATA / "pent3x20_sym.dlx")
     arrays = p.arrays()
-    node, item = arrays.node.copy(), arrays.item.copy()
+    state = dlx.layout.new_state(arrays, arrays.max_level)
     counts = np.zeros(2, np.int64)
     first = np.zeros((2, arrays.max_level), np.int32)
     stats = np.zeros((2, 3), np.int64)
-    kernel.search_batch(
-        node, item, arrays.second, arrays.has_bounds, np.zeros(0, np.int32),
-        np.zeros(3, np.int64), arrays.max_level, 1, counts, first, stats,
-    )  # fmt: skip
+    forced, start = np.zeros(0, np.int32), np.zeros(3, np.int64)
+    kernel.search_batch(state, None, forced, start, 1, counts, first, stats)
     assert list(counts) == [1, 1]
-    assert np.array_equal(node, arrays.node) and np.array_equal(item, arrays.item)
+    assert np.array_equal(state.node, arrays.node) and np.array_equal(state.item, arrays.item)
+    assert kernel.sanity(state.node, state.item, arrays.second) == (kernel.SANE, 0)
+
+
+def test_sanity_finds_a_broken_link():
+    p = dlx.read(DATA / "pent3x20_sym.dlx")
+    search = dlx.Search(p)
+    search.sanity()
+    x = int(search.node[dlx.layout.DLINK, 1])
+    search.node[dlx.layout.ULINK, x] = 0  # the first node of item 1 no longer points up
+    with pytest.raises(AssertionError, match="fault 3 at item 1"):
+        search.sanity()
+    search.node[dlx.layout.ULINK, x] = 1
+    search.node[dlx.layout.TOP, 1] += 1  # item 1's length is wrong
+    with pytest.raises(AssertionError, match="fault 5 at item 1"):
+        search.sanity()

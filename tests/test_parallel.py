@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import runners
 from boards import dominoes
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -173,7 +174,8 @@ def test_spawned_workers_load_the_kernel_from_the_cache():
 def test_dead_worker_is_replaced(tmp_path):
     problem = load("scott_sym")
     marker = tmp_path / "crashed"
-    run = parallel_run(problem, workers=2, split_depth=2, _crash=(3, str(marker)))
+    runner = runners.CrashOnce(3, str(marker))
+    run = parallel_run(problem, workers=2, parallel=dlx.Parallel(split_depth=2, task_runner=runner))
     assert marker.exists()  # a worker did die on task 3 ...
     assert run.restarts == 1  # ... the pool was rebuilt ...
     assert run.count.complete and run.count.solutions == EXPECTED["scott_sym"]  # ... exact
@@ -226,8 +228,7 @@ def test_cli_kill_and_resume(tmp_path):
     path = tmp_path / "scott.ckpt"
     command = [
         sys.executable,
-        "-m",
-        "dlx",
+        str(ROOT / "tests" / "runners.py"),  # python -m dlx, its tasks slowed down
         str(DATA / "scott_sym.dlx"),
         "--count",
         "--workers",
@@ -238,10 +239,7 @@ def test_cli_kill_and_resume(tmp_path):
         str(path),
         "--no-progress",
     ]
-    env = dict(os.environ, DLX_TEST_TASK_SLEEP="0.2")  # slow enough to be killed midway
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.PIPE
-    )
+    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
         if path.exists() and len(path.read_text().splitlines()) >= 6:
@@ -329,9 +327,10 @@ def test_random_problems_split_like_serial(problem, depth, tasks):
     # test above for the independent checker).
     serial = sorted(s.options for s in dlx.solutions(problem))
     for options in ({"split_depth": depth}, {"tasks": tasks}):
-        found = sorted(s.options for s in dlx.solutions(problem, workers=1, **options))
+        inline = dlx.Parallel(**options)  # the tasks one by one, in this process
+        found = sorted(s.options for s in dlx.solutions(problem, parallel=inline))
         assert found == serial
-        result = dlx.count(problem, workers=1, **options)
+        result = dlx.count(problem, parallel=inline)
         assert result.complete and result.solutions == len(serial)
 
 
@@ -342,5 +341,6 @@ def test_random_problems_split_like_serial(problem, depth, tasks):
 def test_random_colour_problems_against_the_naive_solver(problem, depth, tasks):
     expected = naive_solutions(problem)
     for options in ({"split_depth": depth}, {"tasks": tasks}):
-        found = [frozenset(s.options) for s in dlx.solutions(problem, workers=1, **options)]
+        stream = dlx.solutions(problem, parallel=dlx.Parallel(**options))
+        found = [frozenset(s.options) for s in stream]
         assert len(found) == len(expected) and set(found) == expected

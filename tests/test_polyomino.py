@@ -375,7 +375,8 @@ def test_render_and_svg():
     assert len(rows) == 20 and all(len(r) == 3 for r in rows)  # W x H
     assert Counter(text.replace("\n", "")) == Counter({ch: 5 for ch in "FILNPTUVWXYZ"})
     drawing = pm.svg(puzzle, [tiling, tiling])
-    assert drawing.startswith("<svg") and drawing.count("<rect") == 1 + 2 * 60
+    assert drawing.startswith("<svg") and drawing.count("<rect") == 1  # the background
+    assert drawing.count("<path") == drawing.count("<text") == 2 * 12  # one per piece
 
 
 def test_cli_counts(capsys):
@@ -431,3 +432,26 @@ def test_cli_bad_input(capsys):
     assert "cover 60 cells but the board has 64" in capsys.readouterr().err
     assert main(["pentomino", "--pieces", "FILNQ", "--no-progress"]) == 2
     assert "unknown piece" in capsys.readouterr().err
+
+
+def test_one_sided_pentominoes(capsys):
+    """The 18 one-sided pentominoes on 3x30: 46 distinct (Polyform Puzzler,
+    puzzler/puzzles/pentominoes.py, OneSidedPentominoes3x30). The board's mirror images
+    swap F and F' (etc.), so they stay in G: all 184 = 46 x 4."""
+    puzzle = pm.make_puzzle("3x30", "one-sided-pentominoes")
+    assert puzzle.one_sided and len(puzzle.pieces) == 18
+    assert sorted(p.name for p in puzzle.pieces if p.name.endswith("'")) == [
+        "F'", "L'", "N'", "P'", "Y'", "Z'"
+    ]  # fmt: skip
+    for name in "FLNPYZ":  # F' is F turned over, and no rotation of F
+        rows = mirror(picture(pm.NAMED[name]))
+        flipped = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"}
+        assert congruent(flipped, puzzle.piece(name + "'").shape, one_sided=True)
+        assert not congruent(pm.NAMED[name], puzzle.piece(name + "'").shape, one_sided=True)
+    assert len(pm.symmetry_group(puzzle)) == 4
+    assert (
+        main(["pentomino", "--board", "3x30", "--pieces", "one-sided-pentominoes", "--no-progress"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "all solutions: 184" in out and "distinct solutions: 46" in out

@@ -1,7 +1,7 @@
 """Tectonic / suguru: the puzzlekit set against its answers, the window encoding
 against brute force, bad input, CLI.
 
-Every solution goes through the engine's exact-cover checker, ``tectonic.is_solved``,
+Every solution goes through the engine's exact-cover checker, ``tectonic.faults``,
 and ``rules_hold`` below, written from the rules alone.
 """
 
@@ -18,7 +18,7 @@ import dlx
 from puzzles import tectonic
 from puzzles.cli import main
 from puzzles.common import PuzzleError
-from puzzles.numbergrid import parse_solution_text
+from puzzles.numbergrid import parse_solution_text, render_grid
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "tectonic"
 
@@ -39,9 +39,9 @@ def rules_hold(values, regions) -> bool:
 
 
 def check_solution(puzzle, solution: dlx.Solution):
-    values = tectonic.decode(puzzle, solution)
+    values = tectonic.decode(puzzle, solution).values
     dlx.check(solution.problem, solution.options)
-    assert tectonic.is_solved(puzzle, values)
+    assert tectonic.faults(puzzle, values) == []
     assert rules_hold(values, puzzle.grid.regions)
     for r, c, v in puzzle.grid.givens():
         assert values[r][c] == v
@@ -64,7 +64,7 @@ def brute_force_count(regions) -> int:
 
 
 def load_pairs():
-    puzzles = tectonic.parse((DATA / "Suguru_puzzles.json").read_text())
+    puzzles = tectonic.parse_all((DATA / "Suguru_puzzles.json").read_text())
     answers = json.loads((DATA / "Suguru_solutions.json").read_text())["solutions"]
     return [(p, parse_solution_text(answers[p.grid.style.id]["solution"])) for p in puzzles]
 
@@ -95,10 +95,30 @@ def test_puzzlekit_all_match_answers():
     check_puzzlekit(step=1)
 
 
-def test_solve_reports_count_and_nodes():
+def test_solve_and_count_take_text_or_puzzle():
     puzzle, answer = load_pairs()[0]
-    result = tectonic.solve(puzzle)
-    assert result.count == 1 and result.values == answer and result.nodes >= 36
+    assert tectonic.solve(puzzle).values == answer
+    text = (DATA / "Suguru_puzzles.json").read_text()
+    first = render_grid(puzzle.grid)  # as a grid of values, then one of region ids
+    assert tectonic.solve(first).values == answer
+    assert tectonic.count(first).solutions == 1
+    with pytest.raises(PuzzleError, match="holds 200 puzzles"):
+        tectonic.solve(text)
+
+
+def test_faults_names_what_is_wrong():
+    puzzle, answer = load_pairs()[0]
+    assert tectonic.faults(puzzle, answer) == []
+    values = [row[:] for row in answer]
+    given = next((r, c) for r, c, _ in puzzle.grid.givens())
+    r, c = given
+    values[r][c] = answer[r][c] % 5 + 1
+    found = tectonic.faults(puzzle, values)
+    assert any(f"row {r + 1}, column {c + 1}: the given" in f for f in found)
+    assert any("holds" in f for f in found)
+    assert tectonic.faults(puzzle, values[1:]) == [
+        f"the grid is not {puzzle.grid.height}x{puzzle.grid.width}"
+    ]
 
 
 def random_regions(h: int, w: int, rng: random.Random) -> list[list[int]]:
@@ -141,11 +161,13 @@ def test_window_encoding_counts_match_brute_force():
         tried += 1
         text = "\n".join(" ".join("-" * w) for _ in range(h)) + "\n"
         text += "\n".join(" ".join(str(k + 1) for k in row) for row in regions) + "\n"
-        (puzzle,) = tectonic.parse(text)
+        puzzle = tectonic.parse(text)
         found = list(dlx.solutions(tectonic.build(puzzle)))
         for s in found:
             check_solution(puzzle, s)
-        assert len({tuple(map(tuple, tectonic.decode(puzzle, s))) for s in found}) == len(found)
+        assert len({tuple(map(tuple, tectonic.decode(puzzle, s).values)) for s in found}) == len(
+            found
+        )
         assert len(found) == brute_force_count(regions), regions
         nonzero += bool(found)
     assert nonzero >= 5  # the comparison is not only 0 == 0
@@ -153,10 +175,10 @@ def test_window_encoding_counts_match_brute_force():
 
 def test_grid_input_and_output(capsys, tmp_path):
     regions = "1 1 2\n1 1 2\n3 3 3\n"
-    (empty,) = tectonic.parse("- - -\n" * 3 + regions)
+    empty = tectonic.parse("- - -\n" * 3 + regions)
     assert tectonic.count(empty).solutions == 2 == brute_force_count(empty.grid.regions)
     text = "2 - -\n- - -\n- - -\n" + regions
-    (puzzle,) = tectonic.parse(text)
+    puzzle = tectonic.parse(text)
     assert tectonic.count(puzzle).solutions == 1
     f = tmp_path / "t.txt"
     f.write_text(text)
@@ -167,10 +189,10 @@ def test_grid_input_and_output(capsys, tmp_path):
         [[int(t) for t in line.split()] for line in out.splitlines()], empty.grid.regions
     )
     assert main(["tectonic", str(f), "--count"]) == 0
-    assert capsys.readouterr().out == "line 1: 1 solutions\n"
+    assert capsys.readouterr().out == "1\n"
     f.write_text("- - -\n" * 3 + regions)
     assert main(["tectonic", str(f), "--unique"]) == 1
-    assert capsys.readouterr().out == "line 1: not unique\n"
+    assert capsys.readouterr().out == "not unique\n"
 
 
 @pytest.mark.parametrize(
@@ -195,21 +217,38 @@ def test_cli_puzzlekit_and_unsolvable(tmp_path, capsys):
     keys = list(table)[:3]
     f = tmp_path / "p.json"
     f.write_text(json.dumps({"puzzles": {k: table[k] for k in keys}}))
-    assert main(["tectonic", str(f)]) == 0
-    got = json.loads(capsys.readouterr().out)["solutions"]
+    assert main(["tectonic", str(f), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["puzzles"]
     answers = json.loads((DATA / "Suguru_solutions.json").read_text())["solutions"]
-    for k in keys:
-        assert parse_solution_text(got[k]["solution"]) == parse_solution_text(
-            answers[k]["solution"]
-        )
+    assert [entry["label"] for entry in got] == [f"puzzle {k}" for k in keys]
+    for k, entry in zip(keys, got, strict=True):
+        assert entry["solutions"] == [parse_solution_text(answers[k]["solution"])]
+    assert main(["tectonic", str(f)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"# puzzle {keys[0]}\n") and text.count("# puzzle") == 3
     assert main(["tectonic", str(f), "--unique"]) == 0
     assert capsys.readouterr().out.count("unique") == 3
     bad = tmp_path / "bad.txt"
     bad.write_text("- -\n- -\n1 1\n2 2\n")  # two 2-cell regions stacked: 1 and 2 touch
     assert main(["tectonic", str(bad)]) == 1
-    assert "no solution (the puzzle is unsolvable)" in capsys.readouterr().err
+    assert "no solution" in capsys.readouterr().err
     bad.write_text("2 -\n- -\n1 1\n2 2\n")
     assert main(["tectonic", str(bad)]) == 1
     bad.write_text("3 -\n- -\n1 1\n2 2\n")
     assert main(["tectonic", str(bad)]) == 2
     assert "value 3 is out of range 1..2" in capsys.readouterr().err
+
+
+def test_file_of_several_grids_with_or_without_blank_lines(capsys, tmp_path):
+    values, regions = "2 - -\n- - -\n- - -\n", "1 1 2\n1 1 2\n3 3 3\n"
+    empty = "- - -\n" * 3
+    together = values + regions + "\n" + empty + regions
+    apart = values + "\n" + regions + "\n" + empty + "\n" + regions
+    for text in (together, apart):
+        puzzles = tectonic.parse_all(text)
+        assert [p.grid.regions for p in puzzles] == [[[0, 0, 1], [0, 0, 1], [2, 2, 2]]] * 2
+        assert [tectonic.count(p).solutions for p in puzzles] == [1, 2]
+    f = tmp_path / "two.txt"
+    f.write_text(apart)
+    assert main(["tectonic", str(f), "--count"]) == 0
+    assert capsys.readouterr().out == "line 1: 1\nline 9: 2\n"

@@ -1,0 +1,201 @@
+"""The public calls: ``count``, ``solutions``, ``first``, ``is_unique`` (and ``batch``).
+
+This is the one place that decides how a search runs:
+
+- which kernel (``engine``: ``"dlx"``, the default; see ``dlx.engines``), and
+- serial or parallel. ``workers`` means the same everywhere: a number of processes,
+  ``0`` (or None) for every core this process may use, ``1`` for this process alone.
+  A search is parallel (cut into tasks by ``dlx.split``, run by ``dlx.workers``) when
+  ``workers`` is not 1, when the tasks go to a Dask cluster or an executor, or when a
+  ``parallel=dlx.Parallel(...)`` settings object is given (with ``workers=1`` its
+  tasks then run one by one in this process, e.g. to keep a checkpoint). The split's
+  settings may also come as keywords (``tasks=``, ``split_depth=``, ``checkpoint=``,
+  ...); with ``workers=1`` and no ``parallel=`` they are refused rather than quietly
+  turning the search parallel.
+"""
+
+from __future__ import annotations
+
+from dlx import engines
+from dlx.options import Parallel
+from dlx.problem import Problem
+from dlx.search import Count, Solution, SolutionStream, batch, count_search
+
+__all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
+
+
+def _parallel_settings(workers, parallel: Parallel | None, **settings) -> Parallel | None:
+    """The settings of a parallel search, or None for a serial one (see the module)."""
+    given = {name: value for name, value in settings.items() if value is not None}
+    if parallel is not None:
+        if given:
+            raise ValueError(f"give {sorted(given)} inside parallel=Parallel(...), not beside it")
+        return parallel
+    options = Parallel(**given)
+    if workers != 1 or options.elsewhere():
+        return options
+    if given:
+        keywords = ", ".join(f"{name}=" for name in sorted(given))
+        raise ValueError(
+            f"{keywords} split the search for several workers: give workers=N (0: all "
+            "cores), or parallel=dlx.Parallel(...) to split it in this process"
+        )
+    return None
+
+
+def count(
+    problem: Problem,
+    limit: int | None = None,
+    *,
+    forced=(),
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+    workers: int | None = 1,
+    engine: str = engines.DEFAULT,
+    parallel: Parallel | None = None,
+    tasks: int | None = None,
+    split_depth: int | None = None,
+    checkpoint=None,
+    client=None,
+    dask: str | None = None,
+    executor=None,
+    mp_context=None,
+) -> Count:
+    """Count the solutions of ``problem`` with no Python work per solution.
+
+    ``limit`` stops at that many solutions; ``node_limit``/``time_limit`` stop the
+    search early; the result then has ``complete=False``. ``workers`` and
+    ``parallel`` (or its fields as keywords) as in the module's docstring;
+    ``engine`` picks the kernel.
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for k in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(k)
+    >>> print(count(p))
+    2
+    """
+    engine = engines.resolve(engine, problem)
+    options = _parallel_settings(
+        workers,
+        parallel,
+        tasks=tasks,
+        split_depth=split_depth,
+        checkpoint=checkpoint,
+        client=client,
+        dask=dask,
+        executor=executor,
+        mp_context=mp_context,
+    )
+    if options is not None:
+        from dlx.parallel import run_count
+
+        return run_count(
+            problem,
+            options,
+            workers=workers,
+            forced=forced,
+            limit=limit,
+            node_limit=node_limit,
+            time_limit=time_limit,
+            progress=progress,
+            engine=engine,
+        ).count
+    search = engines.make_search(
+        problem,
+        engine,
+        forced=forced,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        progress=progress,
+        memo=engines.make_memo(problem, engine) if limit is None else None,
+    )
+    return count_search(search, limit, progress)
+
+
+def solutions(
+    problem: Problem,
+    limit: int | None = None,
+    *,
+    forced=(),
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+    workers: int | None = 1,
+    engine: str = engines.DEFAULT,
+    parallel: Parallel | None = None,
+    tasks: int | None = None,
+    split_depth: int | None = None,
+    client=None,
+    dask: str | None = None,
+    executor=None,
+    mp_context=None,
+):
+    """Stream the solutions of ``problem``, stopping after ``limit`` of them.
+
+    A parallel stream (see the module's docstring) yields its solutions a task at a
+    time, in no fixed order.
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for k in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(k)
+    >>> [s.options for s in solutions(p)]
+    [(0, 1), (2,)]
+    """
+    engine = engines.resolve(engine, problem)
+    options = _parallel_settings(
+        workers,
+        parallel,
+        tasks=tasks,
+        split_depth=split_depth,
+        client=client,
+        dask=dask,
+        executor=executor,
+        mp_context=mp_context,
+    )
+    if options is not None:
+        from dlx.parallel import ParallelSolutionStream
+
+        if node_limit is not None or time_limit is not None:
+            raise ValueError("solutions(workers=...) takes no node or time limit")
+        if options.checkpoint is not None:
+            raise ValueError("a checkpoint records counts: solutions() takes none")
+        return ParallelSolutionStream(
+            problem,
+            limit,
+            options,
+            workers=workers,
+            forced=forced,
+            progress=progress,
+            engine=engine,
+        )
+    search = engines.make_search(
+        problem,
+        engine,
+        forced=forced,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        progress=progress,
+    )
+    return SolutionStream(search, limit)
+
+
+def first(problem: Problem, **options) -> Solution | None:
+    """The first solution, or None if there is none (keywords as for ``solutions``)."""
+    stream = solutions(problem, limit=1, **options)
+    for solution in stream:
+        return solution
+    if not stream.complete:
+        raise TimeoutError(f"no solution found before the {stream.stopped_by}")
+    return None
+
+
+def is_unique(problem: Problem, **options) -> bool:
+    """True when ``problem`` has exactly one solution (stops at the second; keywords as
+    for ``count``)."""
+    result = count(problem, limit=2, **options)
+    if result.solutions < 2 and not result.complete:
+        raise TimeoutError(f"uniqueness undecided: {result}")
+    return result.solutions == 1

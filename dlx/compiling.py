@@ -1,0 +1,120 @@
+"""The kernel's first compilation: said at once on stderr, and kept out of every timing.
+
+numba compiles ``kernel.search`` (and ``kernel.search_batch``) on its first call and
+keeps the machine code in its cache (``__pycache__`` next to ``kernel.py``, or
+``NUMBA_CACHE_DIR``); later runs load it in a fraction of a second. A search calls
+``warm_up`` before it starts its clock and its progress bar: the first time in a
+process, a tiny problem of the same kind (plain, or with loop items: another
+specialisation) is searched, which compiles the kernel or loads it from the cache.
+When numba's cache holds nothing fresh for the kernel (an empty cache, or one left
+stale by an edit of ``kernel.py``), or the warm-up takes more than ``NOTICE_AFTER``
+seconds, a line on stderr says that the kernel is being compiled and how long that
+usually takes; a second line says when it is done. Worker processes stay quiet (their
+parent compiled first).
+
+``warm_up_all()`` compiles every kind ahead of time (after installing, say), so that
+no later run waits: ``python -c "import dlx.compiling as c; c.warm_up_all()"``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import threading
+import time
+
+NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
+USUAL = "usually 5 to 40 s"  # the first-ever compilation (see README, "First run")
+
+_done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
+_spent = [0.0]  # seconds of warm-up in this process
+
+
+def seconds() -> float:
+    """Seconds this process spent warming up (compiling or loading) the kernels, to take
+    out of a caller's wall-clock timings."""
+    return _spent[0]
+
+
+def _cache_is_fresh(dispatcher) -> bool:
+    """True when numba's cache index for ``dispatcher`` has an entry for the current
+    source (False when empty or stale); True when that cannot be told."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # another numba version, or no cache: say nothing up front
+        return True
+
+
+def _say(text: str) -> None:
+    """One line on stderr, at once."""
+    print(f"dlx: {text}", file=sys.stderr, flush=True)
+
+
+def _warm(kind: str, dispatcher, loop: bool, run) -> None:
+    """Run ``run()`` (a tiny search that needs ``dispatcher`` compiled), saying so on
+    stderr when it compiles."""
+    if (kind, loop) in _done or not hasattr(dispatcher, "overloads"):  # done, or no JIT
+        return
+    _done.add((kind, loop))
+    quiet = multiprocessing.parent_process() is not None
+    what = f"the {kind} kernel" + (" for loop items" if loop else "")
+    message = f"compiling {what} (first run only, {USUAL}) ..."
+    said = threading.Event()
+
+    def notice() -> None:
+        said.set()
+        _say(message)
+
+    timer = threading.Timer(NOTICE_AFTER, notice)
+    t0 = time.perf_counter()
+    if not quiet:
+        if _cache_is_fresh(dispatcher):
+            timer.start()
+        else:
+            notice()
+    try:
+        run()
+    finally:
+        timer.cancel()
+        _spent[0] += time.perf_counter() - t0
+    if said.is_set():
+        _say(f"compiled in {time.perf_counter() - t0:.1f} s; later runs load it from the cache")
+
+
+def _tiny(loop: bool):
+    """A problem of one option (a triangle of loop edges when ``loop``)."""
+    from dlx.problem import Problem
+
+    if not loop:
+        problem = Problem(primary=["a"])
+        problem.add_option(["a"])
+        return problem
+    problem = Problem(primary=["a"], secondary=["ab", "bc", "ca"])
+    for u, v, e in ((0, 1, "ab"), (1, 2, "bc"), (2, 0, "ca")):
+        problem.add_loop_edge(e, u, v, on="1")
+    problem.add_option(["a", "ab:1", "bc:1", "ca:1"])
+    return problem
+
+
+def warm_up(loop: bool) -> None:
+    """Make sure ``kernel.search`` is compiled for problems with (or without) loop items
+    before a search starts timing."""
+    from dlx import kernel
+    from dlx.search import Search
+
+    _warm("search", kernel.search, loop, lambda: Search(_tiny(loop)).run())
+
+
+def warm_up_batch(loop: bool) -> None:
+    """Make sure ``kernel.search_batch`` is compiled before a batch starts timing."""
+    from dlx import kernel
+    from dlx.search import batch
+
+    _warm("batch", kernel.search_batch, loop, lambda: batch(_tiny(loop), [[]]))
+
+
+def warm_up_all() -> None:
+    """Compile (or load) every kind of kernel: plain, with loop items, and batches."""
+    for loop in (False, True):
+        warm_up(loop)
+        warm_up_batch(loop)

@@ -1,0 +1,57 @@
+"""The search engines (kernels), by name: the one place that makes a ``Search``.
+
+Every search of the package (a serial count or stream, the split into tasks, a
+worker's task) is made by ``make_search``, and every memo by ``make_memo``, so a
+second kernel plugs in as one entry of ``ENGINES``: a class with the constructor
+keywords and methods of ``dlx.search.Search`` (``run(stream, max_solutions)`` and its
+codes from ``dlx.layout``, ``kernel_stats``, ``stats``, ``level``, ``fraction()``,
+``path()``, ``path_weight()``, ``current_options()``, ``done``, ``stopped_by``,
+``seconds``) and a memo factory (``problem -> memo or None``; the memo is the
+kernel's own business, handed back to its searches only).
+
+Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` and ``"auto"`` (pick one
+by the problem) are reserved.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from dlx.problem import Problem
+from dlx.search import Memo, Search
+
+
+class Engine(NamedTuple):
+    """A kernel: its resumable search class and its memo factory."""
+
+    search: type
+    memo: object  # problem -> memo for full counts, or None
+
+
+ENGINES: dict[str, Engine] = {"dlx": Engine(Search, Memo.of)}
+RESERVED = ("bitset", "auto")
+DEFAULT = "dlx"
+
+
+def resolve(engine: str | None, problem: Problem | None = None) -> str:
+    """The engine that runs ``problem`` under the name ``engine`` (ValueError if none)."""
+    name = DEFAULT if engine is None else engine
+    if name == "auto":
+        return DEFAULT  # the only kernel so far
+    if name in ENGINES:
+        return name
+    if name in RESERVED:
+        raise ValueError(f"engine {name!r} is not available in this version (use 'dlx')")
+    known = ", ".join(repr(k) for k in ENGINES)
+    raise ValueError(f"unknown engine {name!r} (known: {known})")
+
+
+def make_search(problem: Problem, engine: str | None = DEFAULT, **options):
+    """A resumable search of ``problem`` by ``engine`` (keywords as for ``Search``)."""
+    return ENGINES[resolve(engine, problem)].search(problem, **options)
+
+
+def make_memo(problem: Problem, engine: str | None = DEFAULT):
+    """A fresh memo of ``engine`` for full counts of ``problem``, or None where it has
+    none that would be exact."""
+    return ENGINES[resolve(engine, problem)].memo(problem)

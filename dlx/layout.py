@@ -1,0 +1,394 @@
+"""The dancing-links kernel's array layout: the one module that builds and reads it.
+
+Pure numpy (no numba import): a problem is compiled to arrays here, forced options are
+checked and turned into nodes here, a search's working arrays are made here, and the
+digest that tells two problems apart is taken here. ``dlx/kernel.py`` explains what
+the arrays mean (its essay) and imports its field numbers from this module.
+
+Glossary
+--------
+``Arrays``
+    A problem compiled once (``Problem.arrays()``): links, bounds, loop items.
+``SearchState``
+    One search's own arrays (copies of the links plus the per-level and loop arrays),
+    handed to the kernel as one argument.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from dlx.errors import ProblemError
+
+# The field numbers below are compiled into the kernel as constants: numba's cache
+# does not notice an edit here, so after changing one, clear the cache (``__pycache__``)
+# or touch ``dlx/kernel.py``.
+
+# node[field, x] and item[field, i]
+TOP, ULINK, DLINK, COLOR = 0, 1, 2, 3
+PREV, NEXT, BOUND, SLACK = 0, 1, 2, 3
+NODE_FIELDS = ITEM_FIELDS = 4
+
+# level_data[level, field]: the per-level arrays of the search, packed
+CHOICE, BEST, FIRST_TWEAK, BRANCH_INDEX, BRANCH_DEGREE, MEMO_SOLUTIONS, MEMO_NODES = range(7)
+LEVEL_FIELDS = 7
+
+# progress[field]: where a search stands between calls, and its counters
+LEVEL, STEP, SOLUTIONS, NODES, UPDATES = range(5)
+PROGRESS_FIELDS = 5
+FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3  # the kernel's steps (see its essay)
+
+# what a kernel call returns
+DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
+NO_SPLIT = -1  # split_depth for a search that reports no leaves
+
+# loop items: loop_edge[item, field], loop_vertex[vertex, field], loop_total[field]
+LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = range(7)
+LOOP_EDGE_FIELDS = 7
+MATE, DEGREE, LENGTH, FIRST_EDGE = range(4)
+LOOP_VERTEX_FIELDS = 4
+LOOP_ON_EDGES, LOOP_CLOSED, LOOP_BAD, LOOP_TRAIL = range(4)
+LOOP_TOTAL_FIELDS = 4
+EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = range(5)
+
+MAX_NODES = 1 << 31  # int32 links
+MAX_BOUND = 1 << 30  # an item's upper bound, a loop vertex number: below this
+
+MEMO_BYTES = 1 << 23  # the memo table, at most (see README for the table sizes measured)
+MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
+MEMO_MIN_SLOTS = 16
+KEY_BITS = 64  # items per word of a memo key
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """A problem compiled for the kernel (see ``dlx/kernel.py`` for the layout).
+
+    ``node``: int32[NODE_FIELDS, n_nodes]; ``item``: int32[ITEM_FIELDS, n_items + 1];
+    ``second``: the first secondary item; ``option_of_node``: int32[n_nodes], the option
+    of each node (-1 for headers and spacers); ``first_node``: int32[n_options], the
+    first node of each option; ``max_level``: an upper bound on the depth of the search
+    tree; ``loop_edge``: int32[n_items + 1, LOOP_EDGE_FIELDS] for problems with loop
+    items (else None), ``n_vertices`` their vertices, and the loop items at vertex ``v``:
+    ``loop_incident[loop_first_edge[v]:loop_first_edge[v + 1]]``.
+    """
+
+    node: np.ndarray
+    item: np.ndarray
+    second: int
+    has_bounds: bool
+    option_of_node: np.ndarray
+    first_node: np.ndarray
+    max_level: int
+    loop_edge: np.ndarray | None = None
+    n_vertices: int = 0
+    loop_first_edge: np.ndarray | None = None
+    loop_incident: np.ndarray | None = None
+
+    @property
+    def n_items(self) -> int:
+        """Primary and secondary items."""
+        return self.item.shape[1] - 1
+
+    @property
+    def n_options(self) -> int:
+        """Options."""
+        return len(self.first_node)
+
+    def option_length(self) -> np.ndarray:
+        """int64[n_options]: the items of each option."""
+        first = self.first_node.astype(np.int64)
+        return np.diff(np.append(first, self.node.shape[1])) - 1  # less the spacer
+
+
+def compile_options(lo, hi, n_secondary: int, item_code, colour, option_start) -> Arrays:
+    """Lay a problem out as in Knuth's DLX3 (see the essay in ``dlx/kernel.py``).
+
+    ``lo``, ``hi``: the bounds of the primary items; ``item_code``: the items of every
+    option, flat (``p`` for primary item p, ``~s`` for secondary item s), with their
+    ``colour`` (0: none) and ``option_start`` (option k is entries
+    ``option_start[k]:option_start[k+1]``).
+    """
+    n_primary = len(lo)
+    n_items = n_primary + n_secondary
+    second = n_primary + 1
+    codes = np.asarray(item_code, dtype=np.int64)
+    ids = np.where(codes >= 0, codes + 1, second + ~codes)  # item numbers from 1
+    start = np.asarray(option_start, dtype=np.int64)
+    n_options = len(start) - 1
+    length = np.diff(start)
+    # node of entry j of option k: n_items + 2 + j + k (one spacer before each option)
+    option_of_entry = np.repeat(np.arange(n_options), length)
+    entry_node = n_items + 2 + np.arange(len(ids)) + option_of_entry
+    n_nodes = n_items + 2 + len(ids) + n_options
+    if n_nodes >= MAX_NODES:
+        raise ProblemError(f"the problem is too large (more than {MAX_NODES} nodes)")
+    node = np.zeros((NODE_FIELDS, n_nodes), dtype=np.int32)
+    node[TOP, entry_node] = ids
+    node[COLOR, entry_node] = colour
+    first_node = (n_items + 2 + start[:-1] + np.arange(n_options)).astype(np.int32)
+    last_node = first_node + length - 1
+    spacer_after = last_node + 1
+    node[TOP, spacer_after] = -(np.arange(n_options) + 1)
+    node[ULINK, spacer_after] = first_node
+    node[DLINK, first_node - 1] = last_node
+    _link_lists(node, ids, entry_node, n_items)
+    item = np.zeros((ITEM_FIELDS, n_items + 1), dtype=np.int32)
+    ring = np.arange(second)  # root 0 and the primary items, circularly linked
+    item[PREV, ring] = np.roll(ring, 1)
+    item[NEXT, ring] = np.roll(ring, -1)
+    secondary = np.arange(second, n_items + 1)
+    item[PREV, secondary] = secondary
+    item[NEXT, secondary] = secondary
+    lo = np.asarray(lo, dtype=np.int64)
+    hi = np.asarray(hi, dtype=np.int64)
+    item[BOUND, 1:second] = hi
+    item[SLACK, 1:second] = hi - lo
+    option_of_node = np.full(n_nodes, -1, dtype=np.int32)
+    option_of_node[entry_node] = option_of_entry
+    has_bounds = bool(np.any(lo != 1) or np.any(hi != 1))
+    max_level = int(hi.sum()) + n_primary + 1
+    return Arrays(node, item, second, has_bounds, option_of_node, first_node, max_level)
+
+
+def _link_lists(node, ids, entry_node, n_items: int) -> None:
+    """The vertical lists: each item's nodes in the order of the options."""
+    order = np.argsort(ids, kind="stable")
+    sorted_nodes = entry_node[order]
+    sorted_ids = ids[order]
+    node[TOP, : n_items + 1] = np.bincount(ids, minlength=n_items + 1)
+    headers = np.arange(n_items + 1)
+    node[ULINK, headers] = headers
+    node[DLINK, headers] = headers
+    if len(sorted_nodes):
+        same_next = np.empty(len(sorted_nodes), dtype=bool)
+        same_next[:-1] = sorted_ids[1:] == sorted_ids[:-1]
+        same_next[-1] = False
+        same_prev = np.empty(len(sorted_nodes), dtype=bool)
+        same_prev[0] = False
+        same_prev[1:] = same_next[:-1]
+        down = np.where(same_next, np.roll(sorted_nodes, -1), sorted_ids)
+        up = np.where(same_prev, np.roll(sorted_nodes, 1), sorted_ids)
+        node[DLINK, sorted_nodes] = down
+        node[ULINK, sorted_nodes] = up
+        node[DLINK, sorted_ids[~same_prev]] = sorted_nodes[~same_prev]
+        node[ULINK, sorted_ids[~same_next]] = sorted_nodes[~same_next]
+    node[:, 0] = 0
+
+
+def with_loop_edges(arrays: Arrays, edges: dict[int, tuple[int, int, int]]) -> Arrays:
+    """``arrays`` with loop items: secondary item ``s`` -> (u, v, 'on' colour id)."""
+    n_items = arrays.n_items
+    second = arrays.second
+    loop_edge = np.zeros((n_items + 1, LOOP_EDGE_FIELDS), dtype=np.int32)
+    for s, (u, v, colour) in edges.items():
+        loop_edge[second + s, :LOOP_STATE] = (u, v, colour)
+    n_vertices = 1 + max(max(u, v) for u, v, _ in edges.values())
+    ends = np.array([(u, v) for u, v, _ in edges.values()], dtype=np.int64)
+    items = second + np.fromiter(edges, dtype=np.int64, count=len(edges))
+    vertex = ends.ravel()
+    order = np.argsort(vertex, kind="stable")
+    loop_incident = np.repeat(items, 2)[order].astype(np.int32)
+    loop_first_edge = np.zeros(n_vertices + 1, dtype=np.int32)
+    loop_first_edge[1:] = np.cumsum(np.bincount(vertex, minlength=n_vertices))
+    fields = {f: getattr(arrays, f) for f in arrays.__dataclass_fields__}
+    fields.update(
+        loop_edge=loop_edge,
+        n_vertices=n_vertices,
+        loop_first_edge=loop_first_edge,
+        loop_incident=loop_incident,
+    )
+    return Arrays(**fields)
+
+
+# -- forced options -------------------------------------------------------------------
+
+
+def anchor_nodes(arrays: Arrays) -> np.ndarray:
+    """The first node of each option on a primary item with bounds 1:1 (-1 for none):
+    the node through which the kernel forces the option."""
+    begin = int(arrays.first_node[0]) if len(arrays.first_node) else arrays.node.shape[1]
+    top = arrays.node[TOP, begin:].astype(np.int64)
+    usable = (top > 0) & (top < arrays.second)
+    checked = np.where(usable, top, 0)
+    usable &= (arrays.item[BOUND, checked] == 1) & (arrays.item[SLACK, checked] == 0)
+    position = np.where(usable, np.arange(begin, begin + len(top)), np.iinfo(np.int64).max)
+    following = np.minimum.accumulate(position[::-1])[::-1]  # the next usable node
+    first = arrays.first_node.astype(np.int64)
+    spacer = np.append(first[1:] - 1, arrays.node.shape[1])
+    anchor = following[first - begin] if len(first) else first
+    return np.where(anchor < spacer, anchor, -1)
+
+
+def _repeated_keys(key: np.ndarray, n_keys: int) -> bool:
+    """Whether ``key`` (ints in ``0..n_keys-1``) holds a value twice."""
+    if n_keys <= 8 * len(key) + (1 << 20):  # a mark per possible key: no sort
+        mark = np.zeros(n_keys, dtype=bool)
+        mark[key] = True
+        return int(np.count_nonzero(mark)) < len(key)
+    ordered = np.sort(key)
+    return bool(np.any(ordered[1:] == ordered[:-1]))
+
+
+def forced_nodes(arrays: Arrays, options, start, item_names) -> np.ndarray:
+    """Check sets of forced options; return one exact-cover node of each option.
+
+    Set ``k`` is ``options[start[k]:start[k + 1]]``. Within a set, no primary item may
+    be covered more than its upper bound, and a secondary item used twice must have
+    the same colour both times. Each option must have a primary item with bounds 1:1:
+    the kernel forces the option through that item. All checks are vectorised; sets
+    without a repeated item (the usual case) cost no sort. ``item_names()``: the items'
+    names (primary, then secondary), asked for only to name an item in an error.
+    """
+    options = np.asarray(options, dtype=np.int64).ravel()
+    start = np.asarray(start, dtype=np.int64)
+    n_sets = len(start) - 1
+    if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
+        raise ProblemError("forced sets: start must rise from 0 to the number of options")
+    bad = (options < 0) | (options >= arrays.n_options)
+    if bad.any():
+        raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
+    anchor = anchor_nodes(arrays)[options]
+    if np.any(anchor < 0):
+        k = int(options[np.flatnonzero(anchor < 0)[0]])
+        raise ProblemError(
+            f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
+        )
+    first = arrays.first_node.astype(np.int64)
+    length = arrays.option_length()[options]
+    option_set = np.repeat(np.arange(n_sets), np.diff(start))
+    # the item of each node of each forced option: a row per option, -1 past its end
+    column = np.arange(int(length.max()) if len(options) else 0)
+    inside = column < length[:, None]
+    item_id = arrays.node[TOP, np.where(inside, first[options][:, None] + column, 0)]
+    stride = arrays.item.shape[1] + 1
+    key = option_set[:, None] * stride + item_id  # (set, item): at most once unless bounds
+    if _repeated_keys(key.ravel() if inside.all() else key[inside], max(n_sets, 1) * stride):
+        _check_repeated_items(arrays, item_names(), options, option_set, length)
+    return anchor.astype(np.int32)
+
+
+def _check_repeated_items(arrays: Arrays, names, options, option_set, length) -> None:
+    """Raise ProblemError for an item that forced options of one set repeat beyond its
+    bounds (primary) or with different colours (secondary)."""
+    entry_set = np.repeat(option_set, length)
+    entry_option = np.repeat(options, length)
+    offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
+    entry_node = arrays.first_node[entry_option].astype(np.int64) + offsets
+    item_id = arrays.node[TOP, entry_node].astype(np.int64)
+    key = entry_set * (arrays.item.shape[1] + 1) + item_id
+    colour = arrays.node[COLOR, entry_node]
+    primary = item_id < arrays.second
+    bound = arrays.item[BOUND, np.where(primary, item_id, 0)]
+    order = np.argsort(key, kind="stable")
+    groups, group_start, group_count = np.unique(key[order], return_index=True, return_counts=True)
+    for g in np.flatnonzero(group_count > 1):
+        j = order[group_start[g]]
+        name = names[item_id[j] - 1]
+        members = order[group_start[g] : group_start[g] + group_count[g]]
+        if primary[j]:  # compare its count with the upper bound
+            if group_count[g] > bound[j]:
+                raise ProblemError(f"forced options cover item {name!r} more than {bound[j]} times")
+        elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
+            a, b = (int(entry_option[m]) for m in members[:2])
+            raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
+
+
+# -- one search's arrays --------------------------------------------------------------
+
+
+class SearchState(NamedTuple):
+    """The arrays one search works on, handed to the kernel as one argument.
+
+    ``node``, ``item``: copies of the problem's links (changed in place, restored when
+    the search ends); ``level_data``: int64[max_level, LEVEL_FIELDS], a row per level;
+    ``progress``: int64[PROGRESS_FIELDS] (level, step, solutions, nodes, updates);
+    ``level_key``: uint64[max_level + 1, words], the memo's key of each level;
+    ``second``, ``has_bounds``: as in ``Arrays``.
+    """
+
+    node: np.ndarray
+    item: np.ndarray
+    level_data: np.ndarray
+    progress: np.ndarray
+    level_key: np.ndarray
+    second: int
+    has_bounds: bool
+
+
+class LoopState(NamedTuple):
+    """One search's loop-item arrays (see "Loop items" in ``dlx/kernel.py``):
+    ``edge``: int32[n_items + 1, LOOP_EDGE_FIELDS]; ``vertex``: int32[n_vertices + 1,
+    LOOP_VERTEX_FIELDS]; ``incident``: int32[2 * loop items]; ``total``:
+    int32[LOOP_TOTAL_FIELDS]; ``trail``: int32[n_options + n_items + 1], the hidden
+    options (node numbers) and settled items (negated), in order."""
+
+    edge: np.ndarray
+    vertex: np.ndarray
+    incident: np.ndarray
+    total: np.ndarray
+    trail: np.ndarray
+
+
+def new_loop_state(arrays: Arrays) -> LoopState | None:
+    """Fresh loop-item arrays for one search (None without loop items: numba then
+    compiles the search without the loop code)."""
+    if arrays.loop_edge is None:
+        return None
+    vertex = np.zeros((arrays.n_vertices + 1, LOOP_VERTEX_FIELDS), dtype=np.int32)
+    vertex[:, FIRST_EDGE] = arrays.loop_first_edge
+    total = np.zeros(LOOP_TOTAL_FIELDS, dtype=np.int32)
+    # at most one trail entry per option and one per secondary item
+    trail = np.zeros(arrays.n_options + arrays.item.shape[1], dtype=np.int32)
+    return LoopState(arrays.loop_edge.copy(), vertex, arrays.loop_incident, total, trail)
+
+
+def new_state(arrays: Arrays, max_level: int, key_words: int = 1) -> SearchState:
+    """Fresh arrays for one search of depth at most ``max_level``."""
+    return SearchState(
+        arrays.node.copy(),
+        arrays.item.copy(),
+        np.zeros((max_level, LEVEL_FIELDS), np.int64),
+        np.zeros(PROGRESS_FIELDS, np.int64),
+        np.zeros((max_level + 1, key_words), np.uint64),
+        arrays.second,
+        arrays.has_bounds,
+    )
+
+
+# -- the memo and the digest ------------------------------------------------------------
+
+
+def memo_allowed(arrays: Arrays) -> bool:
+    """Whether a memo of subtree counts is exact for these arrays: no colours, bounds
+    or loop items (the problem left at a node is then a function of the items covered),
+    and few enough items for the keys."""
+    return not (
+        arrays.has_bounds
+        or arrays.loop_edge is not None
+        or arrays.n_items > MEMO_MAX_ITEMS
+        or np.any(arrays.node[COLOR] != 0)
+    )
+
+
+def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES) -> tuple[int, int]:
+    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64
+    and a count per slot, slots a power of two (the hash is masked)."""
+    words = (arrays.item.shape[1] + KEY_BITS - 1) // KEY_BITS
+    slots = max(nbytes // (8 * (words + 1)), MEMO_MIN_SLOTS)
+    return 1 << (slots.bit_length() - 1), words
+
+
+def digest(arrays: Arrays, forced=()) -> str:
+    """A digest of the problem's kernel arrays and the forced options."""
+    h = hashlib.sha256()
+    for a in (arrays.node, arrays.item, arrays.option_of_node, arrays.first_node):
+        h.update(str(a.shape).encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    h.update(f"{arrays.second} {arrays.has_bounds} {arrays.max_level}".encode())
+    h.update(("forced " + ",".join(str(int(k)) for k in forced)).encode())
+    return h.hexdigest()[:32]

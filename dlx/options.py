@@ -1,0 +1,71 @@
+"""The settings of a parallel search, in one object (``dlx.Parallel``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from typing import Any
+
+ALL_CORES = 0  # workers=0 (or None): every core this process may use
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """How a search is cut into tasks and where the tasks run.
+
+    Parameters
+    ----------
+    tasks : the split's granularity: tasks no heavier than ``1 / tasks`` of the tree
+        (default 32 per worker; see ``dlx.split.split``).
+    split_depth : split at this depth instead (every node there is a task).
+    checkpoint : a file recording finished tasks (counts only); a rerun skips them.
+    client : a ``dask.distributed.Client``; or ``dask``: a scheduler's address.
+    executor : any ``concurrent.futures.Executor`` to run the tasks on.
+    mp_context : the ``multiprocessing`` context of a process pool made here.
+    task_runner : a picklable function ``(task, job=None) -> TaskResult`` that runs
+        one task (default ``dlx.workers.run_task``; tests inject theirs).
+
+    Passing ``parallel=Parallel(...)`` to ``dlx.count`` or ``dlx.solutions`` asks for
+    the split even with ``workers=1`` (the tasks then run one by one in this process).
+
+    >>> Parallel(tasks=8)
+    Parallel(tasks=8)
+    """
+
+    tasks: int | None = None
+    split_depth: int | None = None
+    checkpoint: Any = None
+    client: Any = None
+    dask: str | None = None
+    executor: Any = None
+    mp_context: Any = None
+    task_runner: Any = None
+
+    def __repr__(self) -> str:
+        given = ", ".join(
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in fields(self)
+            if getattr(self, f.name) is not None
+        )
+        return f"Parallel({given})"
+
+    def elsewhere(self) -> bool:
+        """Whether the tasks run on an executor or cluster given by the caller."""
+        return self.client is not None or self.dask is not None or self.executor is not None
+
+
+def default_workers() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def resolve_workers(workers: int | None) -> int:
+    """``workers`` as a number of processes: 0 or None is every core; ValueError below 0."""
+    if workers is None or workers == ALL_CORES:
+        return default_workers()
+    if isinstance(workers, bool) or int(workers) != workers or workers < 0:
+        raise ValueError(f"workers must be an integer >= 0 (0: all cores), not {workers!r}")
+    return int(workers)

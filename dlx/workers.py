@@ -1,0 +1,297 @@
+"""Running tasks: in this process, on a process pool made here, or on Dask.
+
+Workers are a ``concurrent.futures`` executor: a ``ProcessPoolExecutor`` made here
+(rebuilt, and its unfinished tasks resubmitted, when a worker dies), Dask's
+``client.get_executor()``, or one passed in. The problem goes to each worker once
+(the pool's initializer, or ``client.scatter``). The kernel is compiled (or loaded
+from numba's cache) in the parent by the split, before any worker starts; forked
+workers inherit it and spawned or Dask workers load it from the cache.
+
+A task runner is a function ``(task, job=None) -> TaskResult`` (``run_task`` unless
+one is given: tests inject theirs); with ``job`` None it runs the job its worker
+process was given.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from queue import Empty
+
+from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
+from dlx.layout import PAUSED, SOLUTION
+from dlx.options import resolve_workers
+from dlx.problem import Problem
+from dlx.split import Task
+
+MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
+REPORT_SECONDS = 0.5  # a pool's workers report a running task's progress this often
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every task of one run shares: the problem, forced options, limit, mode,
+    and the engine that searches."""
+
+    problem: Problem
+    forced: tuple[int, ...]
+    limit: int | None
+    stream: bool
+    engine: str = DEFAULT
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """A finished task: its count (capped by the limit), stats, and where it ran
+    (``seconds``: wall-clock time in the kernel; ``cpu_seconds``: the worker's CPU time).
+
+    ``cache_misses``: how many times the kernel missed numba's cache during the task
+    (0 when the worker inherited it or loaded it from the cache, i.e. did not compile).
+    """
+
+    index: int
+    solutions: int
+    nodes: int
+    updates: int
+    seconds: float
+    complete: bool
+    pid: int
+    cache_misses: int
+    cpu_seconds: float
+    options: tuple[tuple[int, ...], ...] = ()
+
+
+_WORKER_JOB: Job | None = None
+_WORKER_MEMO: tuple = (None, None)  # (job, its Memo): shared by the job's tasks here
+_PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
+
+
+def _init_worker(job: Job, progress_queue=None) -> None:
+    """Pool initializer: keep the job (and the progress queue) in the worker process."""
+    global _WORKER_JOB, _PROGRESS_QUEUE
+    _WORKER_JOB = job
+    _PROGRESS_QUEUE = progress_queue
+
+
+def _cache_misses(engine: str) -> int:
+    """How many times this process looked for the engine's kernel in numba's cache and
+    missed (0 for an engine that does not say)."""
+    misses = getattr(ENGINES[engine].search, "cache_misses", None)
+    return misses() if misses is not None else 0
+
+
+def _job_memo(job: Job):
+    """The memo of this process for ``job`` (full counts only): a subtree counted in one
+    task is not searched again in a later task of the same job in this process."""
+    global _WORKER_MEMO
+    if job.stream or job.limit is not None:
+        return None
+    if _WORKER_MEMO[0] is not job:
+        _WORKER_MEMO = (job, make_memo(job.problem, job.engine))
+    return _WORKER_MEMO[1]
+
+
+def run_task(task: Task, job: Job | None = None) -> TaskResult:
+    """Search one subproblem to the end (or the limit) and return its count (the
+    default task runner; ``job`` None: the job this worker process was given)."""
+    job = job if job is not None else _WORKER_JOB
+    if job is None:
+        raise RuntimeError("the worker was not given a job")
+    misses_before = _cache_misses(job.engine)
+    cpu_before = time.process_time()
+    search = make_search(
+        job.problem, job.engine, forced=job.forced, prefix=task.path, memo=_job_memo(job)
+    )
+    found = []
+    queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
+    last_report = time.perf_counter()
+    while True:
+        code = search.run(stream=job.stream, max_solutions=job.limit)
+        if code == SOLUTION:
+            found.append(search.current_options())
+        elif code != PAUSED:
+            break
+        if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
+            last_report = time.perf_counter()
+            queue.put_nowait((task.index, search.fraction()))
+    s = search.stats
+    cpu_seconds = time.process_time() - cpu_before
+    misses = _cache_misses(job.engine) - misses_before
+    return TaskResult(
+        task.index,
+        s.solutions,
+        s.nodes,
+        s.updates,
+        s.seconds,
+        search.done,
+        os.getpid(),
+        misses,
+        cpu_seconds,
+        tuple(found),
+    )
+
+
+def worker_count(client, workers: int | None) -> int:
+    """How many tasks run at once: the Dask cluster's threads, or the local workers."""
+    if client is not None:
+        return _dask_threads(client)
+    return resolve_workers(workers)
+
+
+class Runner:
+    """Runs tasks on an executor and yields their results as they finish.
+
+    ``kind`` is "pool" (a process pool made and rebuilt here), "dask" (a Dask client),
+    "given" (an executor passed in, used as is) or "inline" (one worker: this process).
+    """
+
+    def __init__(
+        self,
+        job: Job,
+        *,
+        workers: int,
+        client=None,
+        executor=None,
+        mp_context=None,
+        task_runner=None,
+    ):
+        self.job = job
+        self.task_runner = run_task if task_runner is None else task_runner
+        self.workers = workers
+        self.client = client
+        self.mp_context = mp_context
+        self.restarts = 0
+        self._job_arg = ()
+        if client is not None:
+            self.kind = "dask"
+            self.executor = client.get_executor(pure=False)
+            # hash=False: a fresh key, never one that an earlier run is releasing
+            self._job_arg = (client.scatter(job, broadcast=True, hash=False),)
+        elif executor is not None:
+            self.kind = "given"
+            self.executor = executor
+            self._job_arg = (job,)
+        elif workers == 1:
+            self.kind = "inline"  # tasks run one by one in this process, as they are asked for
+            self.executor = None
+            self._job_arg = (job,)
+        else:
+            self.kind = "pool"
+            self.executor = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        """A fresh process pool that holds the job and a queue for progress reports."""
+        context = self.mp_context or multiprocessing.get_context()
+        self.progress_queue = context.Queue()
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(self.job, self.progress_queue),
+        )
+
+    def running_fractions(self) -> dict[int, float]:
+        """The latest fraction done of running tasks, from the workers' reports."""
+        queue = getattr(self, "progress_queue", None)
+        while queue is not None:
+            try:
+                index, fraction = queue.get_nowait()
+            except Empty:
+                break
+            self.running[index] = fraction
+        return self.running
+
+    def results(self, tasks, on_tick=None):
+        """Yield a TaskResult for each task, in the order they finish; call ``on_tick``
+        every ``REPORT_SECONDS`` while waiting."""
+        pending: dict = {}
+        self.running: dict[int, float] = {}
+        if self.kind == "inline":
+            for task in tasks:
+                yield self.task_runner(task, self.job)
+            return
+        for task in tasks:
+            pending[self.executor.submit(self.task_runner, task, *self._job_arg)] = task
+        while pending:
+            timeout = REPORT_SECONDS if on_tick is not None else None
+            done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            if on_tick is not None:
+                on_tick()
+            broken = False
+            for future in done:
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    if self.kind != "pool":
+                        raise
+                    broken = True
+                    continue
+                del pending[future]
+                self.running.pop(result.index, None)
+                yield result
+            if broken:
+                pending = self._restart(pending)
+
+    def _restart(self, pending: dict) -> dict:
+        """Rebuild a broken pool and resubmit its unfinished tasks."""
+        self.restarts += 1
+        if self.restarts > MAX_RESTARTS:
+            raise RuntimeError(f"worker processes died {self.restarts} times; giving up")
+        unfinished = []
+        for future, task in pending.items():
+            if future.done() and future.exception() is None:
+                unfinished.append((future, task))  # finished after all: keep its result
+            else:
+                unfinished.append((None, task))
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor = self._new_pool()
+        self.running.clear()
+        resubmitted = {}
+        for future, task in unfinished:
+            if future is None:
+                future = self.executor.submit(self.task_runner, task)
+            resubmitted[future] = task
+        return resubmitted
+
+    def close(self, stop_running: bool) -> None:
+        """Shut the executor down; ``stop_running`` ends tasks still running."""
+        if self.kind == "pool":
+            if stop_running:
+                for process in list((getattr(self.executor, "_processes", None) or {}).values()):
+                    process.terminate()
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.progress_queue.close()
+        elif self.kind == "dask":
+            if stop_running:
+                for future in list(self.executor._futures):
+                    future.cancel()
+            self.executor.shutdown(wait=not stop_running)
+            self._job_arg[0].release()
+
+
+def dask_client_class():
+    """``dask.distributed.Client``, or an ImportError that says what to install."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ImportError(
+            "searching on Dask needs the dask.distributed package (pip install 'dask[distributed]')"
+        ) from None
+    return Client
+
+
+def connect(client, dask):
+    """A Dask client from ``client=`` or an address in ``dask=`` (None if neither), and
+    whether it was made here (and must be closed here)."""
+    if client is not None or dask is None:
+        return client, False
+    return dask_client_class()(dask), True
+
+
+def _dask_threads(client) -> int:
+    """The number of worker threads of a Dask cluster."""
+    return max(1, sum(client.nthreads().values()))

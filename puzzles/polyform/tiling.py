@@ -1,0 +1,436 @@
+"""Tiling a board of any lattice with polyforms: build, decode, render, draw, count.
+
+Exact cover
+-----------
+- primary item ``x,y`` or ``x,y,z`` for each board cell (covered once), declared in
+  ``cell_order``: along the board's shortest side first (the order a first-uncovered-
+  cell kernel branches in);
+- primary item ``NAME`` for each piece, covered ``copies`` times;
+- secondary item ``+x,y`` for each lattice point a polystick may run straight through
+  (at most one piece does: pieces do not cross);
+- secondary item ``!k`` for the k-th symmetry-breaking restriction (``symmetry.py``);
+- option: a piece name, the cells of one placement, its crossing and restriction items.
+
+>>> puzzle = make_puzzle("6x6", "hexiamonds")
+>>> counts = count_tilings(puzzle)
+>>> counts.all, counts.distinct
+(624, 156)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import dlx
+from puzzles.common import PuzzleError, colour, svg_document
+from puzzles.lattices import LATTICES, Lattice
+from puzzles.polyform import symmetry as sym
+from puzzles.polyform.boards import parse_board
+from puzzles.polyform.pieces import Piece, parse_pieces
+
+SVG_MAX = 100  # solutions drawn at most
+Tiling = list  # of (piece name, frozenset of cells)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A board on a lattice, a piece set and whether pieces may be turned over."""
+
+    lattice: Lattice
+    board: frozenset
+    pieces: tuple
+    one_sided: bool = False
+    placements: dict = field(default=None, compare=False, repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        """The piece names, in order."""
+        return [p.name for p in self.pieces]
+
+    def piece(self, name: str) -> Piece:
+        """The piece of that name."""
+        for p in self.pieces:
+            if p.name == name:
+                return p
+        raise PuzzleError(f"no piece {name!r} in the set ({', '.join(self.names)})")
+
+
+def make_puzzle(board, pieces, one_sided: bool = False, lattice: str | None = None) -> Puzzle:
+    """A puzzle from a board spec (``boards.parse_board``) and a piece spec
+    (``pieces.parse_pieces``) or their parsed forms; the areas must agree.
+
+    The lattice comes from ``lattice``, else the piece spec, else the board file.
+    """
+    if isinstance(pieces, str):
+        selection = parse_pieces(pieces, lattice)
+        lattice, found, one_sided = (
+            selection.lattice,
+            selection.pieces,
+            one_sided or selection.one_sided,
+        )
+    else:
+        found = list(pieces)
+        lattice = lattice or "square"
+    if isinstance(board, str):
+        board_lattice, cells = parse_board(board, lattice)
+    else:
+        board_lattice, cells = lattice, frozenset(board)
+    lat = LATTICES[board_lattice]
+    area = sum(p.size * p.copies for p in found)
+    if area != len(cells):
+        listed = ", ".join(f"{p.name}*{p.copies}" if p.copies > 1 else p.name for p in found)
+        raise PuzzleError(
+            f"the pieces cover {area} cells but the board has {len(cells)} ({listed})"
+        )
+    placements = {p.name: piece_placements(lat, cells, p.shape, one_sided) for p in found}
+    return Puzzle(lat, cells, tuple(found), one_sided, placements)
+
+
+def piece_placements(lattice: Lattice, board, shape, one_sided: bool = False) -> list[frozenset]:
+    """Every placement of a shape on the board, each orientation once, sorted."""
+    board = frozenset(board)
+    k = lattice.translate
+    found = set()
+    for o in lattice.orientations(shape, one_sided):
+        anchor = min(o)  # its translating coordinates are 0 (normalised)
+        rest = anchor[k:]
+        for b in board:
+            if b[k:] != rest:
+                continue
+            shift = b[:k]
+            cells = frozenset(tuple(c[i] + shift[i] for i in range(k)) + tuple(c[k:]) for c in o)
+            if cells <= board:
+                found.add(cells)
+    return sorted(found, key=sym.key)
+
+
+def cell_order(board) -> list:
+    """The board cells along the shortest side first: the coordinate of widest extent
+    varies slowest (ties: the earlier coordinate slower)."""
+    cells = list(board)
+    n = len(cells[0])
+    spans = [max(c[i] for c in cells) - min(c[i] for c in cells) for i in range(n)]
+    axes = sorted(range(n), key=lambda i: (-spans[i], i))
+    return sorted(cells, key=lambda c: tuple(c[i] for i in axes))
+
+
+def adjacency(puzzle: Puzzle) -> list[tuple[str, str]]:
+    """The pairs of neighbouring board cells, as item names (each pair once): what a
+    kernel needs for dead-region pruning."""
+    board = puzzle.board
+    return sorted(
+        (cell_item(a), cell_item(b))
+        for a in board
+        for b in puzzle.lattice.neighbours(a)
+        if b in board and a < b
+    )
+
+
+def cell_item(cell) -> str:
+    """The item of a board cell."""
+    return ",".join(str(v) for v in cell)
+
+
+def symmetry_group(puzzle: Puzzle) -> list:
+    """G for this puzzle (see ``symmetry.symmetry_group``)."""
+    return sym.symmetry_group(puzzle.lattice, puzzle.board, puzzle.pieces, puzzle.one_sided)
+
+
+def plan_symmetry(puzzle: Puzzle, restrict=None, breaker=None, fallback: bool = False):
+    """The symmetry-breaking plan of a puzzle (see ``symmetry.plan_symmetry``)."""
+    for name in (restrict, breaker):
+        if name is not None:
+            puzzle.piece(name)
+    return sym.plan_symmetry(
+        symmetry_group(puzzle), puzzle.pieces, puzzle.placements, restrict, breaker, fallback
+    )
+
+
+def build(puzzle: Puzzle, plan=None) -> dlx.Problem:
+    """The exact-cover problem; with a ``plan``, the symmetry-breaking restrictions too."""
+    problem = dlx.Problem()
+    for cell in cell_order(puzzle.board):
+        problem.add_primary(cell_item(cell))
+    for p in puzzle.pieces:
+        problem.add_primary(p.name, p.copies, p.copies)
+    crossings = puzzle.lattice.crossings
+    if crossings is not None:
+        for item in sorted(set(crossings(puzzle.board))):
+            problem.add_secondary(item)
+    restricted_at: dict = {}
+    breaker_items: dict = {}
+    if plan is not None and plan.restricted is not None:
+        restricted_at = {r: k for k, r in enumerate(plan.kept)}
+        for k, forbidden in plan.forbid.items():
+            problem.add_secondary(f"!{k}")
+            for q in forbidden:
+                breaker_items.setdefault(q, []).append(f"!{k}")
+    for p in puzzle.pieces:
+        for place in puzzle.placements[p.name]:
+            extra: list[str] = []
+            if plan is not None and p.name == plan.restricted:
+                if place not in restricted_at:
+                    continue
+                k = restricted_at[place]
+                if k in plan.forbid:
+                    extra = [f"!{k}"]
+            elif plan is not None and p.name == plan.breaker:
+                extra = breaker_items.get(place, [])
+            cells = [cell_item(c) for c in sorted(place)]
+            through = crossings(place) if crossings is not None else []
+            problem.add_option([p.name, *cells, *through, *extra], name=p.name)
+    return problem
+
+
+def decode(puzzle: Puzzle, solution) -> Tiling:
+    """The tiling of a solution: (piece name, cells) per placed piece, by least cell."""
+    tiling = []
+    for row in solution.rows:
+        cells = frozenset(
+            tuple(int(v) for v in item.split(",")) for item in row[1:] if item[0] not in "!+"
+        )
+        tiling.append((row[0], cells))
+    return sorted(tiling, key=lambda t: min(t[1]))
+
+
+def faults(puzzle: Puzzle, tiling) -> list[str]:
+    """What is wrong with a tiling (empty when it is a solution): cells, counts, shapes,
+    crossings."""
+    out = []
+    covered = Counter(c for _, cells in tiling for c in cells)
+    if set(covered) != set(puzzle.board):
+        out.append("cells outside the board or left empty")
+    out += [f"cell {c} covered {n} times" for c, n in covered.items() if n > 1]
+    used = Counter(name for name, _ in tiling)
+    if used != Counter({p.name: p.copies for p in puzzle.pieces}):
+        out.append(f"pieces used {dict(used)}")
+    shapes = {p.name: p.shape for p in puzzle.pieces}
+    lat = puzzle.lattice
+    for name, cells in tiling:
+        if name in shapes and lat.normalise(cells) not in lat.orientations(
+            shapes[name], puzzle.one_sided
+        ):
+            out.append(f"{name} is misshapen")
+    if lat.crossings is not None:
+        through = Counter(item for _, cells in tiling for item in set(lat.crossings(cells)))
+        out += [f"two pieces cross at {p}" for p, n in through.items() if n > 1]
+    return out
+
+
+def letters(puzzle: Puzzle) -> dict[str, str]:
+    """One display character per piece: its name's first character (or that in lower
+    case, for a mirror image) when free."""
+    used: set[str] = set()
+    out = {}
+    pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@$%&=?"
+    for name in sorted(puzzle.names, key=lambda n: (len(n) > 1, n)):
+        ch = next(c for c in (name[0], name[0].lower(), *pool) if c not in used)
+        used.add(ch)
+        out[name] = ch
+    return out
+
+
+def render(puzzle: Puzzle, tiling: Tiling) -> str:
+    """A text picture in the lattice's text: a letter per cell."""
+    show = letters(puzzle)
+    return puzzle.lattice.write_picture({c: show[name] for name, cells in tiling for c in cells})
+
+
+# -- SVG --------------------------------------------------------------------------------
+
+
+def outline(loops_of_edges) -> list[list]:
+    """Closed loops of vertices from directed edges, edges run both ways cancelled."""
+    edges = Counter(loops_of_edges)
+    for a, b in list(edges):
+        n = min(edges[(a, b)], edges.get((b, a), 0))
+        if n:
+            edges[(a, b)] -= n
+            edges[(b, a)] -= n
+    following: dict = {}
+    for (a, b), n in edges.items():
+        following.setdefault(a, []).extend([b] * n)
+    loops = []
+    for start in sorted(following):
+        while following[start]:
+            loop = [start]
+            v = following[start].pop()
+            while v != start:
+                loop.append(v)
+                v = following[v].pop()
+            loops.append(_corners(loop))
+    return loops
+
+
+def _corners(loop: list) -> list:
+    """A loop without the vertices that lie on a straight edge (vertices are (point,
+    layer) pairs with integer points)."""
+
+    def straight(a, b, c):
+        (ax, ay), (bx, by), (cx, cy) = a[0], b[0], c[0]
+        return (bx - ax) * (cy - by) == (by - ay) * (cx - bx)
+
+    n = len(loop)
+    kept = [v for k, v in enumerate(loop) if not straight(loop[k - 1], v, loop[(k + 1) % n])]
+    return kept or loop
+
+
+def svg(
+    puzzle: Puzzle, tilings: list, unit: float = 24, columns: int | None = None, show=None
+) -> str:
+    """An SVG drawing of one tiling or a grid of many: each piece one outlined path with
+    its letter (sticks: one stroked path); 3-D solutions as their layers side by side.
+
+    ``show``: the letter of each piece (default ``letters(puzzle)``)."""
+    if not tilings:
+        raise PuzzleError("no solution to draw")
+    lat = puzzle.lattice
+    layers = sorted({lat.layer(c) for c in puzzle.board})
+    xs = [p[0] for c in puzzle.board for p in lat.screen_polygon(c)]
+    ys = [p[1] for c in puzzle.board for p in lat.screen_polygon(c)]
+    x0, y1 = min(xs), max(ys)
+    layer_width = max(xs) - x0 + 1
+    width = layer_width * len(layers) - 1
+    height = y1 - min(ys)
+
+    def point(v, layer):
+        sx, sy = lat.to_screen(v)
+        return ((sx - x0 + layers.index(layer) * layer_width) * unit, (y1 - sy) * unit)
+
+    n = len(tilings)
+    columns = columns or max(1, min(n, round(n**0.5 + 0.5)))
+    gap = unit
+    w, h = width * unit, height * unit
+    index = {name: k for k, name in enumerate(puzzle.names)}
+    show = show or letters(puzzle)
+    sticks = lat.crossings is not None
+    body = []
+    for k, tiling in enumerate(tilings):
+        left = gap + (k % columns) * (w + gap)
+        top = gap + (k // columns) * (h + gap)
+        body.append(f'<g transform="translate({left:g},{top:g})">')
+        for name, cells in tiling:
+            fill = colour(index[name])
+            if sticks:
+                d = " ".join(
+                    "M{:g},{:g} L{:g},{:g}".format(*point(a, 0), *point(b, 0))
+                    for a, b in (lat.polygon(c) for c in sorted(cells))
+                )
+                body.append(f'<path d="{d}" stroke="{fill}" stroke-width="{unit / 5:g}" '
+                            'stroke-linecap="round" fill="none"/>')  # fmt: skip
+            else:
+                edges = []
+                for c in cells:
+                    poly = [(v, lat.layer(c)) for v in lat.polygon(c)]
+                    edges += list(zip(poly, poly[1:] + poly[:1], strict=True))
+                d = " ".join(
+                    "M" + " L".join("{:g},{:g}".format(*point(*v)) for v in loop) + " Z"
+                    for loop in outline(edges)
+                )
+                body.append(f'<path d="{d}" fill="{fill}" stroke="black" stroke-width="1.5"/>')
+            for layer in sorted({lat.layer(c) for c in cells}):
+                part = [c for c in cells if lat.layer(c) == layer]
+                tx, ty = _label_point(lat, part, point)
+                body.append(
+                    f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="{unit * 0.5:g}" '
+                    f'text-anchor="middle" dominant-baseline="central">{show[name]}</text>'
+                )
+        body.append("</g>")
+    return svg_document(columns * (w + gap) + gap, -(-n // columns) * (h + gap) + gap, body)
+
+
+def _label_point(lat: Lattice, cells, point) -> tuple[float, float]:
+    """Where a piece's letter goes: the centre of its cell nearest the middle of ``cells``."""
+    centres = []
+    for c in cells:
+        pts = [point(v, lat.layer(c)) for v in lat.polygon(c)]
+        centres.append((sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)))
+    mx = sum(p[0] for p in centres) / len(centres)
+    my = sum(p[1] for p in centres) / len(centres)
+    return min(centres, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
+
+
+# -- counting ---------------------------------------------------------------------------
+
+
+@dataclass
+class Counts:
+    """All and distinct solutions (None when unknown), symmetric classes (None when
+    unknown), and how they were found."""
+
+    all: int | None
+    distinct: int | None
+    symmetric: int | None
+    complete: bool
+    how: str
+    stats: object = None
+
+
+def _engine(engine) -> dict:
+    """Keyword arguments that pass a kernel choice through to ``dlx`` (when given)."""
+    return {} if engine is None else {"engine": engine}
+
+
+def count_tilings(
+    puzzle: Puzzle,
+    symmetry: bool = True,
+    restrict: str | None = None,
+    breaker: str | None = None,
+    progress: bool = False,
+    workers: int | None = 1,
+    engine: str | None = None,
+) -> Counts:
+    """Count all and distinct tilings, exactly (the steps of ``symmetry.py``).
+
+    With a breaker piece the restricted problem is counted with no Python work per
+    solution and all = distinct x |G|; without one each solution is reduced in Python,
+    which also counts the symmetric classes. Without ``symmetry`` every tiling
+    is counted and the distinct count is unknown unless G = {e}.
+    """
+    if not symmetry:
+        group = symmetry_group(puzzle)
+        result = dlx.count(build(puzzle), progress=progress, workers=workers, **_engine(engine))
+        n = result.solutions if result.complete else None
+        trivial = len(group) == 1
+        return Counts(n, n if trivial else None, 0 if trivial else None, result.complete,
+                      "all counted without symmetry breaking", result.stats)  # fmt: skip
+    plan = plan_symmetry(puzzle, restrict, breaker, fallback=True)
+    problem = build(puzzle, plan)
+    if not plan.filter:
+        result = dlx.count(problem, progress=progress, workers=workers, **_engine(engine))
+        n = result.solutions if result.complete else None
+        return Counts(
+            None if n is None else n * plan.group_order,
+            n,
+            0,
+            result.complete,
+            f"distinct counted with symmetry breaking ({plan.describe()}); "
+            f"all = distinct x {plan.group_order}, as no solution is symmetric",
+            result.stats,
+        )
+    distinct = every = symmetric = 0
+    stream = dlx.solutions(problem, progress=progress, **_engine(engine))
+    for solution in stream:
+        kept, fixed = sym.is_class_representative(plan, decode(puzzle, solution))
+        if kept:
+            distinct += 1
+            every += plan.group_order // fixed
+            symmetric += fixed > 1
+    return Counts(every, distinct, symmetric, stream.complete,
+                  f"{plan.describe()}; each class of all solutions has |G| / |stabilizer| "
+                  "members", stream.stats)  # fmt: skip
+
+
+def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None):
+    """Stream the distinct tilings (one per class)."""
+    plan = plan_symmetry(puzzle, fallback=True) if plan is None else plan
+    found = 0
+    for solution in dlx.solutions(build(puzzle, plan)):
+        tiling = decode(puzzle, solution)
+        if plan.filter and not sym.is_class_representative(plan, tiling)[0]:
+            continue
+        yield tiling
+        found += 1
+        if limit is not None and found >= limit:
+            return

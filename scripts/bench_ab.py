@@ -1,0 +1,91 @@
+"""Compare the engine of two checkouts side by side: the same counts, alternating.
+
+    git worktree add /tmp/before main
+    python scripts/bench_ab.py /tmp/before . --rounds 5
+
+Each round runs, in a fresh process per checkout (the order alternating from round to
+round), warm ``dlx.count`` of the pentomino rectangles and sudokus of ``data/dlx`` and
+the main job (8x8 with the 12 pentominoes and the 2x2 square, symmetry broken X:P),
+and records the CPU seconds of each count (steadier than wall time on a shared
+machine). Prints the medians and minima per checkout and their ratios (after/before).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = ["pent3x20_sym", "pent4x15_sym", "pent5x12_sym", "pent6x10_sym", "sudoku_escargot"]
+CODE = r"""
+import json, sys, time
+from pathlib import Path
+import dlx
+data = Path(sys.argv[1])
+runs = int(sys.argv[2])
+out = {}
+def timed(name, problem, runs):
+    dlx.count(problem, limit=1)  # load the kernel outside the timing
+    out[name] = []
+    for _ in range(runs):
+        c0 = time.process_time()
+        dlx.count(problem)
+        out[name].append(time.process_time() - c0)
+for name in sys.argv[4:]:
+    timed(name, dlx.parse((data / f"{name}.dlx").read_text()), runs)
+if sys.argv[3] == "1":
+    from puzzles import polyomino
+    z = polyomino.make_puzzle("8x8", "pentominoes", ["O"])
+    text = dlx.write(polyomino.build(z, polyomino.plan_symmetry(z, "X", "P")))
+    timed("main 8x8+O X:P", dlx.parse(text), max(1, runs // 2))
+print(json.dumps(out))
+"""
+
+
+def run_once(checkout: Path, runs: int, main_job: bool) -> dict[str, list[float]]:
+    """CPU seconds of each count in a fresh process of ``checkout``."""
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    command = [sys.executable, "-c", CODE, str(ROOT / "data" / "dlx"), str(runs)]
+    command += ["1" if main_job else "0", *FILES]
+    out = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"{checkout}: {out.stderr.strip().splitlines()[-1]}")
+    return json.loads(out.stdout)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path, help="the checkout to compare against")
+    parser.add_argument("after", type=Path, help="the checkout under test")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3, help="counts per file and round")
+    parser.add_argument("--no-main", action="store_true", help="leave the main job out")
+    args = parser.parse_args(argv)
+    trees = {"before": args.before.resolve(), "after": args.after.resolve()}
+    seconds: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
+    for r in range(args.rounds):
+        order = list(trees) if r % 2 == 0 else list(trees)[::-1]
+        for name in order:
+            for bench, times in run_once(trees[name], args.runs, not args.no_main).items():
+                seconds[name].setdefault(bench, []).extend(times)
+        print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
+    print(f"CPU seconds, {args.rounds} rounds of {args.runs} counts; ratio = after / before")
+    header = ("count", "before", "after", "ratio", "min before", "min after")
+    print("{:18} {:>8} {:>8} {:>6} {:>10} {:>10}".format(*header))
+    median = statistics.median
+    for bench, before in seconds["before"].items():
+        after = seconds["after"][bench]
+        print(
+            f"{bench:18} {median(before):8.3f} {median(after):8.3f} "
+            f"{median(after) / median(before):6.3f} {min(before):10.3f} {min(after):10.3f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

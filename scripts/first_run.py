@@ -1,0 +1,75 @@
+"""First-ever runs: each command with an empty numba cache, then again with a warm one.
+
+For each command: the wall time of its first run in a fresh ``NUMBA_CACHE_DIR`` (so
+the kernel is compiled), how soon the first line appeared on stderr (the compile
+notice), and the wall time of a second run that loads the kernel from that cache.
+Usage::
+
+    python scripts/first_run.py            # the main job and the README's examples
+    python scripts/first_run.py --only main
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+COMMANDS = {
+    "main": "puzzles pentomino --board 8x8 --extra O",
+    "scott": "puzzles pentomino --board data/polyomino/scott.txt --out {tmp}/s.txt "
+    "--svg {tmp}/s.svg",
+    "sudoku": "puzzles sudoku data/sudoku/top95.txt",
+    "tectonic": "puzzles tectonic data/tectonic/Suguru_puzzles.json",
+    "loop": "puzzles loop data/infinity_loop/infinity_loop_test40x40.txt --count",
+    "pipes": "puzzles pipes data/pipes/example.txt --count --connected",
+    "slitherlink": "puzzles slitherlink data/slitherlink/sample_puzzles.json --id 1_4x4 --unique",
+}
+
+
+def timed(argv: list[str], env: dict) -> tuple[float, float | None, int]:
+    """Wall seconds of a run, seconds until its first byte on stderr, exit status."""
+    t0 = time.perf_counter()
+    first: list[float] = []
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+    def watch() -> None:
+        if proc.stderr.read(1):
+            first.append(time.perf_counter() - t0)
+        proc.stderr.read()
+
+    reader = threading.Thread(target=watch)
+    reader.start()
+    status = proc.wait()
+    reader.join()
+    return time.perf_counter() - t0, (first[0] if first else None), status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", choices=sorted(COMMANDS), help="these only")
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"{'command':12} {'first run':>10} {'1st stderr':>10} {'warm run':>9}")
+    for name in args.only or COMMANDS:
+        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            argv = [sys.executable, "-m", *COMMANDS[name].format(tmp=tmp).split()]
+            cold, notice, status = timed(argv, env)
+            warm, _, _ = timed(argv, env)
+        said = "-" if notice is None else f"{notice:.2f} s"
+        print(f"{name:12} {cold:8.1f} s {said:>10} {warm:7.1f} s  (exit {status})")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""Fixtures the tests share (helpers to import are in ``shared.py``, boards in
+``boards.py``, hypothesis strategies in ``strategies.py``)."""
+
+from __future__ import annotations
+
+import pytest
+from shared import EXPECTED, load
+
+import dlx
+
+
+@pytest.fixture(scope="session")
+def expected() -> dict[str, int]:
+    """Known counts of the data files, by stem (data/dlx/EXPECTED.tsv)."""
+    return EXPECTED
+
+
+@pytest.fixture
+def paused_search():
+    """A factory of searches that pause every ``budget`` nodes (default 997), so that a
+    test sees the state survive many resumptions: ``paused_search(problem, **keywords)``."""
+
+    def make(problem: dlx.Problem | str, budget: int = 997, **keywords):
+        if isinstance(problem, str):
+            problem = load(problem)
+        return dlx.Search(problem, budget=budget, **keywords)
+
+    return make

@@ -1,0 +1,55 @@
+"""What the engine's tests share: the data files and their known counts, and small
+helpers that check what a search reports."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+import dlx
+from dlx.verify import check
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
+# data/dlx/EXPECTED.tsv: counts from Knuth's programs (see data/dlx/SOURCES.md)
+EXPECTED = dict(
+    (name, int(n)) for name, n in (line.split() for line in (DATA / "EXPECTED.tsv").open())
+)
+NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def examples(n: int) -> int:
+    """``n`` hypothesis examples, or a few when the kernel runs as plain Python."""
+    return max(10, n // 50) if NO_JIT else n
+
+
+def load(name: str) -> dlx.Problem:
+    """A problem from data/dlx."""
+    return dlx.read(DATA / f"{name}.dlx")
+
+
+def option_sets(stream) -> set[frozenset[int]]:
+    """The solutions of a stream as sets of option indices, each one checked."""
+    found = set()
+    for s in stream:
+        check(s.problem, s.options)
+        key = frozenset(s.options)
+        assert key not in found, "a solution was reported twice"
+        found.add(key)
+    return found
+
+
+def run_to_end(search):
+    """Run a search until it is done, checking its links at every pause."""
+    while search.run() != dlx.layout.DONE:
+        search.sanity()
+    search.sanity()
+    return search
+
+
+def assert_links_restored(search, problem: dlx.Problem) -> None:
+    """Every link array is back to its initial state."""
+    arrays = problem.arrays()
+    assert np.array_equal(search.node, arrays.node)
+    assert np.array_equal(search.item, arrays.item)
