@@ -53,6 +53,7 @@ def count(
     progress: bool = False,
     workers: int | None = 1,
     engine: str = engines.DEFAULT,
+    propagate: str | None = None,
     parallel: Parallel | None = None,
     tasks: int | None = None,
     split_depth: int | None = None,
@@ -77,6 +78,8 @@ def count(
     2
     """
     engine = engines.resolve(engine, problem)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
     options = _parallel_settings(
         workers,
         parallel,
@@ -124,6 +127,7 @@ def solutions(
     progress: bool = False,
     workers: int | None = 1,
     engine: str = engines.DEFAULT,
+    propagate: str | None = None,
     parallel: Parallel | None = None,
     tasks: int | None = None,
     split_depth: int | None = None,
@@ -135,7 +139,7 @@ def solutions(
     """Stream the solutions of ``problem``, stopping after ``limit`` of them.
 
     A parallel stream (see the module's docstring) yields its solutions a task at a
-    time, in no fixed order.
+    time, in no fixed order. Keywords as for ``count``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -145,6 +149,8 @@ def solutions(
     [(0, 1), (2,)]
     """
     engine = engines.resolve(engine, problem)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
     options = _parallel_settings(
         workers,
         parallel,

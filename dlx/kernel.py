@@ -171,6 +171,10 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     COLOR,
     DEGREE,
     DLINK,
+    DOMINATION_LENGTH,
+    DOMINATION_MARK,
+    DOMINATION_TOP,
+    DOMINATION_TRAIL,
     DONE,
     EDGE_BAD,
     EDGE_CLOSING,
@@ -339,6 +343,135 @@ def _unhide_option(node, rr):
         if node[COLOR, _u(nn)] >= 0:
             _relink(node, nn)
         nn = _next_in_option(node, nn)
+
+
+# -- item domination ----------------------------------------------------------------------
+
+
+@njit(inline="always", **PLAIN)
+def _option_has(node, x, c):
+    """Whether the option of node ``x`` has a node in item ``c``."""
+    if node[TOP, _u(x)] == c:
+        return True
+    nn = _next_in_option(node, x)
+    while nn != x:
+        if node[TOP, _u(nn)] == c:
+            return True
+        nn = _next_in_option(node, nn)
+    return False
+
+
+@njit(inline="always", **PLAIN)
+def _push_items(node, second, x, work):
+    """Push the primary items of the option of node ``x`` on the work stack, once each."""
+    n = work.shape[0] // 2
+    nn = x
+    while True:
+        cc = node[TOP, _u(nn)]
+        if cc < second and work[n + cc] == 0:
+            work[n + cc] = 1
+            work[n] += 1
+            work[work[n]] = cc
+        nn = _next_in_option(node, nn)
+        if nn == x:
+            break
+
+
+@njit(**PLAIN)
+def _dominate_item(st, p, dead):
+    """Item domination from item ``p`` (see the essay): hide the options of each item
+    that every option of p covers, but not p, onto the trail; push the items that lose
+    options. Return ``(updates, dead)``."""
+    node, item, second, dom, work = st.node, st.item, st.second, st.domination, st.work
+    length = node[TOP, _u(p)]
+    if dead or length <= 0 or length > dom[DOMINATION_LENGTH]:
+        return 0, dead
+    if item[BOUND, _u(p)] != 1 or item[SLACK, _u(p)] != 0 or not _is_active(item, p):
+        return 0, dead
+    updates = 0
+    first = node[DLINK, _u(p)]
+    q = _next_in_option(node, first)
+    while q != first:
+        c = node[TOP, _u(q)]
+        if (
+            c < second
+            and node[TOP, _u(c)] > length
+            and item[BOUND, _u(c)] == 1
+            and item[SLACK, _u(c)] == 0
+            and _is_active(item, c)
+        ):
+            r = node[DLINK, _u(first)]
+            while r != p and _option_has(node, r, c):
+                r = node[DLINK, _u(r)]
+            if r == p:  # every option of p covers c
+                x = node[DLINK, _u(c)]
+                while x != c:
+                    after = node[DLINK, _u(x)]
+                    if not _option_has(node, x, p):
+                        cc, left = _unlink(node, x)
+                        done, starved = _hide_option(node, item, x, second)
+                        updates += done + 1
+                        top = dom[DOMINATION_TOP]
+                        dom[DOMINATION_TRAIL + top] = x
+                        dom[DOMINATION_TOP] = top + 1
+                        if starved or _starves(item, cc, left, second):
+                            return updates, True
+                        _push_items(node, second, x, work)
+                    x = after
+        q = _next_in_option(node, q)
+    return updates, False
+
+
+@njit(**PLAIN)
+def _dominate(st, x, everything):
+    """Apply item domination until nothing changes, after the option of node ``x`` was
+    committed; return ``(updates, dead)``. The items checked first are those that lost
+    options since the last time (the items of the options in the lists of x's items),
+    or every active item if ``everything``."""
+    node, item, second, work = st.node, st.item, st.second, st.work
+    n = work.shape[0] // 2
+    if everything:
+        p = item[NEXT, 0]
+        while p != 0:
+            work[n + p] = 1
+            work[n] += 1
+            work[work[n]] = p
+            p = item[NEXT, _u(p)]
+    else:
+        pp = x
+        while True:
+            cc = node[TOP, _u(pp)]
+            rr = node[DLINK, _u(cc)]
+            while rr != cc:
+                if rr != pp:
+                    _push_items(node, second, rr, work)
+                rr = node[DLINK, _u(rr)]
+            pp = _next_in_option(node, pp)
+            if pp == x:
+                break
+        _push_items(node, second, x, work)
+    updates = 0
+    dead = False
+    while work[n] > 0:  # emptied even at a dead end: the stack is left zero
+        p = work[work[n]]
+        work[n] -= 1
+        work[n + p] = 0
+        done, dead = _dominate_item(st, p, dead)
+        updates += done
+    return updates, dead
+
+
+@njit(inline="always", **PLAIN)
+def _undominate(st, mark):
+    """Restore the options item domination hid since the trail was ``mark`` long."""
+    dom = st.domination
+    top = dom[DOMINATION_TOP]
+    while top > mark:
+        top -= 1
+        x = dom[DOMINATION_TRAIL + top]
+        _unhide_option(st.node, x)
+        _relink(st.node, x)
+    dom[DOMINATION_TOP] = top
 
 
 # -- Knuth's operations -------------------------------------------------------------------
@@ -722,7 +855,7 @@ def _tweak_choice(st, i, cur):
 
 
 @njit(inline="always", **PLAIN)
-def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
+def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts):
     """M6: ``(entered, solutions, updates)``: commit the option of node ``cur``
     (``entered``), or add the count the memo holds for its child, or undo a commit
     that left the child dead (then ``entered`` is False)."""
@@ -742,6 +875,19 @@ def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
         ):
             last = cur - 1  # the option breaks the loop rules: undo all of it
             dead_at = cur
+    if st.domination[DOMINATION_LENGTH] > 0:
+        mark = st.domination[DOMINATION_TOP]
+        st.level_data[level, DOMINATION_MARK] = mark
+        if last == cur and level + 1 >= n_forced:
+            everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
+            hidden, dead = _dominate(st, cur, everything)
+            done += hidden
+            if dead:
+                _undominate(st, mark)
+                if loop is not None:
+                    _loop_unsettle(node, item, loop, i)
+                last = cur - 1
+                dead_at = cur
     if last != cur:
         _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
         return False, 0, done
@@ -775,6 +921,8 @@ def _undo_choice(st, loop, level):
     if cur <= item.shape[1] - 1:
         _reactivate(item, i)
         return False
+    if st.domination[DOMINATION_LENGTH] > 0:
+        _undominate(st, st.level_data[level, DOMINATION_MARK])
     if loop is not None:
         _loop_unsettle(node, item, loop, i)
     _uncommit_option(node, item, cur, cur - 1, cur, st.second, item.shape[1] - 1, loop)
@@ -865,7 +1013,7 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
                     cur = _next_branch(st, level, cur)
             else:
                 entered, seen, done = _try_option(
-                    st, loop, level, i, cur, n_fixed, memo_keys, memo_counts
+                    st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts
                 )
                 solutions += seen
                 updates += done
