@@ -65,6 +65,31 @@ take a node out of its item's list and put it back, ``_hide_option`` and
 ``_unhide_option`` do that for every other node of an option. ``sanity`` checks every
 link and length (Knuth's ``sanity()``); the tests call it at every pause.
 
+Item domination
+---------------
+Optional (``propagate="domination"``; ``st.domination[DOMINATION_LENGTH]`` is 0 when
+off), the first reduction of Knuth's DLX-PRE, done during the search: if every option
+left to an active primary item p covers a primary item c, and both still need exactly
+one option (``BOUND = 1, SLACK = 0``), the option chosen for p will cover c, so the
+options of c without p are in no solution and are hidden, whole, onto a trail
+(``st.domination[DOMINATION_TRAIL:]``; a level's trail length before its option is
+``level_data[level, DOMINATION_MARK]``), restored in the reverse order before the
+option is uncommitted. Only primary items are used, so colours, bounds on other items
+and loop items do not change the argument: what is hidden is in no exact cover at all.
+Counts and solutions stay the same (and the memo's counts, which are per set of covered
+items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointing and
+claiming), and hidden or naked pairs' consequences where they are such dominations.
+
+It runs after each commit past the forced options (``_dominate``), until nothing
+changes, on a work stack (``st.work``): first the items that lost options since the
+last time (those of the options in the lists of the committed option's items, which
+are the options the commit and the cover of the branched item hid; every active item
+right after the forced options), then the items of each option it hides. An item whose
+list did not change cannot dominate anew: it dominated nothing before, and its list is
+the same. Items with more than ``DOMINATION_LENGTH`` options left are not checked, and
+a check stops at the first option of p that misses c. A hidden option that starves an
+item makes the child dead, undone as a dead commit is.
+
 Memo
 ----
 For full counts of problems without colours, multiplicities or loop items, the
@@ -377,7 +402,7 @@ def _push_items(node, second, x, work):
             break
 
 
-@njit(**PLAIN)
+@njit(inline="always", **PLAIN)
 def _dominate_item(st, p, dead):
     """Item domination from item ``p`` (see the essay): hide the options of each item
     that every option of p covers, but not p, onto the trail; push the items that lose
@@ -422,7 +447,7 @@ def _dominate_item(st, p, dead):
     return updates, False
 
 
-@njit(**PLAIN)
+@njit(inline="always", **PLAIN)
 def _dominate(st, x, everything):
     """Apply item domination until nothing changes, after the option of node ``x`` was
     committed; return ``(updates, dead)``. The items checked first are those that lost

@@ -40,7 +40,7 @@ LEVEL_FIELDS = 8
 
 # domination[field]: the rule's setting and trail (see "Item domination" in the kernel)
 DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_TRAIL = 0, 1, 2
-DOMINATION_MAX_LENGTH = 4  # an item with more options left is not checked
+DOMINATION_MAX_LENGTH = 2  # an item with more options left is not checked (README: 2 measured best)
 PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 
 # progress[field]: where a search stands between calls, and its counters
