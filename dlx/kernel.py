@@ -78,7 +78,7 @@ option is uncommitted. Only primary items are used, so colours, bounds on other 
 and loop items do not change the argument: what is hidden is in no exact cover at all.
 Counts and solutions stay the same (and the memo's counts, which are per set of covered
 items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointing and
-claiming), and hidden or naked pairs' consequences where they are such dominations.
+claiming), and what a single (an item with one option left) eliminates, before a branch.
 
 It runs after each commit past the forced options (``_dominate``), until nothing
 changes, on a work stack (``st.work``): first the items that lost options since the
