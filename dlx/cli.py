@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
     )
+    parser.add_argument(
+        "--propagate",
+        choices=["domination"],
+        default=None,
+        help="prune the tree by item domination (same solutions, fewer nodes)",
+    )
     return parser
 
 
@@ -73,7 +79,7 @@ def main(argv=None, *, task_runner=None) -> int:
     args = _parser().parse_args(argv)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     try:
-        problem = read(args.file)
+        problem = read(args.file).with_propagation(args.propagate)
     except (DlxFormatError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -85,6 +85,9 @@ class Problem:
         if propagate == self.propagate:
             return self
         other = copy.copy(self)
+        for name, value in vars(self).items():  # building on the copy leaves self alone
+            if isinstance(value, list | dict):
+                setattr(other, name, value.copy())
         other.propagate = propagate
         return other
 

@@ -121,4 +121,19 @@ def test_bad_setting_refused():
     p.add_option(["a"])
     with pytest.raises(dlx.ProblemError, match="propagate='dominance'"):
         dlx.count(p, propagate="dominance")
-    assert dominated(p).propagate == ON and p.propagate is None
+    q = dominated(p)
+    assert q.propagate == ON and p.propagate is None
+    q.add_option(["a"])  # the copy is a problem of its own
+    assert (p.n_options, q.n_options) == (1, 2)
+    assert dlx.count(p).solutions == 1 and dlx.count(q).solutions == 2
+
+
+def test_command_line(tmp_path, capsys):
+    from dlx.cli import main
+
+    path = tmp_path / "p.dlx"
+    path.write_text("a b c d\na b\nc d\na c\nb d\na d\nb c\n", encoding="utf-8")
+    assert main([str(path), "--count", "--workers", "1"]) == 0
+    plain = capsys.readouterr().out
+    assert main([str(path), "--count", "--workers", "1", "--propagate", "domination"]) == 0
+    assert capsys.readouterr().out == plain == "3\n"
