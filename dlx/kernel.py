@@ -387,13 +387,14 @@ def _option_has(node, x, c):
 
 
 @njit(inline="always", **PLAIN)
-def _push_items(node, second, x, work):
-    """Push the primary items of the option of node ``x`` on the work stack, once each."""
+def _push_items(node, second, x, work, max_length):
+    """Push the primary items of the option of node ``x`` with at most ``max_length``
+    options left on the work stack, once each."""
     n = work.shape[0] // 2
     nn = x
     while True:
         cc = node[TOP, _u(nn)]
-        if cc < second and work[n + cc] == 0:
+        if cc < second and work[n + cc] == 0 and node[TOP, _u(cc)] <= max_length:
             work[n + cc] = 1
             work[n] += 1
             work[work[n]] = cc
@@ -441,7 +442,7 @@ def _dominate_item(st, p, dead):
                         dom[DOMINATION_TOP] = top + 1
                         if starved or _starves(item, cc, left, second):
                             return updates, True
-                        _push_items(node, second, x, work)
+                        _push_items(node, second, x, work, dom[DOMINATION_LENGTH])
                     x = after
         q = _next_in_option(node, q)
     return updates, False
@@ -455,6 +456,7 @@ def _dominate(st, x, everything):
     or every active item if ``everything``."""
     node, item, second, work = st.node, st.item, st.second, st.work
     n = work.shape[0] // 2
+    max_length = st.domination[DOMINATION_LENGTH]
     if everything:
         p = item[NEXT, 0]
         while p != 0:
@@ -469,12 +471,12 @@ def _dominate(st, x, everything):
             rr = node[DLINK, _u(cc)]
             while rr != cc:
                 if rr != pp:
-                    _push_items(node, second, rr, work)
+                    _push_items(node, second, rr, work, max_length)
                 rr = node[DLINK, _u(rr)]
             pp = _next_in_option(node, pp)
             if pp == x:
                 break
-        _push_items(node, second, x, work)
+        _push_items(node, second, x, work, max_length)
     updates = 0
     dead = False
     while work[n] > 0:  # emptied even at a dead end: the stack is left zero
