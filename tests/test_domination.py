@@ -38,6 +38,7 @@ def assert_same_answers(problem: dlx.Problem, expected: set) -> None:
     assert dlx.is_unique(problem, propagate=ON) == (len(expected) == 1)
 
 
+@pytest.mark.oracle  # CI runs these again without the JIT
 @settings(max_examples=300, deadline=None)
 @given(problems(max_options=12, max_primary=6))
 def test_random_problems_with_bounds_and_colours(problem):
@@ -55,12 +56,14 @@ def exact_problems(draw):
     return p
 
 
+@pytest.mark.oracle  # CI runs these again without the JIT
 @settings(max_examples=300, deadline=None)
 @given(exact_problems())
 def test_random_exact_cover_problems(problem):
     assert_same_answers(problem, naive_solutions(problem))
 
 
+@pytest.mark.oracle  # CI runs these again without the JIT
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 10**9))
 def test_random_problems_with_loop_items(seed):
@@ -70,6 +73,7 @@ def test_random_problems_with_loop_items(seed):
     assert_same_answers(looped, expected)
 
 
+@pytest.mark.oracle  # CI runs these again without the JIT
 @settings(max_examples=100, deadline=None)
 @given(exact_problems(), st.integers(1, 3))
 def test_links_restored_at_every_pause(problem, budget):
