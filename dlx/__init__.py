@@ -16,6 +16,7 @@ from dlx.dlxfile import DlxFormatError, parse, read, write
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 try:
@@ -28,6 +29,7 @@ __all__ = [
     "CheckpointError",
     "Count",
     "DlxFormatError",
+    "Interrupted",
     "InvalidSolution",
     "Memo",
     "Parallel",

@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import re
+import time
 
 from dlx.problem import Problem, ProblemError
+from dlx.stopping import TimeLimitReached
 
 _BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)\|(.+)$")
 
@@ -62,7 +64,10 @@ def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
             fail(str(e))
 
 
-def parse(text: str) -> Problem:
+CHECK_LINES = 4096  # lines read between two looks at the clock
+
+
+def parse(text: str, deadline: float | None = None) -> Problem:
     """Read a problem in Knuth's ``.dlx`` format.
 
     >>> p = parse('''| a comment
@@ -72,9 +77,13 @@ def parse(text: str) -> Problem:
     ... ''')
     >>> p.primary, p.secondary, p.n_options
     (['a', 'b', 'c'], ['x'], 2)
+
+    ``deadline`` (a ``time.monotonic()`` value): raise ``TimeLimitReached`` once it passes.
     """
     problem: Problem | None = None
     for line_no, line in enumerate(text.splitlines(), start=1):
+        if deadline is not None and line_no % CHECK_LINES == 0 and time.monotonic() > deadline:
+            raise TimeLimitReached(f"time limit reached while reading line {line_no}")
         stripped = line.strip()
         if not stripped or stripped.startswith("|"):
             continue
@@ -139,12 +148,12 @@ def read_bytes(path) -> bytes:
         return f.read()
 
 
-def read(path) -> Problem:
+def read(path, deadline: float | None = None) -> Problem:
     """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
     label = "<stdin>" if str(path) == "-" else str(path)
     data = read_bytes(path)
     try:
-        return parse(decode(data))
+        return parse(decode(data), deadline)
     except DlxFormatError as e:
         raise DlxFormatError(f"{label}: {e}") from None
 

@@ -101,14 +101,24 @@ decision diagrams", AAAI 2017), without the diagram.
 ``level_key[l]`` is that set at level ``l``, one bit per item in ``uint64`` words: the
 key of level ``l + 1`` is made in M6 from level ``l``'s and the option tried
 (``_memo_push``). Before the commit, the child's key is looked up in a direct-mapped
-table (``memo_keys[slot]``, ``memo_counts[slot]`` = the count + 1, 0 for an empty slot):
-a hit adds the count and goes on to the next option without committing. On leaving a
-level (M9) that was entered at or below the fixed levels and whose subtree took at
-least ``MEMO_MIN_NODES`` nodes, its count (``solutions`` now minus
-``level_data[l, MEMO_SOLUTIONS]``, noted on entry) is stored, overwriting whatever
-held the slot. Every stored count is that of a whole subtree, so the table stays exact
-whatever the order of stores and overwrites; it lives as long as the caller keeps it,
-and the subproblems of one parallel count share it within a worker.
+table (``memo_keys[slot]``; ``memo_counts[slot, 0]`` is 1 for a full slot, and
+``memo_counts[slot, 1:]`` the count): a hit adds the count and goes on to the next
+option without committing. On leaving a level (M9) that was entered at or below the
+fixed levels and whose subtree took at least ``MEMO_MIN_NODES`` nodes, its count (the
+count now minus the count noted on entry) is stored, overwriting whatever held the
+slot.
+
+Counts of any size: the solutions met one by one are counted in ``progress[SOLUTIONS]``
+(an int64 that no search lives long enough to fill), and the counts that memo hits
+add in ``st.extra``, an unsigned number of K 64-bit limbs (least significant first),
+``st.level_count[l]`` being its value on entry to level ``l``. The memo stores K
+limbs too. An addition that carries out of the top limb stops the search with
+OVERFLOW; the caller then starts it again with 2K limbs (``Search.run``), so every
+count is exact, and the total is ``progress[SOLUTIONS] + extra`` as a Python int.
+
+Every stored count is that of a whole subtree, so the table stays exact whatever the
+order of stores and overwrites; it lives as long as the caller keeps it, and the
+subproblems of one parallel count share it within a worker.
 
 The search tree is the same, less the subtrees met before (the README gives the
 node counts measured). Sudoku trees hardly repeat, and their batch searches stop at a
@@ -230,6 +240,7 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     NEXT,
     NO_SPLIT,
     NODES,
+    OVERFLOW,
     PAUSED,
     PREV,
     SLACK,
@@ -767,13 +778,41 @@ def _memo_matches(level_key, level, memo_keys, slot):
 
 
 @njit(**PLAIN)
-def _memo_store(level_key, level, memo_keys, memo_counts, count):
-    """Keep ``count`` under the key of ``level`` (in place of the slot's old entry).
-    An explicit loop: a slice assignment here compiles much more slowly."""
+def _memo_store(st, level, memo_keys, memo_counts, ones):
+    """Keep the count of the subtree of ``level`` (``ones`` solutions met one by one, and
+    ``st.extra`` minus ``st.level_count[level]``) under its key, in place of the slot's
+    old entry; return True if the count does not fit the limbs (OVERFLOW).
+    Explicit loops: slice assignments here compile much more slowly."""
+    level_key = st.level_key
     slot = _memo_slot(level_key, level, memo_keys)
     for w in range(level_key.shape[1]):
         memo_keys[slot, _u(w)] = level_key[_u(level), _u(w)]
-    memo_counts[slot] = count + 1
+    memo_counts[slot, 0] = 1
+    carry = np.uint64(ones)
+    borrow = np.uint64(0)
+    for w in range(st.extra.shape[0]):
+        now = st.extra[w]
+        before = st.level_count[level, w]
+        difference = now - before - borrow
+        borrow = np.uint64(1) if now < before or (now == before and borrow) else np.uint64(0)
+        total = difference + carry
+        carry = np.uint64(1) if total < carry else np.uint64(0)
+        memo_counts[slot, w + 1] = total
+    return carry != 0
+
+
+@njit(inline="always", **PLAIN)
+def _memo_add(st, memo_counts, slot):
+    """Add the count of memo ``slot`` to ``st.extra``; return True on OVERFLOW."""
+    carry = np.uint64(0)
+    for w in range(st.extra.shape[0]):
+        a = st.extra[w]
+        total = a + memo_counts[slot, w + 1]
+        high = total < a
+        total += carry
+        carry = np.uint64(1) if high or total < carry else np.uint64(0)
+        st.extra[w] = total
+    return carry != 0
 
 
 @njit(**PLAIN)
@@ -793,14 +832,14 @@ def _memo_push(node, level_key, level, x):
 
 @njit(inline="always", **PLAIN)
 def _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts):
-    """M6 with the memo: push the key of the child of option ``cur``; return its count
-    plus one if the table holds it (0 if not)."""
+    """M6 with the memo: push the key of the child of option ``cur``; return the slot
+    that holds its count, or -1."""
     _memo_push(st.node, st.level_key, level, cur)
     if level + 1 >= n_fixed:
         slot = _memo_slot(st.level_key, level + 1, memo_keys)
-        if memo_counts[slot] > 0 and _memo_matches(st.level_key, level + 1, memo_keys, slot):
-            return memo_counts[slot]
-    return 0
+        if memo_counts[slot, 0] != 0 and _memo_matches(st.level_key, level + 1, memo_keys, slot):
+            return np.int64(slot)
+    return np.int64(-1)
 
 
 # -- Knuth's steps ---------------------------------------------------------------------------
@@ -813,6 +852,8 @@ def _enter_level(st, loop, level, solutions, nodes, memo_on, n_forced, split_dep
     if memo_on:
         st.level_data[level, MEMO_SOLUTIONS] = solutions
         st.level_data[level, MEMO_NODES] = nodes
+        for w in range(st.extra.shape[0]):
+            st.level_count[level, w] = st.extra[w]
     if level == 0 and loop is not None and not st.has_bounds and n_forced == 0:
         if not _loop_settle_root(st.node, st.item, st.second, loop):
             return DEAD_END
@@ -883,17 +924,18 @@ def _tweak_choice(st, i, cur):
 
 @njit(inline="always", **PLAIN)
 def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts):
-    """M6: ``(entered, solutions, updates)``: commit the option of node ``cur``
-    (``entered``), or add the count the memo holds for its child, or undo a commit
-    that left the child dead (then ``entered`` is False)."""
+    """M6: ``(entered, overflow, updates)``: commit the option of node ``cur``
+    (``entered``), or add the count the memo holds for its child (``overflow`` if it
+    does not fit), or undo a commit that left the child dead (then ``entered`` is
+    False)."""
     node, item, second = st.node, st.item, st.second
     n_items = item.shape[1] - 1
     if cur <= n_items:
-        return True, 0, 0  # the null choice
+        return True, False, 0  # the null choice
     if memo_keys.shape[0] > 0:
-        seen = _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts)
-        if seen > 0:
-            return False, seen - 1, 0
+        slot = _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts)
+        if slot >= 0:
+            return False, _memo_add(st, memo_counts, slot), 0
     start = 0 if loop is None else loop.total[LOOP_TRAIL]
     done, last, dead_at = _commit_option(node, item, cur, second, n_items, loop)
     if last == cur and loop is not None:
@@ -917,8 +959,8 @@ def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_coun
                 dead_at = cur
     if last != cur:
         _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
-        return False, 0, done
-    return True, 0, done
+        return False, False, done
+    return True, False, done
 
 
 @njit(inline="always", **PLAIN)
@@ -932,10 +974,12 @@ def _next_branch(st, level, cur):
 
 @njit(inline="always", **PLAIN)
 def _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts):
-    """M9 with the memo: keep the count of the subtree just left, if it was worth it."""
+    """M9 with the memo: keep the count of the subtree just left, if it was worth it;
+    return True on OVERFLOW."""
     row = st.level_data[level]
-    if nodes - row[MEMO_NODES] >= MEMO_MIN_NODES:
-        _memo_store(st.level_key, level, memo_keys, memo_counts, solutions - row[MEMO_SOLUTIONS])
+    if nodes - row[MEMO_NODES] < MEMO_MIN_NODES:
+        return False
+    return _memo_store(st, level, memo_keys, memo_counts, solutions - row[MEMO_SOLUTIONS])
 
 
 @njit(inline="always", **PLAIN)
@@ -986,8 +1030,9 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
     stream : bool
         Return at each solution (with the path in the ``CHOICE`` column).
 
-    Returns DONE, SOLUTION, PAUSED, LEAF or LIMIT; on SOLUTION and LEAF the current
-    level is ``progress[LEVEL]``, and the next call goes on from there.
+    Returns DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW (a count that does not fit
+    the limbs: start again with more); on SOLUTION and LEAF the current level is
+    ``progress[LEVEL]``, and the next call goes on from there.
     """
     progress = st.progress
     level, step = progress[LEVEL], progress[STEP]
@@ -1039,11 +1084,13 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
                 else:
                     cur = _next_branch(st, level, cur)
             else:
-                entered, seen, done = _try_option(
+                entered, overflow, done = _try_option(
                     st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts
                 )
-                solutions += seen
                 updates += done
+                if overflow:
+                    code = OVERFLOW
+                    break
                 if entered:
                     level += 1
                     step = FORWARD
@@ -1059,7 +1106,9 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
         else:
             # M9: leave level, then M7: try again
             if memo_on and level >= n_fixed:
-                _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts)
+                if _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts):
+                    code = OVERFLOW
+                    break
             if level == 0:
                 if loop is not None:
                     _loop_unforbid(st.node, loop, 0)
@@ -1107,7 +1156,7 @@ def search_batch(st, loop, forced_nodes, forced_start, limit, counts, first_solu
     """
     prefix = np.zeros(0, np.int32)
     memo_keys = np.zeros((0, 1), np.uint64)  # no memo: each search stops at a limit
-    memo_counts = np.zeros(0, np.int64)
+    memo_counts = np.zeros((0, 2), np.uint64)
     budget = 1 << 62
     n_items = st.item.shape[1] - 1
     progress = st.progress

@@ -49,7 +49,7 @@ PROGRESS_FIELDS = 5
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3  # the kernel's steps (see its essay)
 
 # what a kernel call returns
-DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
+DONE, SOLUTION, PAUSED, LEAF, LIMIT, OVERFLOW = 0, 1, 2, 3, 4, 5
 NO_SPLIT = -1  # split_depth for a search that reports no leaves
 
 # loop items: loop_edge[item, field], loop_vertex[vertex, field], loop_total[field]
@@ -314,8 +314,10 @@ class SearchState(NamedTuple):
     the search ends); ``level_data``: int64[max_level, LEVEL_FIELDS], a row per level;
     ``progress``: int64[PROGRESS_FIELDS] (level, step, solutions, nodes, updates);
     ``level_key``: uint64[max_level + 1, words], the memo's key of each level;
-    ``domination``: int64[DOMINATION_TRAIL + n_nodes]: the longest list checked (0:
-    the rule is off), the trail's length, then the trail (nodes of hidden options);
+    ``extra``: uint64[limbs], the count added by memo hits (K limbs, least significant
+    first), and ``level_count``: uint64[max_level, limbs], its value on entry to each
+    level; ``domination``: int64[DOMINATION_TRAIL + n_nodes]: the longest list checked
+    (0: the rule is off), the trail's length, then the trail (nodes of hidden options);
     ``work``: int64[2 (n_items + 1)], zero: the rule's stack of items to check;
     ``second``, ``has_bounds``: as in ``Arrays``.
     """
@@ -325,6 +327,8 @@ class SearchState(NamedTuple):
     level_data: np.ndarray
     progress: np.ndarray
     level_key: np.ndarray
+    extra: np.ndarray
+    level_count: np.ndarray
     domination: np.ndarray
     work: np.ndarray
     second: int
@@ -359,10 +363,14 @@ def new_loop_state(arrays: Arrays) -> LoopState | None:
 
 
 def new_state(
-    arrays: Arrays, max_level: int, key_words: int = 1, propagate: str | None = None
+    arrays: Arrays,
+    max_level: int,
+    key_words: int = 1,
+    limbs: int = 1,
+    propagate: str | None = None,
 ) -> SearchState:
-    """Fresh arrays for one search of depth at most ``max_level`` (``propagate``:
-    "domination" turns item domination on)."""
+    """Fresh arrays for one search of depth at most ``max_level``, counting with
+    ``limbs`` 64-bit limbs (``propagate``: "domination" turns item domination on)."""
     if propagate not in PROPAGATIONS:
         raise ProblemError(f"propagate={propagate!r}: the choices are None and 'domination'")
     on = propagate == "domination"
@@ -374,11 +382,18 @@ def new_state(
         np.zeros((max_level, LEVEL_FIELDS), np.int64),
         np.zeros(PROGRESS_FIELDS, np.int64),
         np.zeros((max_level + 1, key_words), np.uint64),
+        np.zeros(limbs, np.uint64),
+        np.zeros((max_level, limbs), np.uint64),
         domination,
         np.zeros(2 * arrays.item.shape[1] if on else 2, np.int64),
         arrays.second,
         arrays.has_bounds,
     )
+
+
+def limbs_value(limbs: np.ndarray) -> int:
+    """The Python int of an unsigned number in 64-bit limbs, least significant first."""
+    return sum(int(v) << (64 * k) for k, v in enumerate(limbs.tolist()))
 
 
 # -- the memo and the digest ------------------------------------------------------------
@@ -396,11 +411,12 @@ def memo_allowed(arrays: Arrays) -> bool:
     )
 
 
-def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES) -> tuple[int, int]:
-    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64
-    and a count per slot, slots a power of two (the hash is masked)."""
+def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES, limbs: int = 1) -> tuple[int, int]:
+    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64,
+    a full-slot flag and a count of ``limbs`` uint64 per slot, slots a power of two
+    (the hash is masked)."""
     words = (arrays.item.shape[1] + KEY_BITS - 1) // KEY_BITS
-    slots = max(nbytes // (8 * (words + 1)), MEMO_MIN_SLOTS)
+    slots = max(nbytes // (8 * (words + 1 + limbs)), MEMO_MIN_SLOTS)
     return 1 << (slots.bit_length() - 1), words
 
 
