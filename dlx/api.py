@@ -83,6 +83,7 @@ def count(
     progress: bool = False,
     workers: int | None = 1,
     engine: str = engines.DEFAULT,
+    propagate: str | None = None,
     parallel: Parallel | None = None,
     tasks: int | None = None,
     split_depth: int | None = None,
@@ -108,6 +109,8 @@ def count(
     """
     _check_call("count", problem, limit, node_limit, time_limit)
     engine = engines.resolve(engine, problem)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
     options = _parallel_settings(
         workers,
         parallel,
@@ -155,6 +158,7 @@ def solutions(
     progress: bool = False,
     workers: int | None = 1,
     engine: str = engines.DEFAULT,
+    propagate: str | None = None,
     parallel: Parallel | None = None,
     tasks: int | None = None,
     split_depth: int | None = None,
@@ -166,7 +170,7 @@ def solutions(
     """Stream the solutions of ``problem``, stopping after ``limit`` of them.
 
     A parallel stream (see the module's docstring) yields its solutions a task at a
-    time, in no fixed order.
+    time, in no fixed order. Keywords as for ``count``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -177,6 +181,8 @@ def solutions(
     """
     _check_call("solutions", problem, limit, node_limit, time_limit)
     engine = engines.resolve(engine, problem)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
     options = _parallel_settings(
         workers,
         parallel,

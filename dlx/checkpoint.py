@@ -35,6 +35,8 @@ def problem_digest(problem: Problem, forced=(), engine: str = DEFAULT) -> str:
     """A digest of the problem's kernel arrays, the forced options and (unless it is
     the default) the engine, whose search tree the split's paths name."""
     text = layout.digest(problem.arrays(), forced)
+    if problem.propagate is not None:  # another tree: other paths
+        text = hashlib.sha256(f"{text} {problem.propagate}".encode()).hexdigest()[:32]
     if engine == DEFAULT:
         return text  # as before there was a choice of engine
     return hashlib.sha256(f"{text} {engine}".encode()).hexdigest()[:32]

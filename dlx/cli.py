@@ -65,6 +65,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the kernel: dlx (dancing links, the default), bitset (fills the first empty "
         "item: for tilings), auto (bitset for tilings it takes, else dlx)",
     )
+    parser.add_argument(
+        "--propagate",
+        choices=["domination"],
+        default=None,
+        help="prune the tree by item domination (same solutions, fewer nodes)",
+    )
     return parser
 
 
@@ -113,7 +119,7 @@ def _main(argv, task_runner) -> int:
         return 2
     deadline = None if args.time_limit is None else started + args.time_limit
     try:
-        problem = read(args.file, deadline=deadline)
+        problem = read(args.file, deadline=deadline).with_propagation(args.propagate)
     except (DlxFormatError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

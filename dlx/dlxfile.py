@@ -113,19 +113,47 @@ def parse(text: str, deadline: float | None = None) -> Problem:
     return problem
 
 
-def read(path, deadline: float | None = None) -> Problem:
-    """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
+def decode(data: bytes) -> str:
+    """The text of UTF-8 bytes (a leading byte-order mark dropped); bytes that are not
+    UTF-8 raise ``DlxFormatError`` naming their line and column.
+
+    >>> decode(b"\\xef\\xbb\\xbfa b")
+    'a b'
+    >>> decode(b"a\\nb \\xff")
+    Traceback (most recent call last):
+    ...
+    dlx.dlxfile.DlxFormatError: line 2, column 3: byte 0xff is not UTF-8
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        start = e.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line_start = data.rfind(b"\n", 0, start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        column = len(data[line_start:start].decode("utf-8-sig")) + 1
+        bad = data[start]
+        raise DlxFormatError(
+            f"line {line}, column {column}: byte {bad:#04x} is not UTF-8"
+        ) from None
+
+
+def read_bytes(path) -> bytes:
+    """The bytes of a file, or of standard input for ``-``."""
     import sys
 
     if str(path) == "-":
-        text = sys.stdin.read()
-        label = "<stdin>"
-    else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        label = str(path)
+        stdin = sys.stdin
+        return stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def read(path, deadline: float | None = None) -> Problem:
+    """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
+    label = "<stdin>" if str(path) == "-" else str(path)
+    data = read_bytes(path)
     try:
-        return parse(text, deadline)
+        return parse(decode(data), deadline)
     except DlxFormatError as e:
         raise DlxFormatError(f"{label}: {e}") from None
 

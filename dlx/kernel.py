@@ -65,6 +65,31 @@ take a node out of its item's list and put it back, ``_hide_option`` and
 ``_unhide_option`` do that for every other node of an option. ``sanity`` checks every
 link and length (Knuth's ``sanity()``); the tests call it at every pause.
 
+Item domination
+---------------
+Optional (``propagate="domination"``; ``st.domination[DOMINATION_LENGTH]`` is 0 when
+off), the first reduction of Knuth's DLX-PRE, done during the search: if every option
+left to an active primary item p covers a primary item c, and both still need exactly
+one option (``BOUND = 1, SLACK = 0``), the option chosen for p will cover c, so the
+options of c without p are in no solution and are hidden, whole, onto a trail
+(``st.domination[DOMINATION_TRAIL:]``; a level's trail length before its option is
+``level_data[level, DOMINATION_MARK]``), restored in the reverse order before the
+option is uncommitted. Only primary items are used, so colours, bounds on other items
+and loop items do not change the argument: what is hidden is in no exact cover at all.
+Counts and solutions stay the same (and the memo's counts, which are per set of covered
+items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointing and
+claiming), and what a single (an item with one option left) eliminates, before a branch.
+
+It runs after each commit past the forced options (``_dominate``), until nothing
+changes, on a work stack (``st.work``): first the items that lost options since the
+last time (those of the options in the lists of the committed option's items, which
+are the options the commit and the cover of the branched item hid; every active item
+right after the forced options), then the items of each option it hides. An item whose
+list did not change cannot dominate anew: it dominated nothing before, and its list is
+the same. Items with more than ``DOMINATION_LENGTH`` options left are not checked, and
+a check stops at the first option of p that misses c. A hidden option that starves an
+item makes the child dead, undone as a dead commit is.
+
 Memo
 ----
 For full counts of problems without colours, multiplicities or loop items, the
@@ -181,6 +206,10 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     COLOR,
     DEGREE,
     DLINK,
+    DOMINATION_LENGTH,
+    DOMINATION_MARK,
+    DOMINATION_TOP,
+    DOMINATION_TRAIL,
     DONE,
     EDGE_BAD,
     EDGE_CLOSING,
@@ -350,6 +379,137 @@ def _unhide_option(node, rr):
         if node[COLOR, _u(nn)] >= 0:
             _relink(node, nn)
         nn = _next_in_option(node, nn)
+
+
+# -- item domination ----------------------------------------------------------------------
+
+
+@njit(inline="always", **PLAIN)
+def _option_has(node, x, c):
+    """Whether the option of node ``x`` has a node in item ``c``."""
+    if node[TOP, _u(x)] == c:
+        return True
+    nn = _next_in_option(node, x)
+    while nn != x:
+        if node[TOP, _u(nn)] == c:
+            return True
+        nn = _next_in_option(node, nn)
+    return False
+
+
+@njit(inline="always", **PLAIN)
+def _push_items(node, second, x, work, max_length):
+    """Push the primary items of the option of node ``x`` with at most ``max_length``
+    options left on the work stack, once each."""
+    n = work.shape[0] // 2
+    nn = x
+    while True:
+        cc = node[TOP, _u(nn)]
+        if cc < second and work[n + cc] == 0 and node[TOP, _u(cc)] <= max_length:
+            work[n + cc] = 1
+            work[n] += 1
+            work[work[n]] = cc
+        nn = _next_in_option(node, nn)
+        if nn == x:
+            break
+
+
+@njit(inline="always", **PLAIN)
+def _dominate_item(st, p, dead):
+    """Item domination from item ``p`` (see the essay): hide the options of each item
+    that every option of p covers, but not p, onto the trail; push the items that lose
+    options. Return ``(updates, dead)``."""
+    node, item, second, dom, work = st.node, st.item, st.second, st.domination, st.work
+    length = node[TOP, _u(p)]
+    if dead or length <= 0 or length > dom[DOMINATION_LENGTH]:
+        return 0, dead
+    if item[BOUND, _u(p)] != 1 or item[SLACK, _u(p)] != 0 or not _is_active(item, p):
+        return 0, dead
+    updates = 0
+    first = node[DLINK, _u(p)]
+    q = _next_in_option(node, first)
+    while q != first:
+        c = node[TOP, _u(q)]
+        if (
+            c < second
+            and node[TOP, _u(c)] > length
+            and item[BOUND, _u(c)] == 1
+            and item[SLACK, _u(c)] == 0
+            and _is_active(item, c)
+        ):
+            r = node[DLINK, _u(first)]
+            while r != p and _option_has(node, r, c):
+                r = node[DLINK, _u(r)]
+            if r == p:  # every option of p covers c
+                x = node[DLINK, _u(c)]
+                while x != c:
+                    after = node[DLINK, _u(x)]
+                    if not _option_has(node, x, p):
+                        cc, left = _unlink(node, x)
+                        done, starved = _hide_option(node, item, x, second)
+                        updates += done + 1
+                        top = dom[DOMINATION_TOP]
+                        dom[DOMINATION_TRAIL + top] = x
+                        dom[DOMINATION_TOP] = top + 1
+                        if starved or _starves(item, cc, left, second):
+                            return updates, True
+                        _push_items(node, second, x, work, dom[DOMINATION_LENGTH])
+                    x = after
+        q = _next_in_option(node, q)
+    return updates, False
+
+
+@njit(inline="always", **PLAIN)
+def _dominate(st, x, everything):
+    """Apply item domination until nothing changes, after the option of node ``x`` was
+    committed; return ``(updates, dead)``. The items checked first are those that lost
+    options since the last time (the items of the options in the lists of x's items),
+    or every active item if ``everything``."""
+    node, item, second, work = st.node, st.item, st.second, st.work
+    n = work.shape[0] // 2
+    max_length = st.domination[DOMINATION_LENGTH]
+    if everything:
+        p = item[NEXT, 0]
+        while p != 0:
+            work[n + p] = 1
+            work[n] += 1
+            work[work[n]] = p
+            p = item[NEXT, _u(p)]
+    else:
+        pp = x
+        while True:
+            cc = node[TOP, _u(pp)]
+            rr = node[DLINK, _u(cc)]
+            while rr != cc:
+                if rr != pp:
+                    _push_items(node, second, rr, work, max_length)
+                rr = node[DLINK, _u(rr)]
+            pp = _next_in_option(node, pp)
+            if pp == x:
+                break
+        _push_items(node, second, x, work, max_length)
+    updates = 0
+    dead = False
+    while work[n] > 0:  # emptied even at a dead end: the stack is left zero
+        p = work[work[n]]
+        work[n] -= 1
+        work[n + p] = 0
+        done, dead = _dominate_item(st, p, dead)
+        updates += done
+    return updates, dead
+
+
+@njit(inline="always", **PLAIN)
+def _undominate(st, mark):
+    """Restore the options item domination hid since the trail was ``mark`` long."""
+    dom = st.domination
+    top = dom[DOMINATION_TOP]
+    while top > mark:
+        top -= 1
+        x = dom[DOMINATION_TRAIL + top]
+        _unhide_option(st.node, x)
+        _relink(st.node, x)
+    dom[DOMINATION_TOP] = top
 
 
 # -- Knuth's operations -------------------------------------------------------------------
@@ -763,7 +923,7 @@ def _tweak_choice(st, i, cur):
 
 
 @njit(inline="always", **PLAIN)
-def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
+def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts):
     """M6: ``(entered, overflow, updates)``: commit the option of node ``cur``
     (``entered``), or add the count the memo holds for its child (``overflow`` if it
     does not fit), or undo a commit that left the child dead (then ``entered`` is
@@ -784,6 +944,19 @@ def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
         ):
             last = cur - 1  # the option breaks the loop rules: undo all of it
             dead_at = cur
+    if st.domination[DOMINATION_LENGTH] > 0:
+        mark = st.domination[DOMINATION_TOP]
+        st.level_data[level, DOMINATION_MARK] = mark
+        if last == cur and level + 1 >= n_forced:
+            everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
+            hidden, dead = _dominate(st, cur, everything)
+            done += hidden
+            if dead:
+                _undominate(st, mark)
+                if loop is not None:
+                    _loop_unsettle(node, item, loop, i)
+                last = cur - 1
+                dead_at = cur
     if last != cur:
         _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
         return False, False, done
@@ -819,6 +992,8 @@ def _undo_choice(st, loop, level):
     if cur <= item.shape[1] - 1:
         _reactivate(item, i)
         return False
+    if st.domination[DOMINATION_LENGTH] > 0:
+        _undominate(st, st.level_data[level, DOMINATION_MARK])
     if loop is not None:
         _loop_unsettle(node, item, loop, i)
     _uncommit_option(node, item, cur, cur - 1, cur, st.second, item.shape[1] - 1, loop)
@@ -906,7 +1081,7 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
                     cur = _next_branch(st, level, cur)
             else:
                 entered, overflow, done = _try_option(
-                    st, loop, level, i, cur, n_fixed, memo_keys, memo_counts
+                    st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts
                 )
                 updates += done
                 if overflow:

@@ -12,6 +12,7 @@ All validation happens here, before anything reaches the numba kernel.
 
 from __future__ import annotations
 
+import copy
 import threading
 
 import numpy as np
@@ -52,7 +53,8 @@ class Problem:
     (3, ['a', 'b', 'x:red'])
     """
 
-    def __init__(self, primary=(), secondary=(), bounds=None):
+    def __init__(self, primary=(), secondary=(), bounds=None, propagate: str | None = None):
+        self.propagate = propagate  # None, or "domination" (see with_propagation)
         self._primary: list[str] = []
         self._secondary: list[str] = []
         self._index: dict[str, int] = {}  # name -> p (primary) or ~s (secondary)
@@ -79,6 +81,23 @@ class Problem:
             self.add_secondary(name)
         if bounds:
             raise ProblemError(f"bounds given for unknown primary item {next(iter(bounds))!r}")
+
+    def with_propagation(self, propagate: str | None) -> Problem:
+        """This problem searched with ``propagate``: None, or ``"domination"`` (item
+        domination: where every option left to a primary item p covers an item c, the
+        options of c without p are hidden; counts and solutions are the same, the tree
+        is smaller). Returns ``self`` when it already has that setting, else a copy
+        that shares the compiled arrays."""
+        if propagate not in layout.PROPAGATIONS:
+            raise ProblemError(f"propagate={propagate!r}: the choices are None and 'domination'")
+        if propagate == self.propagate:
+            return self
+        other = copy.copy(self)
+        for name, value in vars(self).items():  # building on the copy leaves self alone
+            if isinstance(value, list | dict):
+                setattr(other, name, value.copy())
+        other.propagate = propagate
+        return other
 
     # -- building -------------------------------------------------------------------
 

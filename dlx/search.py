@@ -294,7 +294,9 @@ class Search:
         """The arrays of a search from the start (counting with the memo's limbs)."""
         arrays = self._arrays
         words, limbs = (1, 1) if self.memo is None else (self.memo.words, self.memo.limbs)
-        self.state = layout.new_state(arrays, arrays.max_level + self.n_fixed, words, limbs)
+        self.state = layout.new_state(
+            arrays, arrays.max_level + self.n_fixed, words, limbs, self.problem.propagate
+        )
         self.loop = layout.new_loop_state(arrays)
 
     @staticmethod
@@ -568,7 +570,7 @@ class BatchResult:
         return out
 
 
-def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None):
+def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None, propagate=None):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
     Meant for many small searches on one problem (e.g. sudoku givens): the problem is
@@ -576,7 +578,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     ``forced_sets`` is a list of option lists, or a flat array of options with
     ``start`` offsets (set ``k`` is ``forced_sets[start[k]:start[k+1]]``); ``depth``
     bounds the options a solution adds beyond the forced ones (default: the problem's
-    level bound).
+    level bound); ``propagate`` as for ``count``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -603,7 +605,9 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
     compiling.warm_up_batch(arrays.loop_edge is not None)
-    state = layout.new_state(arrays, arrays.max_level + max_forced)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
+    state = layout.new_state(arrays, arrays.max_level + max_forced, 1, 1, problem.propagate)
     t0 = time.perf_counter()
     _kernel().search_batch(
         state,
