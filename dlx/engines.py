@@ -43,8 +43,14 @@ CHOICES = ("dlx", "bitset", "auto")  # what ``engine=`` and ``--engine`` take
 def resolve(engine: str | None, problem: Problem | None = None) -> str:
     """The engine that runs ``problem`` under the name ``engine`` (ValueError if none)."""
     name = DEFAULT if engine is None else engine
+    propagating = problem is not None and problem.propagate is not None
     if name == "auto":
-        return "bitset" if problem is not None and suits(problem) else DEFAULT
+        return "bitset" if problem is not None and not propagating and suits(problem) else DEFAULT
+    if name == "bitset" and propagating:
+        raise ValueError(
+            f"propagate={problem.propagate!r} is a rule of the dlx engine; "
+            "the bitset kernel does not apply it (use engine='dlx' or 'auto')"
+        )
     if name in ENGINES:
         return name
     if name in RESERVED:

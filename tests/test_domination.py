@@ -141,3 +141,12 @@ def test_command_line(tmp_path, capsys):
     plain = capsys.readouterr().out
     assert main([str(path), "--count", "--workers", "1", "--propagate", "domination"]) == 0
     assert capsys.readouterr().out == plain == "3\n"
+
+
+def test_bitset_engine_refuses_the_rule_and_auto_takes_dlx():
+    p = dlx.Problem(primary=["a", "b"])
+    for option in (["a"], ["b"], ["a", "b"]):
+        p.add_option(option)
+    with pytest.raises(ValueError, match="rule of the dlx engine"):
+        dlx.count(p, engine="bitset", propagate=ON)
+    assert dlx.count(p, engine="auto", propagate=ON).solutions == 2
