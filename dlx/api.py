@@ -54,6 +54,14 @@ def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
         raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
 
 
+def _prepare(name: str, problem, engine, propagate, limit, node_limit, time_limit):
+    """The problem to search (with its propagation rule) and the engine that runs it."""
+    _check_call(name, problem, limit, node_limit, time_limit)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
+    return problem, engines.resolve(engine, problem)
+
+
 def _parallel_settings(workers, parallel: Parallel | None, **settings) -> Parallel | None:
     """The settings of a parallel search, or None for a serial one (see the module)."""
     given = {name: value for name, value in settings.items() if value is not None}
@@ -107,10 +115,7 @@ def count(
     >>> print(count(p))
     2
     """
-    _check_call("count", problem, limit, node_limit, time_limit)
-    engine = engines.resolve(engine, problem)
-    if propagate is not None:
-        problem = problem.with_propagation(propagate)
+    problem, engine = _prepare("count", problem, engine, propagate, limit, node_limit, time_limit)
     options = _parallel_settings(
         workers,
         parallel,
@@ -179,10 +184,9 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
-    _check_call("solutions", problem, limit, node_limit, time_limit)
-    engine = engines.resolve(engine, problem)
-    if propagate is not None:
-        problem = problem.with_propagation(propagate)
+    problem, engine = _prepare(
+        "solutions", problem, engine, propagate, limit, node_limit, time_limit
+    )
     options = _parallel_settings(
         workers,
         parallel,

@@ -18,7 +18,7 @@ from test_loop_items import on_edges, one_cycle, random_problem
 import dlx
 from dlx.search import Search
 from dlx.verify import check, naive_solutions
-from puzzles import sudoku
+from puzzles import polyomino, sudoku
 
 ON = "domination"
 
@@ -150,3 +150,7 @@ def test_bitset_engine_refuses_the_rule_and_auto_takes_dlx():
     with pytest.raises(ValueError, match="rule of the dlx engine"):
         dlx.count(p, engine="bitset", propagate=ON)
     assert dlx.count(p, engine="auto", propagate=ON).solutions == 2
+    tiling = polyomino.build(polyomino.make_puzzle("3x20"))  # auto: bitset
+    assert dlx.engines.resolve("auto", tiling) == "bitset"
+    expected = dlx.count(tiling, engine="dlx").solutions
+    assert dlx.count(tiling, engine="auto", propagate=ON).solutions == expected
