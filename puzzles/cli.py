@@ -51,13 +51,15 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from dlx import compiling
-from puzzles.common import PuzzleError, read_text, svg_stack
+from puzzles.common import Interrupted, PuzzleError, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
@@ -96,6 +98,7 @@ examples (from the repository's root):
 SVG_MAX = 100  # pictures drawn at most
 BATCH = 2000  # puzzles per batch call (the progress bar moves between calls)
 NO_LIMIT = 1 << 40  # a count's limit when none is given (batches)
+INTERRUPTED = 130  # exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells report)
 
 
 def version() -> str:
@@ -103,6 +106,19 @@ def version() -> str:
     import dlx
 
     return dlx.__version__
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    """Within: SIGTERM raises KeyboardInterrupt (in the main thread), as Ctrl-C does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -145,12 +161,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     shared.add_argument(
         "--time-limit", type=float, metavar="S", help="stop each puzzle's search after S seconds"
     )
+    default = f"{workers} for counts, 1 for lists" if workers != 1 else "1"
     shared.add_argument(
         "--workers",
         type=int,
-        default=workers,
         metavar="N",
-        help=f"search on N processes, 0 for every core (default {workers})",
+        help=f"search on N processes, 0 for every core (default {default})",
     )
     shared.add_argument(
         "--progress",
@@ -183,16 +199,19 @@ def main(argv=None) -> int:
     if not own_runner:
         add_shared_arguments(
             parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
-        )
+        )  # fmt: skip
     args = parser.parse_args(argv[1:])
     try:
-        return module.run(args) if own_runner else run(module, args)
+        with _terminate_as_interrupt():
+            return module.run(args) if own_runner else run(module, args)
     except PuzzleError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: one line, no traceback
+        found = getattr(e, "solutions", None)
+        where = "" if found is None else f": at least {found} solutions"
+        print(f"interrupted{where}", file=sys.stderr, flush=True)
+        return INTERRUPTED
     except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
@@ -210,6 +229,7 @@ class Outcome:
     complete: bool = True
     stopped_by: str | None = None
     nodes: int = 0
+    result: object = None  # the adapter's count, when counted
 
 
 def _check(args) -> None:
@@ -218,10 +238,8 @@ def _check(args) -> None:
         raise PuzzleError("--limit must be at least 1")
     if args.time_limit is not None and not args.time_limit > 0:
         raise PuzzleError("--time-limit must be more than 0 seconds")
-    if args.workers < 0:
+    if args.workers is not None and args.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
-    if args.time_limit is not None and args.workers != 1 and not args.count:
-        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
     for flag, path in (("--out", args.out), ("--svg", args.svg)):
         if path is not None and args.file not in (None, "-") and os.path.exists(path):
             if os.path.samefile(path, args.file):
@@ -247,8 +265,13 @@ def run(module, args) -> int:
         puzzles = reader(text, args) if reader is not None else module.parse_all(text)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
-    if getattr(module, "COUNT_BY_DEFAULT", False):
-        args.count = args.count or not (args.unique or args.all or args.limit)
+    if getattr(module, "COUNT_BY_DEFAULT", False) and not (args.unique or args.all or args.limit):
+        args.count = args.count or not args.out  # --out FILE alone: every solution there
+        args.all = not args.count
+    if args.workers is None:  # the module's default counts; lists stream on one process
+        args.workers = getattr(module, "WORKERS", 1) if args.count else 1
+    if args.time_limit is not None and args.workers != 1 and not args.count:
+        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(args.out) as sink:
@@ -262,6 +285,8 @@ def run(module, args) -> int:
     nodes = printer.nodes
     rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s)" if len(puzzles) > 1 and seconds else ""
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
+    if not (args.count or args.unique):
+        puzzles_text += f"{printer.found} solutions, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
     return printer.status
 
@@ -319,13 +344,18 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
             for answer in module.solutions(puzzle, 1, workers=1):
                 printer.answer(answer)
         found, nodes = result.solutions, result.stats.nodes
-        return Outcome(found, result.complete, result.stopped_by, nodes)
+        return Outcome(found, result.complete, result.stopped_by, nodes, result)
     limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
     answers = module.solutions(puzzle, limit, **search)
     found = 0
-    for answer in answers:
-        printer.answer(answer)
-        found += 1
+    try:
+        for answer in answers:
+            printer.answer(answer)
+            found += 1
+    except KeyboardInterrupt as e:
+        if getattr(e, "solutions", None) is None:
+            raise Interrupted(found) from None
+        raise
     complete = answers.complete or (args.unique and found >= 2)
     return Outcome(found, complete, answers.stopped_by, answers.nodes)
 
@@ -340,6 +370,7 @@ class Printer:
         self.many = n_puzzles > 1
         self.status = 0
         self.nodes = 0
+        self.found = 0  # solutions of every puzzle
         self.pictures: list[str] = []
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
@@ -357,7 +388,7 @@ class Printer:
         drawn for ``--svg``."""
         args = self.args
         if args.svg and len(self.pictures) < SVG_MAX:
-            self.pictures.append(self.module.svg(answer))
+            self.pictures.append(answer._repr_svg_())
         if args.count or args.unique:
             return
         if args.json:
@@ -378,6 +409,7 @@ class Printer:
         args = self.args
         prefix = f"{self.label}: " if self.many else ""
         self.nodes += o.nodes
+        self.found += o.found
         if args.stats:
             summary = getattr(puzzle, "summary", None)
             extra = f" ({summary()})" if summary is not None else ""
@@ -388,7 +420,12 @@ class Printer:
         line = None
         if args.count:
             line = str(o.found) if o.complete else f"at least {o.found}"
+            lines = getattr(o.result, "lines", None)  # an adapter's own count lines
+            if lines is not None:
+                line = lines()
             entry.update(count=o.found, complete=o.complete)
+            if hasattr(o.result, "to_json"):
+                entry.update(o.result.to_json())
             self.status = self.status or int(o.complete and o.found == 0)
         elif args.unique:
             if o.found >= 2:

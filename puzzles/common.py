@@ -18,6 +18,15 @@ from pathlib import Path
 import dlx
 
 
+class Interrupted(KeyboardInterrupt):
+    """A search stopped by Ctrl-C or SIGTERM that knows how far it got: ``solutions``
+    found at least (None if unknown), as ``dlx`` reports a stopped count."""
+
+    def __init__(self, solutions: int | None = None):
+        super().__init__(solutions)
+        self.solutions = solutions
+
+
 class PuzzleError(ValueError):
     """Bad puzzle input; the message names the line or cell at fault."""
 

@@ -43,6 +43,13 @@ from pathlib import Path
 from puzzles.common import PuzzleError, read_text
 from puzzles.lattices import LATTICES
 from puzzles.polyform import cli as tiling_cli
+from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
+    COUNT_BY_DEFAULT,
+    FILE_REQUIRED,
+    WORKERS,
+    count,
+    solutions,
+)
 from puzzles.polyform import pieces as catalogue
 from puzzles.polyform import tiling
 from puzzles.polyform.pieces import Piece
@@ -414,9 +421,11 @@ def add_arguments(parser) -> None:
     tiling_cli.add_tiling_arguments(parser)
 
 
-def run(args) -> int:
-    """Count, list or draw tilings; exit status 2 for bad input."""
+def read(text, args) -> list:
+    """The one puzzle of ``--board``, ``--pieces`` and ``--extra`` (a FILE is not read)."""
+    if text is not None:
+        raise PuzzleError("pentomino takes no FILE: give --board (and --pieces)")
     puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
     args.restrict = ALIASES.get(args.restrict, args.restrict)
     args.breaker = ALIASES.get(args.breaker, args.breaker)
-    return tiling_cli.run_puzzle(args, puzzle, render, svg)
+    return [tiling_cli.tiling_puzzle(args, puzzle, render, svg)]
