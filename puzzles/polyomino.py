@@ -43,6 +43,8 @@ from pathlib import Path
 from puzzles.common import PuzzleError, read_text
 from puzzles.lattices import LATTICES
 from puzzles.polyform import cli as tiling_cli
+from puzzles.polyform import pieces as catalogue
+from puzzles.polyform import tiling
 from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     COUNT_BY_DEFAULT,
     FILE_REQUIRED,
@@ -50,8 +52,6 @@ from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     count,
     solutions,
 )
-from puzzles.polyform import pieces as catalogue
-from puzzles.polyform import tiling
 from puzzles.polyform.pieces import Piece
 from puzzles.polyform.symmetry import (  # noqa: F401 (public names of this module)
     NoSymmetryBreaking,
