@@ -34,15 +34,16 @@ answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
   when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
   when no mode is asked for (``--limit N`` then lists N solutions).
 
-A module that defines ``run(args)`` keeps its own runner (``pentomino`` today): it
-gets its own parser from its ``add_arguments`` and nothing shared. To adopt the layer
-(the planned ``polyform`` command too), such a module drops ``run`` and the shared
-flags from its ``add_arguments``, reads its puzzle in ``read(text, args)`` (``text`` is
-None when no FILE is given and ``FILE_REQUIRED = False``), sets ``COUNT_BY_DEFAULT``
-and ``WORKERS = 0`` (the pentomino job counts on every core by default), streams and
-counts as above (its distinct solutions), and gives its puzzle a ``summary()`` for what
-``--stats`` should add (how symmetry was broken, all = distinct x |G|); its answers then
-print, draw and dump to JSON like every other command's.
+- ``EPILOG``: what its flags mean for it, shown at the end of ``--help``.
+
+A count whose result has ``lines()`` prints those lines (the tiling commands' "all
+solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSON entry.
+With ``COUNT_BY_DEFAULT``, ``--out FILE`` alone lists every solution into FILE, and
+``WORKERS`` is the default of counts only (lists stream on one process, in order).
+Ctrl-C or SIGTERM stops a command with one line, "interrupted: at least N solutions"
+where N is known (a ``KeyboardInterrupt`` with ``solutions``, as ``dlx`` and
+``common.Interrupted`` give, or the answers listed so far), and exit status 130.
+A module that defines ``run(args)`` keeps its own runner and parser (none does now).
 """
 
 from __future__ import annotations
@@ -191,7 +192,10 @@ def main(argv=None) -> int:
     name = argv[0]
     module = importlib.import_module(COMMANDS[name][0])
     parser = argparse.ArgumentParser(
-        prog=f"python -m puzzles {name}", description=COMMANDS[name][1]
+        prog=f"python -m puzzles {name}",
+        description=COMMANDS[name][1],
+        epilog=getattr(module, "EPILOG", None),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     own_runner = hasattr(module, "run")
     if hasattr(module, "add_arguments"):

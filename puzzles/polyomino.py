@@ -47,6 +47,7 @@ from puzzles.polyform import pieces as catalogue
 from puzzles.polyform import tiling
 from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     COUNT_BY_DEFAULT,
+    EPILOG,
     FILE_REQUIRED,
     WORKERS,
     count,

@@ -32,6 +32,14 @@ from puzzles.lattices import LATTICES
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform import tiling
 
+EPILOG = """\
+A tiling's solutions are its distinct tilings, one per class of the board's symmetry
+group G (every tiling with --no-symmetry). With no mode given it counts (on every core):
+"all solutions: N" and "distinct solutions: M" ("at least" when stopped by a limit,
+"?" when unknown); --unique says whether the tiling is unique up to symmetry;
+--limit N lists N distinct solutions; --out FILE alone writes every one there (one
+picture each, a blank line between two; on a 3-D board each starts with a line
+"# solution K"); --json gives each solution as a list of pieces with their cells."""
 ENGINE = "dlx"  # the tiling commands' default --engine ("auto" once the bitset kernel is in)
 ENGINES = ("dlx", "bitset", "auto")
 COUNT_BY_DEFAULT = True
@@ -55,7 +63,8 @@ def add_tiling_arguments(parser) -> None:
         "--engine",
         choices=ENGINES,
         default=ENGINE,
-        help=f"the search kernel (default {ENGINE})",
+        help=f"the search kernel: dancing links, bitsets, or chosen by the problem "
+        f"(default {ENGINE})",
     )
 
 
@@ -163,9 +172,20 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
             f"{n_places} placements; building the problem...",
             file=sys.stderr,
         )
+    _check_engine(args.engine)
     return Tilings(
         puzzle, not args.no_symmetry, args.restrict, args.breaker, args.engine, render, draw
     )
+
+
+def _check_engine(engine: str) -> None:
+    """Refuse, in one line, a kernel this version of ``dlx`` does not have."""
+    probe = dlx.Problem(primary=["a"])
+    probe.add_option(["a"])
+    try:
+        dlx.count(probe, engine=engine)
+    except ValueError as e:
+        raise PuzzleError(f"--engine {engine}: {e}") from None
 
 
 def read(text, args) -> list[Tilings]:
