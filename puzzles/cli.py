@@ -354,8 +354,8 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
     found = 0
     try:
         for answer in answers:
+            found += 1  # found, even if Ctrl-C comes while it is written
             printer.answer(answer)
-            found += 1
     except KeyboardInterrupt as e:
         if getattr(e, "solutions", None) is None:
             raise Interrupted(found) from None

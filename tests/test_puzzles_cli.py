@@ -6,6 +6,10 @@ the rules alone); counts are checked against the solutions listed.
 """
 
 import json
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -405,3 +409,27 @@ def run_help(capsys) -> str:
     with pytest.raises(SystemExit):
         main(["--help"])
     return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_prints_one_line(signum):
+    """Ctrl-C (or SIGTERM) after the first solutions: one line with what was found,
+    exit status 130, no traceback (issue 19.5)."""
+    command = [sys.executable, "-m", "puzzles", "pentomino", "--board", "8x8", "--extra", "O"]
+    child = subprocess.Popen(
+        [*command, "--all", "--no-progress"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = child.stdout.readline()  # the first solution has been found
+    assert first.strip()
+    child.send_signal(signum)
+    out, err = child.stdout.read(), child.stderr.read()  # (not communicate: first read)
+    assert child.wait(timeout=60) == 130, err
+    assert "Traceback" not in err
+    (line,) = err.splitlines()
+    listed = (first + out).count("\n\n") + 1  # pictures split by blank lines
+    found = int(re.fullmatch(r"interrupted: at least (\d+) solutions", line).group(1))
+    assert 1 <= listed <= found
