@@ -34,6 +34,7 @@ answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
   when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
   when no mode is asked for (``--limit N`` then lists N solutions).
 
+- ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``EPILOG``: what its flags mean for it, shown at the end of ``--help``.
 
 A count whose result has ``lines()`` prints those lines (the tiling commands' "all
@@ -366,7 +367,7 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
 
 class Printer:
     """Writes each puzzle's answers as they come (text or JSON, a puzzle a line),
-    then its count or verdict; keeps the pictures for ``--svg``, the exit status and
+    then its count or verdict; keeps the answers to draw for ``--svg``, the exit status and
     the nodes."""
 
     def __init__(self, module, args, sink, n_puzzles: int):
@@ -375,7 +376,7 @@ class Printer:
         self.status = 0
         self.nodes = 0
         self.found = 0  # solutions of every puzzle
-        self.pictures: list[str] = []
+        self.drawn: list = []  # answers to draw
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
         if args.json:
@@ -391,8 +392,8 @@ class Printer:
         """One answer of the current puzzle: written (when solving), kept for JSON and
         drawn for ``--svg``."""
         args = self.args
-        if args.svg and len(self.pictures) < SVG_MAX:
-            self.pictures.append(answer._repr_svg_())
+        if args.svg and len(self.drawn) < SVG_MAX:
+            self.drawn.append(answer)
         if args.count or args.unique:
             return
         if args.json:
@@ -461,10 +462,16 @@ class Printer:
             self.sink.write("\n]}\n")
 
     def draw(self, path: str) -> None:
-        """Write the pictures kept (one below the other) to ``path``."""
-        if not self.pictures:
+        """Write the answers kept to ``path``: the module's ``draw(answers)`` where it
+        has one (the tilings' gallery), else their pictures one below the other."""
+        if not self.drawn:
             raise PuzzleError("--svg: no solution to draw")
-        picture = self.pictures[0] if len(self.pictures) == 1 else svg_stack(self.pictures)
+        draw = getattr(self.module, "draw", None)
+        if draw is not None:
+            picture = draw(self.drawn)
+        else:
+            pictures = [answer._repr_svg_() for answer in self.drawn]
+            picture = pictures[0] if len(pictures) == 1 else svg_stack(pictures)
         with open(path, "w", encoding="utf-8") as f:
             f.write(picture)
 

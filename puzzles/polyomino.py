@@ -51,6 +51,7 @@ from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     FILE_REQUIRED,
     WORKERS,
     count,
+    draw,
     solutions,
 )
 from puzzles.polyform.pieces import Piece

@@ -145,6 +145,12 @@ class TilingAnswer(Answer):
         return [{"piece": name, "cells": sorted(map(list, cells))} for name, cells in self.pieces]
 
 
+def draw(answers: list[TilingAnswer]) -> str:
+    """The answers of one puzzle as one SVG gallery (``--svg``)."""
+    tilings = answers[0].tilings
+    return tilings.draw(tilings.puzzle, [a.pieces for a in answers])
+
+
 def read_solutions(text: str) -> list[str]:
     """The pictures of a file written by ``--out`` (see the module's docstring)."""
     lines = text.splitlines()
