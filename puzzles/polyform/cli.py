@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import dlx
@@ -114,7 +115,7 @@ class Tilings:
             return None
         return tiling.plan_symmetry(self.puzzle, self.restrict, self.breaker, fallback=True)
 
-    @property
+    @cached_property
     def layered(self) -> bool:
         """True when the board has several layers (pictures hold blank lines)."""
         return len({self.puzzle.lattice.layer(c) for c in self.puzzle.board}) > 1
