@@ -20,7 +20,8 @@ refused in one line naming the file, line and cell (exit status 2).
 How an adapter joins (``puzzles/NAME.py``, registered in ``COMMANDS``): it has the
 adapters' public shape (``parse_all(text)``, ``solutions(puzzle, limit, **search)``
 giving ``common.Answers``, ``count(puzzle, limit, **search)`` giving a ``dlx.Count``,
-answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
+answers with ``str()``, ``to_json()`` and ``_repr_svg_()`` (``common.Answer`` draws
+with the module's ``svg(answer)``); ``search`` is
 ``time_limit``, ``progress``, ``workers``), and optionally:
 
 - ``add_arguments(parser)``: its own flags only (the shared ones are added here);
@@ -32,8 +33,7 @@ answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
   when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
-  when no mode is asked for (``--limit N`` then lists N solutions).
-
+  when no mode is asked for (``--limit N`` then lists N solutions);
 - ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``EPILOG``: what its flags mean for it, shown at the end of ``--help``.
 
@@ -42,9 +42,9 @@ solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSO
 With ``COUNT_BY_DEFAULT``, ``--out FILE`` alone lists every solution into FILE, and
 ``WORKERS`` is the default of counts only (lists stream on one process, in order).
 Ctrl-C or SIGTERM stops a command with one line, "interrupted: at least N solutions"
-where N is known (a ``KeyboardInterrupt`` with ``solutions``, as ``dlx`` and
-``common.Interrupted`` give, or the answers listed so far), and exit status 130.
-A module that defines ``run(args)`` keeps its own runner and parser (none does now).
+where N is known (a ``KeyboardInterrupt`` with ``solutions``, as ``common.Interrupted``
+gives and ``dlx``'s own where the engine has one, or the answers listed so far), and
+exit status 130.
 """
 
 from __future__ import annotations
@@ -198,17 +198,15 @@ def main(argv=None) -> int:
         epilog=getattr(module, "EPILOG", None),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    own_runner = hasattr(module, "run")
     if hasattr(module, "add_arguments"):
         module.add_arguments(parser.add_argument_group(f"{name} options"))
-    if not own_runner:
-        add_shared_arguments(
-            parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
-        )  # fmt: skip
+    add_shared_arguments(
+        parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
+    )
     args = parser.parse_args(argv[1:])
     try:
         with _terminate_as_interrupt():
-            return module.run(args) if own_runner else run(module, args)
+            return run(module, args)
     except PuzzleError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
