@@ -80,7 +80,8 @@ DESCRIPTION = """\
 Solve, count and draw puzzles by exact cover (Knuth's dancing links).
 
 Each command reads a file of one or more puzzles (- for standard input) and prints
-each puzzle's first solution; the same flags work for every command:
+each puzzle's first solution (the tiling commands pentomino and polyform take their
+puzzle from --board and --pieces, and count); the same flags work for every command:
   --count, --unique, --all, --limit N   what to find (count, prove unique, list)
   --json, --out FILE, --svg FILE        how to answer (JSON, to a file, as pictures)
   --time-limit S, --workers N           how long and on how many processes
