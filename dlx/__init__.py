@@ -13,9 +13,12 @@ from importlib import metadata as _metadata
 from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.engines import CHOICES as ENGINE_CHOICES
+from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 try:
@@ -28,6 +31,8 @@ __all__ = [
     "CheckpointError",
     "Count",
     "DlxFormatError",
+    "ENGINE_CHOICES",
+    "Interrupted",
     "InvalidSolution",
     "Memo",
     "Parallel",
@@ -47,5 +52,6 @@ __all__ = [
     "parse",
     "read",
     "solutions",
+    "WorkerError",
     "write",
 ]

@@ -12,9 +12,21 @@ This is the one place that decides how a search runs:
   settings may also come as keywords (``tasks=``, ``split_depth=``, ``checkpoint=``,
   ...); with ``workers=1`` and no ``parallel=`` they are refused rather than quietly
   turning the search parallel.
+
+Counts are exact at any size, whichever kernel runs. The protocol a kernel follows
+(``dlx.search.Search`` and ``dlx/kernel.py`` for the dancing-links one): it counts the
+solutions it meets one by one in an int64, and the counts its memo adds in K unsigned
+64-bit limbs (least significant first; K = 1 to start, the memo storing K limbs per
+entry too); an addition that carries out of the top limb returns the code
+``dlx.layout.OVERFLOW``, and the search's Python class then starts again from scratch
+with a memo of 2K limbs (``Memo.wider()``) and reports ``PAUSED``; its ``solutions``
+(and ``stats.solutions``) is the exact Python int. Everything above a search (splits,
+workers, parallel sums, checkpoints, ``Count``) holds Python ints.
 """
 
 from __future__ import annotations
+
+import numbers
 
 from dlx import engines
 from dlx.options import Parallel
@@ -22,6 +34,24 @@ from dlx.problem import Problem
 from dlx.search import Count, Solution, SolutionStream, batch, count_search
 
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
+
+
+def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
+    """Refuse what is not a problem, and negative limits, naming the argument."""
+    if not isinstance(problem, Problem):
+        raise TypeError(
+            f"{name}() takes a dlx.Problem, not {type(problem).__name__} "
+            "(build one with dlx.Problem(...) or dlx.parse(text))"
+        )
+    for argument, value in (("limit", limit), ("node_limit", node_limit)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0
+        ):
+            raise ValueError(f"{name}(): {argument} must be an integer >= 0, not {value!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or time_limit < 0
+    ):
+        raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
 
 
 def _parallel_settings(workers, parallel: Parallel | None, **settings) -> Parallel | None:
@@ -53,6 +83,7 @@ def count(
     progress: bool = False,
     workers: int | None = 1,
     engine: str = engines.DEFAULT,
+    propagate: str | None = None,
     parallel: Parallel | None = None,
     tasks: int | None = None,
     split_depth: int | None = None,
@@ -76,7 +107,10 @@ def count(
     >>> print(count(p))
     2
     """
+    _check_call("count", problem, limit, node_limit, time_limit)
     engine = engines.resolve(engine, problem)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
     options = _parallel_settings(
         workers,
         parallel,
@@ -124,6 +158,7 @@ def solutions(
     progress: bool = False,
     workers: int | None = 1,
     engine: str = engines.DEFAULT,
+    propagate: str | None = None,
     parallel: Parallel | None = None,
     tasks: int | None = None,
     split_depth: int | None = None,
@@ -135,7 +170,7 @@ def solutions(
     """Stream the solutions of ``problem``, stopping after ``limit`` of them.
 
     A parallel stream (see the module's docstring) yields its solutions a task at a
-    time, in no fixed order.
+    time, in no fixed order. Keywords as for ``count``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -144,7 +179,10 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
+    _check_call("solutions", problem, limit, node_limit, time_limit)
     engine = engines.resolve(engine, problem)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
     options = _parallel_settings(
         workers,
         parallel,

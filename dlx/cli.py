@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from dlx import __version__
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
+from dlx.engines import CHOICES, DEFAULT
+from dlx.errors import ProblemError, WorkerError
 from dlx.options import Parallel
+from dlx.stopping import Interrupted, TimeLimitReached, run_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,6 +58,19 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=CHOICES,
+        default=DEFAULT,
+        help="the kernel: dlx (dancing links, the default), bitset (fills the first empty "
+        "item: for tilings), auto (bitset for tilings it takes, else dlx)",
+    )
+    parser.add_argument(
+        "--propagate",
+        choices=["domination"],
+        default=None,
+        help="prune the tree by item domination (same solutions, fewer nodes)",
+    )
     return parser
 
 
@@ -68,26 +85,51 @@ def _parallel_settings(args, task_runner=None) -> Parallel | None:
 
 
 def main(argv=None, *, task_runner=None) -> int:
-    """Run the command line; return the exit status (2 for bad input). ``task_runner``:
-    how a parallel search runs a task (see ``dlx.workers``; tests inject one)."""
+    """Run the command line; return the exit status (2 for bad input, 130 when Ctrl-C
+    or SIGTERM stopped it). ``task_runner``: how a parallel search runs a task (see
+    ``dlx.workers``; tests inject one)."""
+    return run_command(_main, argv, task_runner)
+
+
+def _bad_arguments(args) -> str | None:
+    """What is wrong with the arguments, if anything."""
+    for flag, value in (
+        ("--limit", args.limit),
+        ("--node-limit", args.node_limit),
+        ("--time-limit", args.time_limit),
+        ("--workers", args.workers),
+    ):
+        if value is not None and value < 0:
+            return f"{flag} must be >= 0, not {value}"
+    if args.tasks is not None and args.tasks < 1:
+        return f"--tasks must be >= 1, not {args.tasks}"
+    if args.checkpoint is not None and not args.count:
+        return "--checkpoint needs --count"
+    return None
+
+
+def _main(argv, task_runner) -> int:
+    """The command line's body."""
     args = _parser().parse_args(argv)
+    started = time.monotonic()  # the time limit counts from here, reading included
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    bad = _bad_arguments(args)
+    if bad is not None:
+        print(f"error: {bad}", file=sys.stderr)
+        return 2
+    deadline = None if args.time_limit is None else started + args.time_limit
     try:
-        problem = read(args.file)
+        problem = read(args.file, deadline=deadline).with_propagation(args.propagate)
     except (DlxFormatError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    if args.limit is not None and args.limit < 0:
-        print("error: --limit must be >= 0", file=sys.stderr)
-        return 2
-    if (args.workers is not None and args.workers < 0) or (
-        args.tasks is not None and args.tasks < 1
-    ):
-        print("error: --workers must be >= 0 and --tasks >= 1", file=sys.stderr)
-        return 2
-    if args.checkpoint is not None and not args.count:
-        print("error: --checkpoint needs --count", file=sys.stderr)
-        return 2
+    except TimeLimitReached as e:
+        if args.count:
+            print("at least 0")
+        print(f"{e} (incomplete: time limit {args.time_limit} s)", file=sys.stderr)
+        return 0
+    if deadline is not None:
+        args.time_limit = max(deadline - time.monotonic(), 0.0)
     if args.workers is None:
         serial = not args.count or args.node_limit is not None or args.time_limit is not None
         args.workers = 1 if serial else 0
@@ -105,21 +147,38 @@ def main(argv=None, *, task_runner=None) -> int:
             progress=progress,
             workers=args.workers,
             parallel=parallel,
+            engine=args.engine,
             **limits,
         )
-    except ImportError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    except (ImportError, ProblemError, WorkerError) as e:
+        return _error(e)
     out = sys.stdout
-    for n, solution in enumerate(stream):
-        if n:
-            out.write("\n")
-        for k in solution.options:
-            out.write(format_option(problem, k) + "\n")
+    found = 0
+    try:
+        for solution in stream:
+            if found:
+                out.write("\n")
+            for k in solution.options:
+                out.write(format_option(problem, k) + "\n")
+            found += 1
+    except KeyboardInterrupt:
+        stream.close()  # stops the workers of a parallel stream
+        out.flush()
+        raise Interrupted(found) from None
+    except WorkerError as e:
+        out.flush()
+        return _error(e)
     out.flush()
     note = "" if stream.complete else f" (incomplete: {stream.stopped_by})"
     print(f"{stream.stats}{note}", file=sys.stderr)
     return 0
+
+
+def _error(error: Exception) -> int:
+    """Say what went wrong in one line; the exit status: 1 when the workers failed, 2
+    for bad input (a checkpoint that is not this problem's, a missing package)."""
+    print(f"error: {error}", file=sys.stderr)
+    return 1 if isinstance(error, WorkerError) else 2
 
 
 def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
@@ -133,11 +192,11 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
             progress=progress,
             workers=args.workers,
             parallel=parallel,
+            engine=args.engine,
         )
-    except (CheckpointError, ImportError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    print(result.solutions)
+    except (CheckpointError, ImportError, ProblemError, WorkerError) as e:
+        return _error(e)
+    print(result.solutions if result.complete else f"at least {result.solutions}")
     note = "" if result.complete else f" (incomplete: {result.stopped_by})"
     resumed = ""
     if args.checkpoint is not None:

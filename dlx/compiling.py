@@ -105,6 +105,15 @@ def warm_up(loop: bool) -> None:
     _warm("search", kernel.search, loop, lambda: Search(_tiny(loop)).run())
 
 
+def warm_up_bitset() -> None:
+    """Make sure the bitset kernel (``dlx.bitset.search``) is compiled before a search
+    starts timing."""
+    from dlx import bitset
+    from dlx.bitsearch import BitsetSearch
+
+    _warm("bitset", bitset.search, False, lambda: BitsetSearch(_tiny(False)).run())
+
+
 def warm_up_batch(loop: bool) -> None:
     """Make sure ``kernel.search_batch`` is compiled before a batch starts timing."""
     from dlx import kernel
@@ -118,3 +127,4 @@ def warm_up_all() -> None:
     for loop in (False, True):
         warm_up(loop)
         warm_up_batch(loop)
+    warm_up_bitset()

@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import re
+import time
 
 from dlx.problem import Problem, ProblemError
+from dlx.stopping import TimeLimitReached
 
 _BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)\|(.+)$")
 
@@ -62,7 +64,10 @@ def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
             fail(str(e))
 
 
-def parse(text: str) -> Problem:
+CHECK_LINES = 4096  # lines read between two looks at the clock
+
+
+def parse(text: str, deadline: float | None = None) -> Problem:
     """Read a problem in Knuth's ``.dlx`` format.
 
     >>> p = parse('''| a comment
@@ -72,9 +77,13 @@ def parse(text: str) -> Problem:
     ... ''')
     >>> p.primary, p.secondary, p.n_options
     (['a', 'b', 'c'], ['x'], 2)
+
+    ``deadline`` (a ``time.monotonic()`` value): raise ``TimeLimitReached`` once it passes.
     """
     problem: Problem | None = None
     for line_no, line in enumerate(text.splitlines(), start=1):
+        if deadline is not None and line_no % CHECK_LINES == 0 and time.monotonic() > deadline:
+            raise TimeLimitReached(f"time limit reached while reading line {line_no}")
         stripped = line.strip()
         if not stripped or stripped.startswith("|"):
             continue
@@ -104,19 +113,47 @@ def parse(text: str) -> Problem:
     return problem
 
 
-def read(path) -> Problem:
-    """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
+def decode(data: bytes) -> str:
+    """The text of UTF-8 bytes (a leading byte-order mark dropped); bytes that are not
+    UTF-8 raise ``DlxFormatError`` naming their line and column.
+
+    >>> decode(b"\\xef\\xbb\\xbfa b")
+    'a b'
+    >>> decode(b"a\\nb \\xff")
+    Traceback (most recent call last):
+    ...
+    dlx.dlxfile.DlxFormatError: line 2, column 3: byte 0xff is not UTF-8
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        start = e.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line_start = data.rfind(b"\n", 0, start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        column = len(data[line_start:start].decode("utf-8-sig")) + 1
+        bad = data[start]
+        raise DlxFormatError(
+            f"line {line}, column {column}: byte {bad:#04x} is not UTF-8"
+        ) from None
+
+
+def read_bytes(path) -> bytes:
+    """The bytes of a file, or of standard input for ``-``."""
     import sys
 
     if str(path) == "-":
-        text = sys.stdin.read()
-        label = "<stdin>"
-    else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        label = str(path)
+        stdin = sys.stdin
+        return stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def read(path, deadline: float | None = None) -> Problem:
+    """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
+    label = "<stdin>" if str(path) == "-" else str(path)
+    data = read_bytes(path)
     try:
-        return parse(text)
+        return parse(decode(data), deadline)
     except DlxFormatError as e:
         raise DlxFormatError(f"{label}: {e}") from None
 

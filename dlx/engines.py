@@ -9,14 +9,17 @@ codes from ``dlx.layout``, ``kernel_stats``, ``stats``, ``level``, ``fraction()`
 ``seconds``) and a memo factory (``problem -> memo or None``; the memo is the
 kernel's own business, handed back to its searches only).
 
-Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` and ``"auto"`` (pick one
-by the problem) are reserved.
+Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
+the first empty item, for tilings); ``"auto"``: the bitset kernel for problems it takes
+that look like tilings (``dlx.bitlayout.suits``), else dancing links.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from dlx.bitlayout import suits
+from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.problem import Problem
 from dlx.search import Memo, Search
 
@@ -28,16 +31,20 @@ class Engine(NamedTuple):
     memo: object  # problem -> memo for full counts, or None
 
 
-ENGINES: dict[str, Engine] = {"dlx": Engine(Search, Memo.of)}
-RESERVED = ("bitset", "auto")
+ENGINES: dict[str, Engine] = {
+    "dlx": Engine(Search, Memo.of),
+    "bitset": Engine(BitsetSearch, BitMemo.of),
+}
+RESERVED: tuple[str, ...] = ()
 DEFAULT = "dlx"
+CHOICES = ("dlx", "bitset", "auto")  # what ``engine=`` and ``--engine`` take
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:
     """The engine that runs ``problem`` under the name ``engine`` (ValueError if none)."""
     name = DEFAULT if engine is None else engine
     if name == "auto":
-        return DEFAULT  # the only kernel so far
+        return "bitset" if problem is not None and suits(problem) else DEFAULT
     if name in ENGINES:
         return name
     if name in RESERVED:

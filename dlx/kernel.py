@@ -65,6 +65,31 @@ take a node out of its item's list and put it back, ``_hide_option`` and
 ``_unhide_option`` do that for every other node of an option. ``sanity`` checks every
 link and length (Knuth's ``sanity()``); the tests call it at every pause.
 
+Item domination
+---------------
+Optional (``propagate="domination"``; ``st.domination[DOMINATION_LENGTH]`` is 0 when
+off), the first reduction of Knuth's DLX-PRE, done during the search: if every option
+left to an active primary item p covers a primary item c, and both still need exactly
+one option (``BOUND = 1, SLACK = 0``), the option chosen for p will cover c, so the
+options of c without p are in no solution and are hidden, whole, onto a trail
+(``st.domination[DOMINATION_TRAIL:]``; a level's trail length before its option is
+``level_data[level, DOMINATION_MARK]``), restored in the reverse order before the
+option is uncommitted. Only primary items are used, so colours, bounds on other items
+and loop items do not change the argument: what is hidden is in no exact cover at all.
+Counts and solutions stay the same (and the memo's counts, which are per set of covered
+items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointing and
+claiming), and what a single (an item with one option left) eliminates, before a branch.
+
+It runs after each commit past the forced options (``_dominate``), until nothing
+changes, on a work stack (``st.work``): first the items that lost options since the
+last time (those of the options in the lists of the committed option's items, which
+are the options the commit and the cover of the branched item hid; every active item
+right after the forced options), then the items of each option it hides. An item whose
+list did not change cannot dominate anew: it dominated nothing before, and its list is
+the same. Items with more than ``DOMINATION_LENGTH`` options left are not checked, and
+a check stops at the first option of p that misses c. A hidden option that starves an
+item makes the child dead, undone as a dead commit is.
+
 Memo
 ----
 For full counts of problems without colours, multiplicities or loop items, the
@@ -76,14 +101,24 @@ decision diagrams", AAAI 2017), without the diagram.
 ``level_key[l]`` is that set at level ``l``, one bit per item in ``uint64`` words: the
 key of level ``l + 1`` is made in M6 from level ``l``'s and the option tried
 (``_memo_push``). Before the commit, the child's key is looked up in a direct-mapped
-table (``memo_keys[slot]``, ``memo_counts[slot]`` = the count + 1, 0 for an empty slot):
-a hit adds the count and goes on to the next option without committing. On leaving a
-level (M9) that was entered at or below the fixed levels and whose subtree took at
-least ``MEMO_MIN_NODES`` nodes, its count (``solutions`` now minus
-``level_data[l, MEMO_SOLUTIONS]``, noted on entry) is stored, overwriting whatever
-held the slot. Every stored count is that of a whole subtree, so the table stays exact
-whatever the order of stores and overwrites; it lives as long as the caller keeps it,
-and the subproblems of one parallel count share it within a worker.
+table (``memo_keys[slot]``; ``memo_counts[slot, 0]`` is 1 for a full slot, and
+``memo_counts[slot, 1:]`` the count): a hit adds the count and goes on to the next
+option without committing. On leaving a level (M9) that was entered at or below the
+fixed levels and whose subtree took at least ``MEMO_MIN_NODES`` nodes, its count (the
+count now minus the count noted on entry) is stored, overwriting whatever held the
+slot.
+
+Counts of any size: the solutions met one by one are counted in ``progress[SOLUTIONS]``
+(an int64 that no search lives long enough to fill), and the counts that memo hits
+add in ``st.extra``, an unsigned number of K 64-bit limbs (least significant first),
+``st.level_count[l]`` being its value on entry to level ``l``. The memo stores K
+limbs too. An addition that carries out of the top limb stops the search with
+OVERFLOW; the caller then starts it again with 2K limbs (``Search.run``), so every
+count is exact, and the total is ``progress[SOLUTIONS] + extra`` as a Python int.
+
+Every stored count is that of a whole subtree, so the table stays exact whatever the
+order of stores and overwrites; it lives as long as the caller keeps it, and the
+subproblems of one parallel count share it within a worker.
 
 The search tree is the same, less the subtrees met before (the README gives the
 node counts measured). Sudoku trees hardly repeat, and their batch searches stop at a
@@ -171,6 +206,10 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     COLOR,
     DEGREE,
     DLINK,
+    DOMINATION_LENGTH,
+    DOMINATION_MARK,
+    DOMINATION_TOP,
+    DOMINATION_TRAIL,
     DONE,
     EDGE_BAD,
     EDGE_CLOSING,
@@ -201,6 +240,7 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     NEXT,
     NO_SPLIT,
     NODES,
+    OVERFLOW,
     PAUSED,
     PREV,
     SLACK,
@@ -339,6 +379,137 @@ def _unhide_option(node, rr):
         if node[COLOR, _u(nn)] >= 0:
             _relink(node, nn)
         nn = _next_in_option(node, nn)
+
+
+# -- item domination ----------------------------------------------------------------------
+
+
+@njit(inline="always", **PLAIN)
+def _option_has(node, x, c):
+    """Whether the option of node ``x`` has a node in item ``c``."""
+    if node[TOP, _u(x)] == c:
+        return True
+    nn = _next_in_option(node, x)
+    while nn != x:
+        if node[TOP, _u(nn)] == c:
+            return True
+        nn = _next_in_option(node, nn)
+    return False
+
+
+@njit(inline="always", **PLAIN)
+def _push_items(node, second, x, work, max_length):
+    """Push the primary items of the option of node ``x`` with at most ``max_length``
+    options left on the work stack, once each."""
+    n = work.shape[0] // 2
+    nn = x
+    while True:
+        cc = node[TOP, _u(nn)]
+        if cc < second and work[n + cc] == 0 and node[TOP, _u(cc)] <= max_length:
+            work[n + cc] = 1
+            work[n] += 1
+            work[work[n]] = cc
+        nn = _next_in_option(node, nn)
+        if nn == x:
+            break
+
+
+@njit(inline="always", **PLAIN)
+def _dominate_item(st, p, dead):
+    """Item domination from item ``p`` (see the essay): hide the options of each item
+    that every option of p covers, but not p, onto the trail; push the items that lose
+    options. Return ``(updates, dead)``."""
+    node, item, second, dom, work = st.node, st.item, st.second, st.domination, st.work
+    length = node[TOP, _u(p)]
+    if dead or length <= 0 or length > dom[DOMINATION_LENGTH]:
+        return 0, dead
+    if item[BOUND, _u(p)] != 1 or item[SLACK, _u(p)] != 0 or not _is_active(item, p):
+        return 0, dead
+    updates = 0
+    first = node[DLINK, _u(p)]
+    q = _next_in_option(node, first)
+    while q != first:
+        c = node[TOP, _u(q)]
+        if (
+            c < second
+            and node[TOP, _u(c)] > length
+            and item[BOUND, _u(c)] == 1
+            and item[SLACK, _u(c)] == 0
+            and _is_active(item, c)
+        ):
+            r = node[DLINK, _u(first)]
+            while r != p and _option_has(node, r, c):
+                r = node[DLINK, _u(r)]
+            if r == p:  # every option of p covers c
+                x = node[DLINK, _u(c)]
+                while x != c:
+                    after = node[DLINK, _u(x)]
+                    if not _option_has(node, x, p):
+                        cc, left = _unlink(node, x)
+                        done, starved = _hide_option(node, item, x, second)
+                        updates += done + 1
+                        top = dom[DOMINATION_TOP]
+                        dom[DOMINATION_TRAIL + top] = x
+                        dom[DOMINATION_TOP] = top + 1
+                        if starved or _starves(item, cc, left, second):
+                            return updates, True
+                        _push_items(node, second, x, work, dom[DOMINATION_LENGTH])
+                    x = after
+        q = _next_in_option(node, q)
+    return updates, False
+
+
+@njit(inline="always", **PLAIN)
+def _dominate(st, x, everything):
+    """Apply item domination until nothing changes, after the option of node ``x`` was
+    committed; return ``(updates, dead)``. The items checked first are those that lost
+    options since the last time (the items of the options in the lists of x's items),
+    or every active item if ``everything``."""
+    node, item, second, work = st.node, st.item, st.second, st.work
+    n = work.shape[0] // 2
+    max_length = st.domination[DOMINATION_LENGTH]
+    if everything:
+        p = item[NEXT, 0]
+        while p != 0:
+            work[n + p] = 1
+            work[n] += 1
+            work[work[n]] = p
+            p = item[NEXT, _u(p)]
+    else:
+        pp = x
+        while True:
+            cc = node[TOP, _u(pp)]
+            rr = node[DLINK, _u(cc)]
+            while rr != cc:
+                if rr != pp:
+                    _push_items(node, second, rr, work, max_length)
+                rr = node[DLINK, _u(rr)]
+            pp = _next_in_option(node, pp)
+            if pp == x:
+                break
+        _push_items(node, second, x, work, max_length)
+    updates = 0
+    dead = False
+    while work[n] > 0:  # emptied even at a dead end: the stack is left zero
+        p = work[work[n]]
+        work[n] -= 1
+        work[n + p] = 0
+        done, dead = _dominate_item(st, p, dead)
+        updates += done
+    return updates, dead
+
+
+@njit(inline="always", **PLAIN)
+def _undominate(st, mark):
+    """Restore the options item domination hid since the trail was ``mark`` long."""
+    dom = st.domination
+    top = dom[DOMINATION_TOP]
+    while top > mark:
+        top -= 1
+        x = dom[DOMINATION_TRAIL + top]
+        _unhide_option(st.node, x)
+        _relink(st.node, x)
+    dom[DOMINATION_TOP] = top
 
 
 # -- Knuth's operations -------------------------------------------------------------------
@@ -607,13 +778,41 @@ def _memo_matches(level_key, level, memo_keys, slot):
 
 
 @njit(**PLAIN)
-def _memo_store(level_key, level, memo_keys, memo_counts, count):
-    """Keep ``count`` under the key of ``level`` (in place of the slot's old entry).
-    An explicit loop: a slice assignment here compiles much more slowly."""
+def _memo_store(st, level, memo_keys, memo_counts, ones):
+    """Keep the count of the subtree of ``level`` (``ones`` solutions met one by one, and
+    ``st.extra`` minus ``st.level_count[level]``) under its key, in place of the slot's
+    old entry; return True if the count does not fit the limbs (OVERFLOW).
+    Explicit loops: slice assignments here compile much more slowly."""
+    level_key = st.level_key
     slot = _memo_slot(level_key, level, memo_keys)
     for w in range(level_key.shape[1]):
         memo_keys[slot, _u(w)] = level_key[_u(level), _u(w)]
-    memo_counts[slot] = count + 1
+    memo_counts[slot, 0] = 1
+    carry = np.uint64(ones)
+    borrow = np.uint64(0)
+    for w in range(st.extra.shape[0]):
+        now = st.extra[w]
+        before = st.level_count[level, w]
+        difference = now - before - borrow
+        borrow = np.uint64(1) if now < before or (now == before and borrow) else np.uint64(0)
+        total = difference + carry
+        carry = np.uint64(1) if total < carry else np.uint64(0)
+        memo_counts[slot, w + 1] = total
+    return carry != 0
+
+
+@njit(inline="always", **PLAIN)
+def _memo_add(st, memo_counts, slot):
+    """Add the count of memo ``slot`` to ``st.extra``; return True on OVERFLOW."""
+    carry = np.uint64(0)
+    for w in range(st.extra.shape[0]):
+        a = st.extra[w]
+        total = a + memo_counts[slot, w + 1]
+        high = total < a
+        total += carry
+        carry = np.uint64(1) if high or total < carry else np.uint64(0)
+        st.extra[w] = total
+    return carry != 0
 
 
 @njit(**PLAIN)
@@ -633,14 +832,14 @@ def _memo_push(node, level_key, level, x):
 
 @njit(inline="always", **PLAIN)
 def _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts):
-    """M6 with the memo: push the key of the child of option ``cur``; return its count
-    plus one if the table holds it (0 if not)."""
+    """M6 with the memo: push the key of the child of option ``cur``; return the slot
+    that holds its count, or -1."""
     _memo_push(st.node, st.level_key, level, cur)
     if level + 1 >= n_fixed:
         slot = _memo_slot(st.level_key, level + 1, memo_keys)
-        if memo_counts[slot] > 0 and _memo_matches(st.level_key, level + 1, memo_keys, slot):
-            return memo_counts[slot]
-    return 0
+        if memo_counts[slot, 0] != 0 and _memo_matches(st.level_key, level + 1, memo_keys, slot):
+            return np.int64(slot)
+    return np.int64(-1)
 
 
 # -- Knuth's steps ---------------------------------------------------------------------------
@@ -653,6 +852,8 @@ def _enter_level(st, loop, level, solutions, nodes, memo_on, n_forced, split_dep
     if memo_on:
         st.level_data[level, MEMO_SOLUTIONS] = solutions
         st.level_data[level, MEMO_NODES] = nodes
+        for w in range(st.extra.shape[0]):
+            st.level_count[level, w] = st.extra[w]
     if level == 0 and loop is not None and not st.has_bounds and n_forced == 0:
         if not _loop_settle_root(st.node, st.item, st.second, loop):
             return DEAD_END
@@ -722,18 +923,19 @@ def _tweak_choice(st, i, cur):
 
 
 @njit(inline="always", **PLAIN)
-def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
-    """M6: ``(entered, solutions, updates)``: commit the option of node ``cur``
-    (``entered``), or add the count the memo holds for its child, or undo a commit
-    that left the child dead (then ``entered`` is False)."""
+def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts):
+    """M6: ``(entered, overflow, updates)``: commit the option of node ``cur``
+    (``entered``), or add the count the memo holds for its child (``overflow`` if it
+    does not fit), or undo a commit that left the child dead (then ``entered`` is
+    False)."""
     node, item, second = st.node, st.item, st.second
     n_items = item.shape[1] - 1
     if cur <= n_items:
-        return True, 0, 0  # the null choice
+        return True, False, 0  # the null choice
     if memo_keys.shape[0] > 0:
-        seen = _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts)
-        if seen > 0:
-            return False, seen - 1, 0
+        slot = _memo_seen(st, level, cur, n_fixed, memo_keys, memo_counts)
+        if slot >= 0:
+            return False, _memo_add(st, memo_counts, slot), 0
     start = 0 if loop is None else loop.total[LOOP_TRAIL]
     done, last, dead_at = _commit_option(node, item, cur, second, n_items, loop)
     if last == cur and loop is not None:
@@ -742,10 +944,23 @@ def _try_option(st, loop, level, i, cur, n_fixed, memo_keys, memo_counts):
         ):
             last = cur - 1  # the option breaks the loop rules: undo all of it
             dead_at = cur
+    if st.domination[DOMINATION_LENGTH] > 0:
+        mark = st.domination[DOMINATION_TOP]
+        st.level_data[level, DOMINATION_MARK] = mark
+        if last == cur and level + 1 >= n_forced:
+            everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
+            hidden, dead = _dominate(st, cur, everything)
+            done += hidden
+            if dead:
+                _undominate(st, mark)
+                if loop is not None:
+                    _loop_unsettle(node, item, loop, i)
+                last = cur - 1
+                dead_at = cur
     if last != cur:
         _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
-        return False, 0, done
-    return True, 0, done
+        return False, False, done
+    return True, False, done
 
 
 @njit(inline="always", **PLAIN)
@@ -759,10 +974,12 @@ def _next_branch(st, level, cur):
 
 @njit(inline="always", **PLAIN)
 def _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts):
-    """M9 with the memo: keep the count of the subtree just left, if it was worth it."""
+    """M9 with the memo: keep the count of the subtree just left, if it was worth it;
+    return True on OVERFLOW."""
     row = st.level_data[level]
-    if nodes - row[MEMO_NODES] >= MEMO_MIN_NODES:
-        _memo_store(st.level_key, level, memo_keys, memo_counts, solutions - row[MEMO_SOLUTIONS])
+    if nodes - row[MEMO_NODES] < MEMO_MIN_NODES:
+        return False
+    return _memo_store(st, level, memo_keys, memo_counts, solutions - row[MEMO_SOLUTIONS])
 
 
 @njit(inline="always", **PLAIN)
@@ -775,6 +992,8 @@ def _undo_choice(st, loop, level):
     if cur <= item.shape[1] - 1:
         _reactivate(item, i)
         return False
+    if st.domination[DOMINATION_LENGTH] > 0:
+        _undominate(st, st.level_data[level, DOMINATION_MARK])
     if loop is not None:
         _loop_unsettle(node, item, loop, i)
     _uncommit_option(node, item, cur, cur - 1, cur, st.second, item.shape[1] - 1, loop)
@@ -801,18 +1020,15 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
         Branch numbers taken at levels ``k..k+m-1`` (a subproblem of a split).
     memo_keys, memo_counts : arrays
         The memo of subtree counts (see "Memo"); ``memo_keys`` with no rows: off.
-    split_depth : int
-        Stop at this level and report a LEAF (``NO_SPLIT`` for none; a dead child is
-        not reported).
-    budget : int
-        Nodes this call may enter before it pauses.
-    limit : int
-        Stop with LIMIT once the solutions reach it.
+    split_depth, budget, limit : int
+        Stop at this level with a LEAF (``NO_SPLIT``: none; dead children are not
+        leaves); pause after this many nodes; stop with LIMIT at this many solutions.
     stream : bool
         Return at each solution (with the path in the ``CHOICE`` column).
 
-    Returns DONE, SOLUTION, PAUSED, LEAF or LIMIT; on SOLUTION and LEAF the current
-    level is ``progress[LEVEL]``, and the next call goes on from there.
+    Returns DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW (a count that does not fit
+    the limbs: start again with more); on SOLUTION and LEAF the current level is
+    ``progress[LEVEL]``, and the next call goes on from there.
     """
     progress = st.progress
     level, step = progress[LEVEL], progress[STEP]
@@ -864,11 +1080,13 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
                 else:
                     cur = _next_branch(st, level, cur)
             else:
-                entered, seen, done = _try_option(
-                    st, loop, level, i, cur, n_fixed, memo_keys, memo_counts
+                entered, overflow, done = _try_option(
+                    st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_counts
                 )
-                solutions += seen
                 updates += done
+                if overflow:
+                    code = OVERFLOW
+                    break
                 if entered:
                     level += 1
                     step = FORWARD
@@ -884,7 +1102,9 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
         else:
             # M9: leave level, then M7: try again
             if memo_on and level >= n_fixed:
-                _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts)
+                if _memo_keep(st, level, solutions, nodes, memo_keys, memo_counts):
+                    code = OVERFLOW
+                    break
             if level == 0:
                 if loop is not None:
                     _loop_unforbid(st.node, loop, 0)
@@ -932,7 +1152,7 @@ def search_batch(st, loop, forced_nodes, forced_start, limit, counts, first_solu
     """
     prefix = np.zeros(0, np.int32)
     memo_keys = np.zeros((0, 1), np.uint64)  # no memo: each search stops at a limit
-    memo_counts = np.zeros(0, np.int64)
+    memo_counts = np.zeros((0, 2), np.uint64)
     budget = 1 << 62
     n_items = st.item.shape[1] - 1
     progress = st.progress

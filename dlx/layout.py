@@ -35,7 +35,13 @@ NODE_FIELDS = ITEM_FIELDS = 4
 
 # level_data[level, field]: the per-level arrays of the search, packed
 CHOICE, BEST, FIRST_TWEAK, BRANCH_INDEX, BRANCH_DEGREE, MEMO_SOLUTIONS, MEMO_NODES = range(7)
-LEVEL_FIELDS = 7
+DOMINATION_MARK = 7  # the length of the domination trail before the level's option
+LEVEL_FIELDS = 8
+
+# domination[field]: the rule's setting and trail (see "Item domination" in the kernel)
+DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_TRAIL = 0, 1, 2
+DOMINATION_MAX_LENGTH = 2  # an item with more options left is not checked (README: 2 measured best)
+PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 
 # progress[field]: where a search stands between calls, and its counters
 LEVEL, STEP, SOLUTIONS, NODES, UPDATES = range(5)
@@ -43,7 +49,7 @@ PROGRESS_FIELDS = 5
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3  # the kernel's steps (see its essay)
 
 # what a kernel call returns
-DONE, SOLUTION, PAUSED, LEAF, LIMIT = 0, 1, 2, 3, 4
+DONE, SOLUTION, PAUSED, LEAF, LIMIT, OVERFLOW = 0, 1, 2, 3, 4, 5
 NO_SPLIT = -1  # split_depth for a search that reports no leaves
 
 # loop items: loop_edge[item, field], loop_vertex[vertex, field], loop_total[field]
@@ -308,6 +314,11 @@ class SearchState(NamedTuple):
     the search ends); ``level_data``: int64[max_level, LEVEL_FIELDS], a row per level;
     ``progress``: int64[PROGRESS_FIELDS] (level, step, solutions, nodes, updates);
     ``level_key``: uint64[max_level + 1, words], the memo's key of each level;
+    ``extra``: uint64[limbs], the count added by memo hits (K limbs, least significant
+    first), and ``level_count``: uint64[max_level, limbs], its value on entry to each
+    level; ``domination``: int64[DOMINATION_TRAIL + n_nodes]: the longest list checked
+    (0: the rule is off), the trail's length, then the trail (nodes of hidden options);
+    ``work``: int64[2 (n_items + 1)], zero: the rule's stack of items to check;
     ``second``, ``has_bounds``: as in ``Arrays``.
     """
 
@@ -316,6 +327,10 @@ class SearchState(NamedTuple):
     level_data: np.ndarray
     progress: np.ndarray
     level_key: np.ndarray
+    extra: np.ndarray
+    level_count: np.ndarray
+    domination: np.ndarray
+    work: np.ndarray
     second: int
     has_bounds: bool
 
@@ -347,17 +362,38 @@ def new_loop_state(arrays: Arrays) -> LoopState | None:
     return LoopState(arrays.loop_edge.copy(), vertex, arrays.loop_incident, total, trail)
 
 
-def new_state(arrays: Arrays, max_level: int, key_words: int = 1) -> SearchState:
-    """Fresh arrays for one search of depth at most ``max_level``."""
+def new_state(
+    arrays: Arrays,
+    max_level: int,
+    key_words: int = 1,
+    limbs: int = 1,
+    propagate: str | None = None,
+) -> SearchState:
+    """Fresh arrays for one search of depth at most ``max_level``, counting with
+    ``limbs`` 64-bit limbs (``propagate``: "domination" turns item domination on)."""
+    if propagate not in PROPAGATIONS:
+        raise ProblemError(f"propagate={propagate!r}: the choices are None and 'domination'")
+    on = propagate == "domination"
+    domination = np.zeros(DOMINATION_TRAIL + (arrays.node.shape[1] if on else 0), np.int64)
+    domination[DOMINATION_LENGTH] = DOMINATION_MAX_LENGTH if on else 0
     return SearchState(
         arrays.node.copy(),
         arrays.item.copy(),
         np.zeros((max_level, LEVEL_FIELDS), np.int64),
         np.zeros(PROGRESS_FIELDS, np.int64),
         np.zeros((max_level + 1, key_words), np.uint64),
+        np.zeros(limbs, np.uint64),
+        np.zeros((max_level, limbs), np.uint64),
+        domination,
+        np.zeros(2 * arrays.item.shape[1] if on else 2, np.int64),
         arrays.second,
         arrays.has_bounds,
     )
+
+
+def limbs_value(limbs: np.ndarray) -> int:
+    """The Python int of an unsigned number in 64-bit limbs, least significant first."""
+    return sum(int(v) << (64 * k) for k, v in enumerate(limbs.tolist()))
 
 
 # -- the memo and the digest ------------------------------------------------------------
@@ -375,11 +411,12 @@ def memo_allowed(arrays: Arrays) -> bool:
     )
 
 
-def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES) -> tuple[int, int]:
-    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64
-    and a count per slot, slots a power of two (the hash is masked)."""
+def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES, limbs: int = 1) -> tuple[int, int]:
+    """(slots, words) of a memo table of at most ``nbytes``: a key of ``words`` uint64,
+    a full-slot flag and a count of ``limbs`` uint64 per slot, slots a power of two
+    (the hash is masked)."""
     words = (arrays.item.shape[1] + KEY_BITS - 1) // KEY_BITS
-    slots = max(nbytes // (8 * (words + 1)), MEMO_MIN_SLOTS)
+    slots = max(nbytes // (8 * (words + 1 + limbs)), MEMO_MIN_SLOTS)
     return 1 << (slots.bit_length() - 1), words
 
 

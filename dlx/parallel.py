@@ -22,6 +22,7 @@ from dlx.options import Parallel
 from dlx.problem import Problem
 from dlx.search import Count, GeneratorStream, Progress, Solution, Stats
 from dlx.split import Split, split
+from dlx.stopping import Interrupted
 from dlx.workers import Job, Runner, TaskResult, connect, dask_client_class, worker_count
 
 __all__ = [
@@ -94,24 +95,25 @@ def run_count(
     forced = tuple(int(k) for k in forced)
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
-    client, own_client = connect(options.client, options.dask)
+    started = time.time()
+    store = Checkpoint(options.checkpoint) if options.checkpoint is not None else None
+    client, own_client = None, False
     try:
+        client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, workers)
         digest = problem_digest(problem, forced, engine)
-        store = Checkpoint(options.checkpoint) if options.checkpoint is not None else None
         asked = _split_parameters(options, n_workers)
         parameters = _checked_parameters(store, digest, options, asked)
         the_split = split(problem, forced, **parameters, engine=engine)  # compiles once, here
         if store is not None:
             store.start(digest, the_split)
-        try:
-            job = Job(problem, forced, limit, False, engine)
-            limits = (limit, node_limit, time_limit)
-            return _count_tasks(job, the_split, store, options, n_workers, client, progress, limits)
-        finally:
-            if store is not None:
-                store.close()
+        deadline = None if time_limit is None else started + time_limit
+        job = Job(problem, forced, limit, False, engine, node_limit, deadline)
+        limits = (limit, node_limit, time_limit)
+        return _count_tasks(job, the_split, store, options, n_workers, client, progress, limits)
     finally:
+        if store is not None:
+            store.close()
         if own_client:
             client.close()
 
@@ -134,7 +136,9 @@ def _resume(the_split: Split, store: Checkpoint | None) -> tuple[list, int, int,
 def _count_tasks(
     job: Job, the_split: Split, store, options: Parallel, n_workers, client, progress, limits
 ) -> ParallelRun:
-    """Run the tasks not in the checkpoint and add up the counts."""
+    """Run the tasks not in the checkpoint and add up the counts; the node and time
+    limits are checked as tasks report (every ``REPORT_SECONDS``), and each task stops
+    at them by itself too."""
     limit, node_limit, time_limit = limits
     t0 = time.perf_counter()
     tasks = the_split.tasks
@@ -157,16 +161,29 @@ def _count_tasks(
             mp_context=options.mp_context,
             task_runner=options.task_runner,
         )
+
+    def over_limit(running_nodes: int = 0) -> str | None:
+        """The limit reached, if one is."""
+        if limit is not None and solutions >= limit:
+            return f"solution limit {limit}"
+        if node_limit is not None and nodes + running_nodes >= node_limit:
+            return f"node limit {node_limit}"
+        if job.deadline is not None and time.time() >= job.deadline:
+            return f"time limit {time_limit} s"
+        return None
+
+    def tick() -> bool:
+        nonlocal stopped_by
+        running = runner.running_tasks()
+        partial = sum(tasks[i].weight * f for i, (f, _) in running.items())
+        bar.update((done_weight + partial) / total_weight, solutions)
+        stopped_by = over_limit(sum(n for _, n in running.values()))
+        return stopped_by is not None
+
     try:
         if runner is not None:
             left = len(todo)
-
-            def show_progress():
-                running = runner.running_fractions()
-                partial = sum(tasks[i].weight * f for i, f in running.items())
-                bar.update((done_weight + partial) / total_weight, solutions)
-
-            for result in runner.results(todo, on_tick=show_progress if progress else None):
+            for result in runner.results(todo, on_tick=tick):
                 task = tasks[result.index]
                 run.results.append(result)
                 solutions += result.solutions
@@ -178,16 +195,13 @@ def _count_tasks(
                     if store is not None:
                         store.record(task, result)
                 bar.update(done_weight / total_weight, solutions)
-                if limit is not None and solutions >= limit:
-                    stopped_by = f"solution limit {limit}"
-                    break
-                if node_limit is not None and nodes >= node_limit:
-                    stopped_by = f"node limit {node_limit}"
-                    break
-                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                    stopped_by = f"time limit {time_limit} s"
+                stopped_by = over_limit() or (None if result.complete else result.stopped_by)
+                if stopped_by is not None:
                     break
             finished = left == 0 and stopped_by is None
+    except KeyboardInterrupt:
+        where = store.path if store is not None else None
+        raise Interrupted(solutions, where) from None
     finally:
         if runner is not None:
             runner.close(stop_running=not finished)
@@ -343,8 +357,8 @@ class ParallelSolutionStream(GeneratorStream):
             )
 
             def show_progress():
-                running = runner.running_fractions()
-                partial = sum(the_split.tasks[i].weight * f for i, f in running.items())
+                running = runner.running_tasks()
+                partial = sum(the_split.tasks[i].weight * f for i, (f, _) in running.items())
                 bar.update((done_weight + partial) / total_weight, found)
 
             ticks = show_progress if self._progress else None

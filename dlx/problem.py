@@ -12,6 +12,9 @@ All validation happens here, before anything reaches the numba kernel.
 
 from __future__ import annotations
 
+import copy
+import threading
+
 import numpy as np
 
 from dlx import layout
@@ -19,6 +22,8 @@ from dlx.errors import ProblemError
 from dlx.layout import Arrays
 
 __all__ = ["Arrays", "Problem", "ProblemError"]
+
+_COMPILE_LOCK = threading.Lock()  # one problem's arrays are built by one thread at a time
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -48,7 +53,8 @@ class Problem:
     (3, ['a', 'b', 'x:red'])
     """
 
-    def __init__(self, primary=(), secondary=(), bounds=None):
+    def __init__(self, primary=(), secondary=(), bounds=None, propagate: str | None = None):
+        self.propagate = propagate  # None, or "domination" (see with_propagation)
         self._primary: list[str] = []
         self._secondary: list[str] = []
         self._index: dict[str, int] = {}  # name -> p (primary) or ~s (secondary)
@@ -62,6 +68,11 @@ class Problem:
         self._colours: list[str] = []
         self._loop: dict[int, tuple[int, int, int]] = {}  # secondary s -> (u, v, colour id)
         self._arrays: Arrays | None = None
+        for argument, names in (("primary", primary), ("secondary", secondary)):
+            if isinstance(names, str):
+                raise ProblemError(
+                    f"{argument} must be a list of item names, not the string {names!r}"
+                )
         bounds = dict(bounds or {})
         for name in primary:
             lo, hi = bounds.pop(name, (1, 1))
@@ -70,6 +81,23 @@ class Problem:
             self.add_secondary(name)
         if bounds:
             raise ProblemError(f"bounds given for unknown primary item {next(iter(bounds))!r}")
+
+    def with_propagation(self, propagate: str | None) -> Problem:
+        """This problem searched with ``propagate``: None, or ``"domination"`` (item
+        domination: where every option left to a primary item p covers an item c, the
+        options of c without p are hidden; counts and solutions are the same, the tree
+        is smaller). Returns ``self`` when it already has that setting, else a copy
+        that shares the compiled arrays."""
+        if propagate not in layout.PROPAGATIONS:
+            raise ProblemError(f"propagate={propagate!r}: the choices are None and 'domination'")
+        if propagate == self.propagate:
+            return self
+        other = copy.copy(self)
+        for name, value in vars(self).items():  # building on the copy leaves self alone
+            if isinstance(value, list | dict):
+                setattr(other, name, value.copy())
+        other.propagate = propagate
+        return other
 
     # -- building -------------------------------------------------------------------
 
@@ -301,10 +329,16 @@ class Problem:
     # -- compiling ------------------------------------------------------------------
 
     def arrays(self) -> Arrays:
-        """The kernel's arrays for this problem (built once, then cached)."""
-        if self._arrays is None:
-            self._arrays = self._compile()
-        return self._arrays
+        """The kernel's arrays for this problem (built once, then cached; one thread
+        builds them while the others wait, so every search of a problem from any
+        thread sees the same arrays)."""
+        arrays = self._arrays
+        if arrays is None:
+            with _COMPILE_LOCK:
+                arrays = self._arrays
+                if arrays is None:
+                    arrays = self._arrays = self._compile()
+        return arrays
 
     def _compile(self) -> Arrays:
         """Lay the problem out for the kernel (``dlx.layout``)."""

@@ -13,14 +13,16 @@ through ``dlx.engines`` with a class of the same shape.
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from dlx import compiling, layout
 from dlx.errors import ProblemError
-from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, PAUSED, SOLUTION
+from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, OVERFLOW, PAUSED, SOLUTION
 from dlx.problem import Problem
+from dlx.stopping import Interrupted
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
 FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
@@ -53,30 +55,58 @@ class Stats:
         )
 
 
-@dataclass(frozen=True)
-class Count:
-    """The result of ``count``: a number of solutions and whether the search finished.
+class Count(int):
+    """The result of ``count``: an int (the solutions found) that also says whether the
+    search finished (``complete``) and, if not, what stopped it (``stopped_by``).
 
-    ``int(c)`` gives the number only when the search was complete; an incomplete one
-    (stopped by a limit) says "at least N".
+    It compares, orders, hashes, adds and formats as its number does; an incomplete
+    count (stopped by a limit) is "at least" that many, which ``str`` says.
+
+    >>> from dlx import Problem, count
+    >>> p = Problem(primary=["a"])
+    >>> for _ in range(3):
+    ...     _ = p.add_option(["a"])
+    >>> c = count(p)
+    >>> c == 3, c + 1, f"{c:>3}", c.complete
+    (True, 4, '  3', True)
+    >>> print(count(p, limit=2))
+    at least 2 solutions (search incomplete: solution limit 2)
     """
 
-    solutions: int
-    complete: bool
-    stats: Stats = field(compare=False)
-    stopped_by: str | None = None
-    resumed: int | None = field(default=None, compare=False)  # tasks a checkpoint held
-    tasks: int | None = field(default=None, compare=False)  # tasks of a parallel count
+    def __new__(
+        cls,
+        solutions: int,
+        complete: bool,
+        stats: Stats | None = None,
+        stopped_by: str | None = None,
+        resumed: int | None = None,
+        tasks: int | None = None,
+    ):
+        self = super().__new__(cls, solutions)
+        self.complete = bool(complete)
+        self.stats = stats if stats is not None else Stats(solutions)
+        self.stopped_by = stopped_by
+        self.resumed = resumed  # tasks a checkpoint held
+        self.tasks = tasks  # tasks of a parallel count
+        return self
 
-    def __int__(self) -> int:
-        if not self.complete:
-            raise ValueError(f"the count is not final: {self}")
-        return self.solutions
+    @property
+    def solutions(self) -> int:
+        """The number of solutions found (all of them when ``complete``)."""
+        return int(self)
+
+    def __reduce__(self):
+        fields = (int(self), self.complete, self.stats, self.stopped_by, self.resumed, self.tasks)
+        return (Count, fields)
+
+    def __repr__(self) -> str:
+        extra = "" if self.complete else f", stopped_by={self.stopped_by!r}"
+        return f"Count({int(self)}, complete={self.complete}{extra})"
 
     def __str__(self) -> str:
         if self.complete:
-            return str(self.solutions)
-        return f"at least {self.solutions} solutions (search incomplete: {self.stopped_by})"
+            return str(int(self))
+        return f"at least {int(self)} solutions (search incomplete: {self.stopped_by})"
 
 
 @dataclass(frozen=True)
@@ -145,6 +175,21 @@ def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
     return fraction + 0.5 * scale if stop > start else fraction
 
 
+def _option_indices(argument: str, options) -> list[int]:
+    """``options`` as a list of option indices (ProblemError naming ``argument``)."""
+    if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
+        raise ProblemError(f"{argument} must be a list of option indices, not {options!r}")
+    indices = []
+    for k in options:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise ProblemError(
+                f"{argument} must be a list of option indices (ints, as add_option returns), "
+                f"not one holding {k!r}"
+            )
+        indices.append(int(k))
+    return indices
+
+
 def forced_nodes(problem: Problem, options, start) -> np.ndarray:
     """Check sets of forced options (``dlx.layout.forced_nodes``); one node of each."""
     return layout.forced_nodes(
@@ -160,11 +205,13 @@ class Memo:
     problem is a function of the items covered: ``Memo.of(problem)`` is None otherwise.
     """
 
-    def __init__(self, arrays, nbytes: int = layout.MEMO_BYTES):
+    def __init__(self, arrays, nbytes: int = layout.MEMO_BYTES, limbs: int = 1):
         self.arrays = arrays  # the problem's arrays as compiled: a memo fits no other
-        slots, self.words = layout.memo_shape(arrays, nbytes)
+        self.nbytes = nbytes
+        self.limbs = limbs  # 64-bit limbs per count (see "Counts of any size" in the kernel)
+        slots, self.words = layout.memo_shape(arrays, nbytes, limbs)
         self.keys = np.zeros((slots, self.words), np.uint64)
-        self.counts = np.zeros(slots, np.int64)
+        self.counts = np.zeros((slots, limbs + 1), np.uint64)  # a full-slot flag, the count
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int = layout.MEMO_BYTES) -> Memo | None:
@@ -172,8 +219,12 @@ class Memo:
         arrays = problem.arrays()
         return cls(arrays, nbytes) if layout.memo_allowed(arrays) else None
 
+    def wider(self) -> Memo:
+        """A fresh, empty memo of the same problem with twice the limbs per count."""
+        return Memo(self.arrays, self.nbytes, 2 * self.limbs)
 
-_NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros(0, np.int64))
+
+_NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros((0, 2), np.uint64))
 
 
 class Search:
@@ -186,7 +237,9 @@ class Search:
         primary item with bounds 1:1); they are part of the solutions reported.
     prefix : branch numbers to follow at the first levels (a subproblem of a split).
     split_depth : stop at this depth and report leaves (see ``dlx.split``).
-    node_limit, time_limit : stop early (the result then says it is incomplete).
+    node_limit, time_limit : stop early (the result then says it is incomplete); the
+        time limit is wall time from the search's creation (the call of ``count`` or
+        ``solutions``), checked between kernel calls (a tenth of a second each).
     progress : show a tqdm progress bar on stderr.
     memo : a ``Memo`` of this problem, used by full counts only (``run`` with
         ``stream=False`` and no ``max_solutions``, no ``split_depth``): a subtree whose
@@ -212,7 +265,7 @@ class Search:
         self.problem = problem
         arrays = problem.arrays()
         self._arrays = arrays
-        forced = [int(k) for k in forced]
+        forced = _option_indices("forced", forced)
         self.forced = forced_nodes(problem, forced, [0, len(forced)])
         self.prefix = np.asarray(list(prefix), dtype=np.int32)
         if self.prefix.size and self.prefix.min() < 0:
@@ -221,9 +274,7 @@ class Search:
         if memo is not None and memo.arrays is not arrays:
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
-        words = 1 if memo is None else memo.words
-        self.state = layout.new_state(arrays, arrays.max_level + self.n_fixed, words)
-        self.loop = layout.new_loop_state(arrays)
+        self._fresh_state()
         compiling.warm_up(arrays.loop_edge is not None)  # before any clock starts
         self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
         if split_depth is not None and self.split_depth < self.n_fixed:
@@ -232,11 +283,21 @@ class Search:
         self.time_limit = time_limit
         self.progress_enabled = progress
         self.desc = desc
-        self.seconds = 0.0
+        self.seconds = 0.0  # in the kernel
+        self.started = time.perf_counter()  # the time limit is wall time from here
         self.done = False
         self.stopped_by: str | None = None
         self.fixed_budget = None if budget is None else max(int(budget), 1)
         self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
+
+    def _fresh_state(self) -> None:
+        """The arrays of a search from the start (counting with the memo's limbs)."""
+        arrays = self._arrays
+        words, limbs = (1, 1) if self.memo is None else (self.memo.words, self.memo.limbs)
+        self.state = layout.new_state(
+            arrays, arrays.max_level + self.n_fixed, words, limbs, self.problem.propagate
+        )
+        self.loop = layout.new_loop_state(arrays)
 
     @staticmethod
     def cache_misses() -> int:
@@ -259,10 +320,15 @@ class Search:
         return self.state.progress[layout.SOLUTIONS : layout.UPDATES + 1]
 
     @property
+    def solutions(self) -> int:
+        """The solutions so far, exact (those met one by one and those the memo added)."""
+        return int(self.state.progress[layout.SOLUTIONS]) + layout.limbs_value(self.state.extra)
+
+    @property
     def stats(self) -> Stats:
-        """Statistics so far."""
-        s, n, u = (int(v) for v in self.kernel_stats)
-        return Stats(s, n, u, self.seconds)
+        """Statistics so far (after a restart with wider counts, of the last attempt)."""
+        _, n, u = (int(v) for v in self.kernel_stats)
+        return Stats(self.solutions, n, u, self.seconds)
 
     @property
     def level(self) -> int:
@@ -314,7 +380,7 @@ class Search:
                 self.stopped_by = f"node limit {self.node_limit}"
                 return None
             budget = min(budget, left)
-        if self.time_limit is not None and self.seconds >= self.time_limit:
+        if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
             self.stopped_by = f"time limit {self.time_limit} s"
             return None
         if int(self.kernel_stats[0]) >= max_solutions:
@@ -354,12 +420,25 @@ class Search:
             self.stopped_by = f"solution limit {max_solutions}"
         elif code == DONE:
             self.done = True
+        elif code == OVERFLOW:
+            # a count outgrew its limbs: start again with twice as many (only full counts
+            # with a memo add counts big enough)
+            self.memo = self.memo.wider()
+            self._fresh_state()
+            return PAUSED
         return code
+
+
+def found_so_far(search) -> int:
+    """The solutions a search (of any engine) has found so far, exact: its
+    ``solutions`` if it has one, else its statistics'."""
+    solutions = getattr(search, "solutions", None)
+    return int(solutions) if solutions is not None else search.stats.solutions
 
 
 def _finish_progress(progress: Progress, search) -> None:
     """Close a progress bar at the search's final fraction and count."""
-    progress.close(1.0 if search.done else None, int(search.kernel_stats[0]))
+    progress.close(1.0 if search.done else None, found_so_far(search))
 
 
 def count_search(search, limit: int | None, progress: bool) -> Count:
@@ -370,7 +449,9 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
             code = search.run(stream=False, max_solutions=limit)
             if code != PAUSED:
                 break
-            progress_bar.update(search.fraction(), int(search.kernel_stats[0]))
+            progress_bar.update(search.fraction(), found_so_far(search))
+    except KeyboardInterrupt:
+        raise Interrupted(found_so_far(search)) from None
     finally:
         _finish_progress(progress_bar, search)
     stats = search.stats
@@ -388,13 +469,25 @@ class GeneratorStream:
 
     def __next__(self) -> Solution:
         if not hasattr(self, "_generator"):
-            self._generator = self._run()
+            # the generator sees the stream through a weak proxy: no reference cycle, so
+            # a stream dropped unfinished is closed at once (stopping a parallel one's
+            # workers), not whenever the cyclic garbage collector runs
+            self._generator = type(self)._run(weakref.proxy(self))
         return next(self._generator)
 
     def close(self) -> None:
-        """Stop the search early."""
+        """Stop the search early (and the workers of a parallel one)."""
         if hasattr(self, "_generator"):
             self._generator.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
 
 
 class SolutionStream(GeneratorStream):
@@ -477,7 +570,7 @@ class BatchResult:
         return out
 
 
-def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None):
+def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None, propagate=None):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
     Meant for many small searches on one problem (e.g. sudoku givens): the problem is
@@ -485,7 +578,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     ``forced_sets`` is a list of option lists, or a flat array of options with
     ``start`` offsets (set ``k`` is ``forced_sets[start[k]:start[k+1]]``); ``depth``
     bounds the options a solution adds beyond the forced ones (default: the problem's
-    level bound).
+    level bound); ``propagate`` as for ``count``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -512,7 +605,9 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
     compiling.warm_up_batch(arrays.loop_edge is not None)
-    state = layout.new_state(arrays, arrays.max_level + max_forced)
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
+    state = layout.new_state(arrays, arrays.max_level + max_forced, 1, 1, problem.propagate)
     t0 = time.perf_counter()
     _kernel().search_batch(
         state,

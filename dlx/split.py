@@ -124,7 +124,8 @@ def split(
             problem, engine, forced=forced, split_depth=len(forced) + int(split_depth)
         )
         _leaves(search, keep_solutions, final, found)
-        solutions, nodes, updates = (int(v) for v in search.kernel_stats)
+        stats = search.stats
+        solutions, nodes, updates = stats.solutions, stats.nodes, stats.updates
     else:
         if tasks < 1:
             raise ValueError("tasks must be >= 1")

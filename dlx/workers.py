@@ -14,8 +14,12 @@ process was given.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -23,12 +27,16 @@ from dataclasses import dataclass
 from queue import Empty
 
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
+from dlx.errors import WorkerError
 from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
 from dlx.split import Task
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
+CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
+
+
 REPORT_SECONDS = 0.5  # a pool's workers report a running task's progress this often
 
 
@@ -42,6 +50,8 @@ class Job:
     limit: int | None
     stream: bool
     engine: str = DEFAULT
+    node_limit: int | None = None  # each task's, at most
+    deadline: float | None = None  # wall clock (time.time()) at which every task stops
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,7 @@ class TaskResult:
     cache_misses: int
     cpu_seconds: float
     options: tuple[tuple[int, ...], ...] = ()
+    stopped_by: str | None = None  # the limit that stopped an incomplete task
 
 
 _WORKER_JOB: Job | None = None
@@ -70,9 +81,29 @@ _WORKER_MEMO: tuple = (None, None)  # (job, its Memo): shared by the job's tasks
 _PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
 
 
-def _init_worker(job: Job, progress_queue=None) -> None:
-    """Pool initializer: keep the job (and the progress queue) in the worker process."""
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when its parent dies (Linux), and leave Ctrl-C
+    to the parent (it stops the pool); exit now if the parent is already gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _init_worker(job: Job, progress_queue=None, parent: int | None = None) -> None:
+    """Pool initializer: keep the job (and the progress queue) in the worker process,
+    which dies with its parent."""
     global _WORKER_JOB, _PROGRESS_QUEUE
+    if parent is not None:
+        _die_with_parent(parent)
     _WORKER_JOB = job
     _PROGRESS_QUEUE = progress_queue
 
@@ -95,6 +126,13 @@ def _job_memo(job: Job):
     return _WORKER_MEMO[1]
 
 
+def _keep_memo(job: Job, memo) -> None:
+    """Keep a memo a task had to widen (a count outgrew it) for the job's next tasks."""
+    global _WORKER_MEMO
+    if _WORKER_MEMO[0] is job and memo is not None and memo is not _WORKER_MEMO[1]:
+        _WORKER_MEMO = (job, memo)
+
+
 def run_task(task: Task, job: Job | None = None) -> TaskResult:
     """Search one subproblem to the end (or the limit) and return its count (the
     default task runner; ``job`` None: the job this worker process was given)."""
@@ -103,8 +141,15 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
         raise RuntimeError("the worker was not given a job")
     misses_before = _cache_misses(job.engine)
     cpu_before = time.process_time()
+    time_limit = None if job.deadline is None else max(job.deadline - time.time(), 0.0)
     search = make_search(
-        job.problem, job.engine, forced=job.forced, prefix=task.path, memo=_job_memo(job)
+        job.problem,
+        job.engine,
+        forced=job.forced,
+        prefix=task.path,
+        memo=_job_memo(job),
+        node_limit=job.node_limit,
+        time_limit=time_limit,
     )
     found = []
     queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
@@ -117,8 +162,9 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
             break
         if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
             last_report = time.perf_counter()
-            queue.put_nowait((task.index, search.fraction()))
+            queue.put_nowait((task.index, search.fraction(), search.stats.nodes))
     s = search.stats
+    _keep_memo(job, search.memo)
     cpu_seconds = time.process_time() - cpu_before
     misses = _cache_misses(job.engine) - misses_before
     return TaskResult(
@@ -132,6 +178,7 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
         misses,
         cpu_seconds,
         tuple(found),
+        search.stopped_by,
     )
 
 
@@ -191,25 +238,26 @@ class Runner:
             max_workers=self.workers,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(self.job, self.progress_queue),
+            initargs=(self.job, self.progress_queue, os.getpid()),
         )
 
-    def running_fractions(self) -> dict[int, float]:
-        """The latest fraction done of running tasks, from the workers' reports."""
+    def running_tasks(self) -> dict[int, tuple[float, int]]:
+        """The latest (fraction done, nodes) of running tasks, from the workers' reports
+        (a process pool made here only)."""
         queue = getattr(self, "progress_queue", None)
         while queue is not None:
             try:
-                index, fraction = queue.get_nowait()
+                index, fraction, nodes = queue.get_nowait()
             except Empty:
                 break
-            self.running[index] = fraction
+            self.running[index] = (fraction, nodes)
         return self.running
 
     def results(self, tasks, on_tick=None):
         """Yield a TaskResult for each task, in the order they finish; call ``on_tick``
-        every ``REPORT_SECONDS`` while waiting."""
+        every ``REPORT_SECONDS`` while waiting, and stop early when it returns True."""
         pending: dict = {}
-        self.running: dict[int, float] = {}
+        self.running: dict[int, tuple[float, int]] = {}
         if self.kind == "inline":
             for task in tasks:
                 yield self.task_runner(task, self.job)
@@ -219,8 +267,8 @@ class Runner:
         while pending:
             timeout = REPORT_SECONDS if on_tick is not None else None
             done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-            if on_tick is not None:
-                on_tick()
+            if on_tick is not None and on_tick():
+                return
             broken = False
             for future in done:
                 try:
@@ -240,7 +288,9 @@ class Runner:
         """Rebuild a broken pool and resubmit its unfinished tasks."""
         self.restarts += 1
         if self.restarts > MAX_RESTARTS:
-            raise RuntimeError(f"worker processes died {self.restarts} times; giving up")
+            raise WorkerError(
+                f"worker processes died {self.restarts} times (out of memory? killed?); giving up"
+            )
         unfinished = []
         for future, task in pending.items():
             if future.done() and future.exception() is None:
@@ -263,7 +313,10 @@ class Runner:
             if stop_running:
                 for process in list((getattr(self.executor, "_processes", None) or {}).values()):
                     process.terminate()
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            try:
+                self.executor.shutdown(wait=True, cancel_futures=True)
+            except RuntimeError:  # closed from the pool's own thread (a stream's __del__)
+                self.executor.shutdown(wait=False, cancel_futures=True)
             self.progress_queue.close()
         elif self.kind == "dask":
             if stop_running:
@@ -286,12 +339,54 @@ def dask_client_class():
 
 def connect(client, dask):
     """A Dask client from ``client=`` or an address in ``dask=`` (None if neither), and
-    whether it was made here (and must be closed here)."""
+    whether it was made here (and must be closed here); WorkerError if no scheduler
+    answers at the address within ``CONNECT_SECONDS``."""
     if client is not None or dask is None:
         return client, False
-    return dask_client_class()(dask), True
+    client_class = dask_client_class()
+    try:
+        _probe(dask)
+        return client_class(dask, timeout=CONNECT_SECONDS), True
+    except Exception as e:  # OSError, TimeoutError, ValueError for a bad address, ...
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise WorkerError(
+            f"no Dask scheduler answered at {dask} within {CONNECT_SECONDS} s ({reason})"
+        ) from None
+
+
+def _probe(address: str) -> None:
+    """Connect to ``address`` and shake hands as Dask does, within ``CONNECT_SECONDS``
+    (a port that accepts and never answers would hang the client); raise if it fails."""
+    import asyncio
+
+    from distributed.comm import connect as dask_connect
+
+    async def attempt():
+        comm = await dask_connect(address, timeout=CONNECT_SECONDS)
+        await comm.close()
+
+    outcome: dict = {}
+
+    def run():
+        try:
+            asyncio.run(asyncio.wait_for(attempt(), CONNECT_SECONDS))
+            outcome["ok"] = True
+        except BaseException as e:  # noqa: BLE001 - reported to the caller
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 1)
+    if "ok" not in outcome:
+        error = outcome.get("error")
+        if error is None or isinstance(error, (asyncio.TimeoutError, TimeoutError)):
+            raise TimeoutError("it accepted the connection but did not answer as Dask does")
+        raise error
 
 
 def _dask_threads(client) -> int:
-    """The number of worker threads of a Dask cluster."""
-    return max(1, sum(client.nthreads().values()))
+    """The number of worker threads of a Dask cluster (WorkerError if it has none)."""
+    threads = sum(client.nthreads().values())
+    if threads == 0:
+        raise WorkerError(f"the Dask scheduler at {client.scheduler.address} has no workers")
+    return threads

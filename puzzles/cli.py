@@ -42,9 +42,8 @@ solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSO
 With ``COUNT_BY_DEFAULT``, ``--out FILE`` alone lists every solution into FILE, and
 ``WORKERS`` is the default of counts only (lists stream on one process, in order).
 Ctrl-C or SIGTERM stops a command with one line, "interrupted: at least N solutions"
-where N is known (a ``KeyboardInterrupt`` with ``solutions``, as ``common.Interrupted``
-gives and ``dlx``'s own where the engine has one, or the answers listed so far), and
-exit status 130.
+where N is known (``dlx.Interrupted``: the count so far, or the answers listed so far),
+and exit status 130 (``dlx.stopping.run_command``, as ``python -m dlx`` does).
 """
 
 from __future__ import annotations
@@ -53,15 +52,14 @@ import argparse
 import importlib
 import json
 import os
-import signal
 import sys
-import threading
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 
-from dlx import compiling
-from puzzles.common import Interrupted, PuzzleError, read_text, svg_stack
+from dlx import Interrupted, compiling
+from dlx.stopping import run_command
+from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
@@ -101,7 +99,6 @@ examples (from the repository's root):
 SVG_MAX = 100  # pictures drawn at most
 BATCH = 2000  # puzzles per batch call (the progress bar moves between calls)
 NO_LIMIT = 1 << 40  # a count's limit when none is given (batches)
-INTERRUPTED = 130  # exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells report)
 
 
 def version() -> str:
@@ -109,19 +106,6 @@ def version() -> str:
     import dlx
 
     return dlx.__version__
-
-
-@contextmanager
-def _terminate_as_interrupt():
-    """Within: SIGTERM raises KeyboardInterrupt (in the main thread), as Ctrl-C does."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -205,17 +189,17 @@ def main(argv=None) -> int:
         parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
     )
     args = parser.parse_args(argv[1:])
+    # Ctrl-C or SIGTERM: "interrupted: at least N solutions", exit 130, no traceback
+    return run_command(_run_or_refuse, module, args)
+
+
+def _run_or_refuse(module, args) -> int:
+    """``run``, with bad input refused in one line (exit status 2)."""
     try:
-        with _terminate_as_interrupt():
-            return run(module, args)
+        return run(module, args)
     except PuzzleError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: one line, no traceback
-        found = getattr(e, "solutions", None)
-        where = "" if found is None else f": at least {found} solutions"
-        print(f"interrupted{where}", file=sys.stderr, flush=True)
-        return INTERRUPTED
     except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

@@ -13,18 +13,9 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import dlx
-
-
-class Interrupted(KeyboardInterrupt):
-    """A search stopped by Ctrl-C or SIGTERM that knows how far it got: ``solutions``
-    found at least (None if unknown), as ``dlx`` reports a stopped count."""
-
-    def __init__(self, solutions: int | None = None):
-        super().__init__(solutions)
-        self.solutions = solutions
+from dlx.dlxfile import DlxFormatError, decode, read_bytes
 
 
 class PuzzleError(ValueError):
@@ -32,14 +23,15 @@ class PuzzleError(ValueError):
 
 
 def read_text(path) -> str:
-    """The text of a file, or of standard input for ``-`` (every command reads its input
-    here)."""
-    if str(path) == "-":
-        return sys.stdin.read()
+    """The text of a UTF-8 file, or of standard input for ``-`` (a byte-order mark is
+    dropped; other bytes that are not UTF-8 are refused with their line and column)."""
+    label = "<stdin>" if str(path) == "-" else path
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return decode(read_bytes(path))
     except OSError as e:
-        raise PuzzleError(f"{path}: {e.strerror or e}") from None
+        raise PuzzleError(f"{label}: {e.strerror or e}") from None
+    except DlxFormatError as e:
+        raise PuzzleError(f"{label}: {e}") from None
 
 
 def content_lines(text: str, comment: str = "#") -> list[tuple[int, str]]:

@@ -125,7 +125,7 @@ def _token_value(token: str, separated: bool) -> int | None:
     if token in EMPTY:
         return 0
     if separated:
-        return int(token) if token.isdigit() else None
+        return int(token) if token.isdecimal() else None
     k = SYMBOLS.find(token.upper())
     return k + 1 if k >= 0 else None
 

@@ -97,7 +97,7 @@ def _parse_tiles(n: int, text: str, counts: Counter) -> None:
         match = TOKEN.match(token)
         body, times = match.group(1), int(match.group(2) or 1)
         where = f"line {n}, tile {k} ({token!r})"
-        if body.isdigit():
+        if body.isdecimal():
             if int(body) > 15:
                 raise PuzzleError(f"{where}: {body} is not a tile (0..15)")
             masks = [int(body)]

@@ -45,6 +45,7 @@ from puzzles.lattices import LATTICES
 from puzzles.polyform import cli as tiling_cli
 from puzzles.polyform import pieces as catalogue
 from puzzles.polyform import tiling
+from puzzles.polyform.boards import MAX_BOARD_CELLS
 from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     COUNT_BY_DEFAULT,
     EPILOG,
@@ -276,6 +277,8 @@ def parse_board(spec: str) -> frozenset[Cell]:
         width, height = int(m.group(1)), int(m.group(2))
         if width < 1 or height < 1:
             raise PuzzleError(f"--board {spec}: the board is empty")
+        if width * height > MAX_BOARD_CELLS:
+            raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
         return frozenset((r, c) for r in range(height) for c in range(width))
     where = "--board"
     if "\n" not in spec:

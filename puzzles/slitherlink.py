@@ -109,7 +109,7 @@ def _clue(token: str, where: str) -> Clue:
     """A clue token: ``0``-``3``, or ``-``/``.`` for none."""
     if token in ("-", "."):
         return None
-    if token.isdigit() and len(token) == 1 and int(token) <= 3:
+    if token in ("0", "1", "2", "3"):
         return int(token)
     raise PuzzleError(f"{where}: clue {token!r} is not 0, 1, 2, 3 or '-'")
 
@@ -139,7 +139,7 @@ def parse(text: str, id: str = "") -> Puzzle:
     if not lines:
         raise PuzzleError("no grid found (the input is empty)")
     words = lines[0][1].split()
-    if len(words) == 2 and all(w.isdigit() for w in words):
+    if len(words) == 2 and all(w.isdecimal() for w in words):
         rows, cols, blocks = puzzlekit_grids(text)
         grid = blocks[0]
         if len(blocks) != 1:

@@ -346,11 +346,12 @@ def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, i
 # -- solving many ------------------------------------------------------------------
 
 
-def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
+def solve_all(puzzles: list[Sudoku], limit: int = 2, propagate: str | None = None) -> list[Result]:
     """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
 
     Everything per puzzle is done on arrays: the givens' options, the kernel's batch
-    search, and writing each first solution into its grid.
+    search, and writing each first solution into its grid. ``propagate``: as for
+    ``dlx.count`` ("domination": locked candidates and more, a smaller tree).
     """
     results: list[Result | None] = [None] * len(puzzles)
     by_shape: dict[tuple, list[int]] = {}
@@ -369,7 +370,7 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2) -> list[Result]:
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
         problem = build(group[0])
         depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
-        result = dlx.batch(problem, options, limit, start=start, depth=depth)
+        result = dlx.batch(problem, options, limit, start=start, depth=depth, propagate=propagate)
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
         cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]

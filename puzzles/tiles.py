@@ -228,7 +228,7 @@ class GridFormat:
 
 def _is_int(text: str) -> bool:
     """True for a line holding one non-negative integer."""
-    return text.strip().isdigit()
+    return text.strip().isdecimal()
 
 
 def grid_lines(text: str) -> list[tuple[int, str]]:
@@ -309,7 +309,7 @@ def _parse_numbers(lines: list[tuple[int, str]], free: bool) -> np.ndarray:
         for k, token in enumerate(line.split(), start=1):
             if free and token == FREE:
                 row.append(-1)
-            elif token.isdigit() and int(token) < 16:
+            elif token.isdecimal() and int(token) < 16:
                 row.append(int(token))
             else:
                 raise PuzzleError(f"line {n}, column {k}: {token!r} is not a tile (0..15)")

@@ -2,12 +2,17 @@
 
     git worktree add /tmp/before main
     python scripts/bench_ab.py /tmp/before . --rounds 5
+    python scripts/bench_ab.py /tmp/before . --rounds 7 --one-process
 
 Each round runs, in a fresh process per checkout (the order alternating from round to
 round), warm ``dlx.count`` of the pentomino rectangles and sudokus of ``data/dlx`` and
 the main job (8x8 with the 12 pentominoes and the 2x2 square, symmetry broken X:P),
 and records the CPU seconds of each count (steadier than wall time on a shared
 machine). Prints the medians and minima per checkout and their ratios (after/before).
+
+``--one-process``: the same counts in one process instead, the old package copied to a
+temporary ``dlx_before`` (its imports renamed) beside this checkout's ``dlx``, the two
+alternating count by count (steadier: no difference between processes).
 """
 
 from __future__ import annotations
@@ -58,6 +63,48 @@ def run_once(checkout: Path, runs: int, main_job: bool) -> dict[str, list[float]
     return json.loads(out.stdout)
 
 
+def one_process(before: Path, rounds: int, runs: int, main_job: bool) -> dict:
+    """CPU seconds of each count, both packages in this process, alternating."""
+    import tempfile
+    import time
+
+    import dlx
+
+    folder = Path(tempfile.mkdtemp())
+    copy = folder / "dlx_before"
+    copy.mkdir()
+    for source in (before / "dlx").glob("*.py"):
+        text = source.read_text()
+        text = text.replace("from dlx.", "from dlx_before.").replace(
+            "from dlx import", "from dlx_before import"
+        )
+        (copy / source.name).write_text(text)
+    sys.path.insert(0, str(folder))
+    import dlx_before
+
+    texts = {name: (ROOT / "data" / "dlx" / f"{name}.dlx").read_text() for name in FILES}
+    if main_job:
+        from puzzles import polyomino
+
+        z = polyomino.make_puzzle("8x8", "pentominoes", ["O"])
+        texts["main 8x8+O X:P"] = dlx.write(
+            polyomino.build(z, polyomino.plan_symmetry(z, "X", "P"))
+        )
+    seconds: dict = {"before": {}, "after": {}}
+    for bench, text in texts.items():
+        problems = {"before": (dlx_before, dlx_before.parse(text)), "after": (dlx, dlx.parse(text))}
+        for module, problem in problems.values():
+            module.count(problem, limit=1)
+        repeats = rounds * (runs if not bench.startswith("main") else 1)
+        for r in range(repeats):
+            for name in ("before", "after") if r % 2 == 0 else ("after", "before"):
+                module, problem = problems[name]
+                c0 = time.process_time()
+                module.count(problem)
+                seconds[name].setdefault(bench, []).append(time.process_time() - c0)
+    return seconds
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path, help="the checkout to compare against")
@@ -65,10 +112,14 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--runs", type=int, default=3, help="counts per file and round")
     parser.add_argument("--no-main", action="store_true", help="leave the main job out")
+    parser.add_argument("--one-process", action="store_true", help="both in this process")
     args = parser.parse_args(argv)
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     seconds: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
-    for r in range(args.rounds):
+    if args.one_process:
+        sys.path.insert(0, str(trees["after"]))
+        seconds = one_process(trees["before"], args.rounds, args.runs, not args.no_main)
+    for r in range(0 if args.one_process else args.rounds):
         order = list(trees) if r % 2 == 0 else list(trees)[::-1]
         for name in order:
             for bench, times in run_once(trees[name], args.runs, not args.no_main).items():

@@ -2,8 +2,9 @@
 
     python scripts/bench_sudoku.py [--repeat 3] [--others 2000] [FILE ...]
 
-For each file (default: the 17-clue list and forum-hardest from /work/shared/data if
-present, else the samples in data/sudoku), prints puzzles per second, medians of
+For each file (default: the samples shipped in data/sudoku: the first 1000 of the
+17-clue list, all 375 forum-hardest, the first 500 of magictour top1465; give other
+paths, e.g. the whole 17-clue list, as arguments), prints puzzles per second, medians of
 ``--repeat`` runs on one core:
 
 - ``parse``: text to puzzles (``sudoku.parse_all``);
@@ -37,10 +38,10 @@ sys.path.insert(0, str(ROOT))  # this checkout's packages, not an installed copy
 import dlx  # noqa: E402
 from puzzles import sudoku  # noqa: E402
 
-SHARED = Path("/work/shared/data/sudoku/tdoku_data")
 DEFAULT = [
-    (SHARED / "puzzles2_17_clue", ROOT / "data/sudoku/17_clue_first1000.txt"),
-    (SHARED / "puzzles6_forum_hardest_1106", ROOT / "data/sudoku/forum_hardest_1106.txt"),
+    ROOT / "data/sudoku/17_clue_first1000.txt",
+    ROOT / "data/sudoku/forum_hardest_1106.txt",
+    ROOT / "data/sudoku/top1465_first500.txt",
 ]
 
 
@@ -53,6 +54,19 @@ def median_time(fn, repeat: int) -> tuple[float, object]:
         out = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
+
+
+def interleaved_times(fns, repeat: int) -> list[tuple[float, object]]:
+    """Median seconds and last result of each of ``fns``, run in turn ``repeat`` times
+    (interleaved, so that a change of load hits all alike)."""
+    times = [[] for _ in fns]
+    out = [None] * len(fns)
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            out[k] = fn()
+            times[k].append(time.perf_counter() - t0)
+    return [(statistics.median(t), o) for t, o in zip(times, out, strict=True)]
 
 
 def option_items(problem: dlx.Problem) -> np.ndarray:
@@ -95,15 +109,33 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     n = len(puzzles)
     print(f"\n{path.name}: {n} puzzles, medians of {repeat} runs")
     sudoku.solve_all(puzzles[:2])  # compile / load the kernel
-    t_solve, results = median_time(lambda: sudoku.solve_all(puzzles), repeat)
-    assert all(r.count == 1 for r in results), "a puzzle without exactly one solution"
+    sudoku.solve_all(puzzles[:2], propagate="domination")
+    (t_solve, results), (t_dom, dom_results) = interleaved_times(
+        [
+            lambda: sudoku.solve_all(puzzles),
+            lambda: sudoku.solve_all(puzzles, propagate="domination"),
+        ],
+        repeat,
+    )
+    for found in (results, dom_results):
+        assert all(r.count == 1 for r in found), "a puzzle without exactly one solution"
+    assert [r.values for r in results] == [r.values for r in dom_results]
     nodes = np.array([r.nodes for r in results])
+    dom_nodes = np.array([r.nodes for r in dom_results])
     rate = n / t_solve
     rows = [
         ("parse", n / t_parse),
         ("solve_all", rate),
+        ("solve_all, propagate=domination", n / t_dom),
         ("parse + solve_all", n / (t_parse + t_solve)),
     ]
+    print(f"nodes per puzzle, plain:      mean {nodes.mean():.0f}, median {np.median(nodes):.0f}, "
+          f"max {nodes.max()}")  # fmt: skip
+    print(f"nodes per puzzle, domination: mean {dom_nodes.mean():.0f}, "
+          f"median {np.median(dom_nodes):.0f}, max {dom_nodes.max()}")  # fmt: skip
+    if others <= 0:
+        report(rows, rate, load)
+        return
 
     sub = puzzles[: min(others, n)]
     problem = sudoku.build(sub[0])
@@ -128,8 +160,11 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     rows.append((f"exact_cover C (first {len(sub)})", len(sub) / t_ec))
     rows.append((f"xcover numba (first {len(sub)})", len(sub) / t_xc))
 
-    print(f"nodes per puzzle: mean {nodes.mean():.0f}, median {np.median(nodes):.0f}, "
-          f"max {nodes.max()}")  # fmt: skip
+    report(rows, rate, load)
+
+
+def report(rows, rate: float, load: float) -> None:
+    """Print the table of rates, each against ``rate`` (solve_all's)."""
     print(f"{'method':40s} {'puzzles/s':>12s} {'vs solve_all':>13s}")
     for name, value in rows:
         print(f"{name:40s} {value:12,.0f} {value / rate:12.2f}x")
@@ -140,9 +175,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="runs per measure (median)")
-    parser.add_argument("--others", type=int, default=2000, help="puzzles for the others")
+    parser.add_argument(
+        "--others", type=int, default=2000, help="puzzles for the others (0: leave them out)"
+    )
     args = parser.parse_args(argv)
-    files = args.files or [shared if shared.exists() else local for shared, local in DEFAULT]
+    files = args.files or DEFAULT
     for path in files:
         bench_file(path, args.repeat, args.others)
     return 0

@@ -37,7 +37,7 @@ from bench_sudoku import DEFAULT as BENCH_FILES  # noqa: E402  (this script's fo
 import dlx  # noqa: E402
 from puzzles import sudoku  # noqa: E402
 
-DEFAULT = BENCH_FILES[::-1]  # forum-hardest first
+DEFAULT = BENCH_FILES[1::-1]  # forum-hardest first, then the 17-clue sample
 N = 9
 BOX = sudoku.box_regions(N)
 
@@ -211,7 +211,7 @@ def main(argv=None) -> int:
     parser.add_argument("--random", type=int, default=3, help="random cell orders to try")
     parser.add_argument("--shuffle", type=int, metavar="SEED", help="transform the puzzles")
     args = parser.parse_args(argv)
-    files = args.files or [shared if shared.exists() else local for shared, local in DEFAULT]
+    files = args.files or DEFAULT
     items = item_orders(args.seed, args.random)
     if args.only:
         items = {name: items[name] for name in args.only}

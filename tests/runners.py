@@ -35,6 +35,11 @@ class CrashOnce:
         return run_task(task, job)
 
 
+def always_crash(task, job=None):
+    """Die at every task (a worker that keeps dying)."""
+    os._exit(13)
+
+
 def slow_task(task, job=None):
     """``run_task``, then a pause."""
     result = run_task(task, job)

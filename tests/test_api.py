@@ -40,9 +40,9 @@ def test_workers_has_one_meaning():
 def test_engines_by_name():
     p = queens(5)
     assert dlx.count(p, engine="dlx") == dlx.count(p, engine="auto")
-    for name in ("bitset", "nope"):
-        with pytest.raises(ValueError, match=f"engine '{name}'"):
-            dlx.count(p, engine=name)
+    assert dlx.count(p, engine="bitset") == dlx.count(p, engine="dlx")
+    with pytest.raises(ValueError, match="engine 'nope'"):
+        dlx.count(p, engine="nope")
     with pytest.raises(ValueError, match="engine 'nope'"):
         dlx.solutions(p, engine="nope", workers=2)
     search = engines.make_search(p, "dlx", budget=5)

@@ -729,7 +729,7 @@ def test_cli_time_limit_counts_at_least(capsys):
     assert "search stopped by the time limit" in captured.err
 
 
-@pytest.mark.parametrize("engine", cli.ENGINES)
+@pytest.mark.parametrize("engine", dlx.ENGINE_CHOICES)
 def test_cli_engine(engine, capsys):
     """--engine reaches dlx: the same counts from every kernel it has, a one-line
     refusal naming --engine for one it lacks."""

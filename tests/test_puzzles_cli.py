@@ -433,3 +433,23 @@ def test_interrupt_prints_one_line(signum):
     listed = (first + out).count("\n\n") + 1  # pictures split by blank lines
     found = int(re.fullmatch(r"interrupted: at least (\d+) solutions", line).group(1))
     assert 1 <= listed <= found
+
+
+def test_interrupted_count_says_how_far():
+    """Ctrl-C during a count (the main job, on every core): the count so far, exit 130,
+    no traceback, no worker left behind."""
+    command = [sys.executable, "-m", "puzzles", "pentomino", "--board", "8x8", "--extra", "O"]
+    child = subprocess.Popen(
+        [*command, "--progress"], cwd=ROOT, stderr=subprocess.PIPE, text=True, bufsize=0
+    )
+    seen, shown = "", None
+    while shown is None:  # the first progress output with solutions counted
+        seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
+        shown = re.search(r"\b([1-9]\d*) solutions$", seen)
+    child.send_signal(signal.SIGINT)
+    err = child.stderr.read()
+    assert child.wait(timeout=60) == 130, err
+    assert "Traceback" not in err
+    (said,) = [line for line in re.split(r"[\r\n]", err) if line.startswith("interrupted")]
+    found = re.fullmatch(r"interrupted: at least (\d+) solutions", said)
+    assert found and int(found.group(1)) >= int(shown.group(1)), err

@@ -69,6 +69,9 @@ def read_cell_list(text: str, where: str, named: bool = False):
     return lattice, frozenset(cells[""])
 
 
+MAX_BOARD_CELLS = 1_000_000  # a named shape larger than this is refused, not built
+
+
 def shape(spec: str, lattice: str):
     """The cells of a named shape, or None when ``spec`` is not one."""
     s = spec.strip().lower()
@@ -81,6 +84,8 @@ def shape(spec: str, lattice: str):
             raise PuzzleError(f"--board {spec}: the {lattice} lattice takes {need}")
         if min(w, h, int(d or 1)) < 1:
             raise PuzzleError(f"--board {spec}: the board is empty")
+        if w * h * int(d or 1) > MAX_BOARD_CELLS:
+            raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
         if lattice == "cubic":
             return {(x, y, z) for x in range(w) for y in range(h) for z in range(int(d))}
         if lattice == "triangular":
@@ -96,6 +101,8 @@ def shape(spec: str, lattice: str):
     kind, n = m.group(1), int(m.group(2))
     if n < 1:
         raise PuzzleError(f"--board {spec}: the side must be at least 1")
+    if 8 * n * n > MAX_BOARD_CELLS:
+        raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
     if lattice == "triangular":
         if kind == "triangle":
             return {(x, y, z) for x in range(n) for y in range(n) for z in (0, 1) if x + y + z < n}

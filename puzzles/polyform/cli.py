@@ -41,8 +41,7 @@ group G (every tiling with --no-symmetry). With no mode given it counts (on ever
 --limit N lists N distinct solutions; --out FILE alone writes every one there (one
 picture each, a blank line between two; on a 3-D board each starts with a line
 "# solution K"); --json gives each solution as a list of pieces with their cells."""
-ENGINE = "dlx"  # the tiling commands' default --engine ("auto" once the bitset kernel is in)
-ENGINES = ("dlx", "bitset", "auto")
+ENGINE = "dlx"  # the tiling commands' default --engine (one place to change it)
 COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
@@ -62,10 +61,10 @@ def add_tiling_arguments(parser) -> None:
     parser.add_argument("--breaker", help="the piece Q that breaks symmetry left by P")
     parser.add_argument(
         "--engine",
-        choices=ENGINES,
+        choices=dlx.ENGINE_CHOICES,
         default=ENGINE,
-        help=f"the search kernel: dancing links, bitsets, or chosen by the problem "
-        f"(default {ENGINE})",
+        help=f"the search kernel: dlx, bitset (fills the first empty cell), or auto "
+        f"(bitset when the problem fits it) (default {ENGINE})",
     )
 
 
@@ -228,15 +227,17 @@ def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
     return Answers(found, lambda s: TilingAnswer(tilings, tiling.decode(puzzle, s), 0), keep, limit)
 
 
-@dataclass(frozen=True)
 class TilingCount(dlx.Count):
-    """A ``dlx.Count`` of distinct solutions with all of them and the symmetric classes
-    (None when unknown), and how they were counted."""
+    """A ``dlx.Count`` of distinct solutions (all of them without symmetry breaking)
+    with all of them, the distinct ones and the symmetric classes (None when unknown),
+    and how they were counted."""
 
-    all: int | None = None
-    distinct: int | None = None
-    symmetric: int | None = None
-    how: str = ""
+    def __new__(cls, counts: tiling.Counts, symmetry: bool = True):
+        found = (counts.distinct if symmetry else counts.all) or 0
+        self = super().__new__(cls, found, counts.complete, counts.stats, counts.stopped_by)
+        self.all, self.distinct, self.symmetric = counts.all, counts.distinct, counts.symmetric
+        self.how = counts.how
+        return self
 
     def lines(self) -> str:
         """``all solutions: N``, ``distinct solutions: M`` (``?``: unknown, ``at least``:
@@ -266,13 +267,4 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
         limit=limit,
         **search_options(**search),
     )
-    return TilingCount(  # the layer's solutions: distinct ones (all, without symmetry)
-        solutions=(result.distinct if tilings.symmetry else result.all) or 0,
-        complete=result.complete,
-        stats=result.stats,
-        stopped_by=result.stopped_by,
-        all=result.all,
-        distinct=result.distinct,
-        symmetric=result.symmetric,
-        how=result.how,
-    )
+    return TilingCount(result, tilings.symmetry)

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import dlx
-from puzzles.common import Interrupted, PuzzleError, colour, svg_document
+from puzzles.common import PuzzleError, colour, svg_document
 from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
@@ -425,7 +425,7 @@ def count_tilings(
                     cut = f"solution limit {limit}"
                     break
     except KeyboardInterrupt:
-        raise Interrupted(distinct) from None
+        raise dlx.Interrupted(distinct) from None
     return Counts(every, distinct, symmetric, stream.complete and cut is None,
                   f"{plan.describe()}; each class of all solutions has |G| / |stabilizer| "
                   "members", stream.stats, cut or stream.stopped_by)  # fmt: skip

@@ -1,0 +1,410 @@
+"""Compile a ``dlx.Problem`` into the bitset kernel's arrays (numpy only, no numba).
+
+Glossary (see the essay in ``dlx/bitset.py`` for how the kernel uses them)
+--------------------------------------------------------------------------
+bit
+    An item kept as one bit of a mask of ``words`` uint64 words: every primary item
+    with bounds 1:1 and every secondary item. Primary bits come first, in the order
+    the problem declares them (the adapter chooses the order by declaring its items
+    in it), except that *piece* bits go after the other primary bits; secondary bits
+    come last.
+counter
+    A primary item with other bounds (``lo:hi``): the kernel counts its uses.
+piece
+    When every option holds exactly one of the items that begin options (Knuth's
+    convention: an option is its piece's name, then the cells), those items are the
+    pieces and the other primary bits are *cells*; otherwise there are no pieces and
+    no region pruning.
+list of a bit
+    The options whose lowest primary bit (in the order) is that bit: when the first
+    uncovered bit is ``b``, exactly those can cover it.
+urgent item
+    A primary bit with at most ``URGENT_OPTIONS`` options in all, a piece if the
+    problem has pieces (X, the piece with the fewest places, or the one that the
+    symmetry plan restricts to a handful of places): the kernel branches on it before
+    the first uncovered cell. (Not a counter: branching on one would meet each set of
+    its options once per order.)
+adjacency
+    Two cells are neighbours when an edge of the maximum spanning tree of some option
+    joins them, the weight of a pair being the number of options that hold both: each
+    option's cells are connected, so an option that fits lies in one region of the
+    uncovered cells. On polyomino boards this gives the grid's edges.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+from dlx.errors import ProblemError
+from dlx.layout import BOUND, COLOR, OVERFLOW, SLACK, TOP  # noqa: F401 (OVERFLOW: the kernel's)
+from dlx.problem import Problem
+
+MAX_BITS = 4096  # items kept as bits, at most (64 words)
+URGENT_OPTIONS = 40  # an item with at most this many options is branched on first
+MAX_PAIRS = 4_000_000  # no region pruning when options hold more pairs of cells
+
+
+# What the kernel takes: the arrays of a problem (``BitLayout``) and those of one
+# search (``dlx.bitsearch``), one argument each (see ``dlx/bitset.py`` for both).
+Tables = namedtuple(
+    "Tables",
+    "words n_cells mask test_mask list_start group_start group_guard "
+    "list_group_start halo primary_mask option_counter_start option_counter "
+    "counter_lo counter_hi urgent_bit urgent_start urgent_option "
+    "cell_mask neighbours piece_bit piece_counter piece_size_start piece_size",
+)
+State = namedtuple(
+    "State",
+    "key cand cand_start choice branch_index branch_degree level_nodes state stats "
+    "total level_entry memo_keys memo_counts marks stack reach spare",
+)
+
+
+@dataclass(frozen=True)
+class BitLayout:
+    """The kernel's arrays for one problem; options are numbered in *list order*.
+
+    ``mask``: uint64[n_options, words]; ``test_mask``: the same less the bit of the
+    option's piece (tested once per group); ``primary_mask``: uint64[words], the
+    primary bits; a bit's list is split into *groups* of options of one piece:
+    ``group_start[g]:group_start[g + 1]``, the piece's bit ``group_guard[g]`` (-1: none),
+    the groups of bit ``b`` ``list_group_start[b]:list_group_start[b + 1]``; ``halo``:
+    uint64[n_options, words], the cells next to each option's cells; ``max_size``: the
+    most cells of an option; ``option``: int64[n_options], the problem's
+    option index of each; ``list_start``: int64[n_primary_bits + 1] (the list of bit
+    ``b`` is ``list_start[b]:list_start[b + 1]``); ``option_counter_start`` and
+    ``option_counter`` (CSR, int64): the counters of each option; ``counter_lo``,
+    ``counter_hi``: int64[n_counters]; ``urgent_bit``:
+    int64[n_urgent], the urgent items, their options
+    ``urgent_option[urgent_start[u]:urgent_start[u + 1]]``; ``cell_mask``:
+    uint64[words]; ``neighbours``: uint64[n_bits, words] (cells only); ``piece_bit`` /
+    ``piece_counter``: int64[n_pieces]; piece ``p``'s option sizes in cells
+    ``piece_size[piece_size_start[p]:piece_size_start[p + 1]]``; ``bit_item``: the
+    item number (``dlx.problem.Arrays`` numbering) of each bit.
+    """
+
+    words: int
+    n_bits: int
+    n_primary_bits: int
+    n_cells: int
+    mask: np.ndarray
+    test_mask: np.ndarray
+    primary_mask: np.ndarray
+    group_start: np.ndarray
+    group_guard: np.ndarray
+    list_group_start: np.ndarray
+    halo: np.ndarray
+    max_size: int
+    option: np.ndarray
+    list_start: np.ndarray
+    option_counter_start: np.ndarray
+    option_counter: np.ndarray
+    counter_lo: np.ndarray
+    counter_hi: np.ndarray
+    urgent_bit: np.ndarray
+    urgent_start: np.ndarray
+    urgent_option: np.ndarray
+    cell_mask: np.ndarray
+    neighbours: np.ndarray
+    piece_bit: np.ndarray
+    piece_counter: np.ndarray
+    piece_size_start: np.ndarray
+    piece_size: np.ndarray
+    bit_item: np.ndarray
+    max_level: int
+    max_branches: int
+
+    @property
+    def key_words(self) -> int:
+        """Words of a memo key: the covered mask, then one word per counter."""
+        return self.words + len(self.counter_lo)
+
+
+def _entries(arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The problem's entries: (option of each, item of each, colour of each), in order."""
+    node = arrays.node
+    first = arrays.first_node.astype(np.int64)
+    top = node[TOP].astype(np.int64)
+    begin = int(first[0]) if len(first) else node.shape[1]
+    is_entry = top[begin:] > 0
+    position = np.flatnonzero(is_entry) + begin
+    option_of = arrays.option_of_node[position].astype(np.int64)
+    return option_of, top[position], node[COLOR, position].astype(np.int64)
+
+
+def why_not(problem: Problem) -> str | None:
+    """Why the bitset kernel cannot search ``problem`` (None when it can)."""
+    try:
+        arrays = problem.arrays()
+    except ProblemError as e:
+        return str(e)
+    if arrays.loop_edge is not None:
+        return "it has loop items"
+    option_of, item_of, colour = _entries(arrays)
+    if np.any(colour != 0):
+        return "it has colours"
+    bound = arrays.item[BOUND].astype(np.int64)
+    slack = arrays.item[SLACK].astype(np.int64)
+    n_items = arrays.item.shape[1] - 1
+    is_bit = np.ones(n_items + 1, bool)
+    is_bit[0] = False
+    is_bit[1 : arrays.second] = (bound[1 : arrays.second] == 1) & (slack[1 : arrays.second] == 0)
+    n_bits = int(is_bit.sum())
+    if n_bits > MAX_BITS:
+        return f"it has {n_bits} items with bounds 1:1 or secondary (at most {MAX_BITS})"
+    primary_bit = is_bit[item_of] & (item_of < arrays.second)
+    has_bit = np.bincount(option_of[primary_bit], minlength=problem.n_options) > 0
+    if not has_bit.all():
+        k = int(np.flatnonzero(~has_bit)[0])
+        return f"option {k} covers no primary item with bounds 1:1"
+    return None
+
+
+def fits(problem: Problem) -> bool:
+    """Whether the bitset kernel can search ``problem`` (see ``why_not``)."""
+    return why_not(problem) is None
+
+
+def layout(problem: Problem) -> BitLayout:
+    """The bitset arrays of ``problem`` (built once per compiled problem, then kept)."""
+    arrays = problem.arrays()
+    cached = problem.__dict__.get("_bit_layout")
+    if cached is not None and cached[0] is arrays:
+        return cached[1]
+    reason = why_not(problem)
+    if reason is not None:
+        raise ProblemError(f"the bitset kernel cannot search this problem: {reason}")
+    result = _compile(problem, arrays)
+    problem.__dict__["_bit_layout"] = (arrays, result)
+    return result
+
+
+def _pieces(option_of, item_of, n_options, second) -> np.ndarray:
+    """The piece items (see the glossary), or none: sorted item numbers."""
+    first = np.ones(len(option_of), bool)
+    first[1:] = option_of[1:] != option_of[:-1]
+    candidates = np.unique(item_of[first])
+    if np.any(candidates >= second):
+        return np.zeros(0, np.int64)
+    per_option = np.bincount(option_of[np.isin(item_of, candidates)], minlength=n_options)
+    if np.all(per_option == 1) and len(candidates) < len(np.unique(item_of)):
+        return candidates
+    return np.zeros(0, np.int64)
+
+
+def _root(parent: dict, c: int) -> int:
+    """The root of ``c`` in a union-find forest (halving the path on the way)."""
+    while parent[c] != c:
+        parent[c] = parent[parent[c]]
+        c = parent[c]
+    return c
+
+
+def _adjacency(cell_option, cell_bit, n_bits) -> list[tuple[int, int]] | None:
+    """Edges between cells: each option's maximum spanning tree (see the glossary)."""
+    order = np.argsort(cell_option, kind="stable")
+    cell_option, cell_bit = cell_option[order], cell_bit[order]
+    bounds = np.flatnonzero(np.diff(cell_option)) + 1
+    groups = np.split(cell_bit, bounds)
+    if sum(len(g) * (len(g) - 1) // 2 for g in groups) > MAX_PAIRS:
+        return None
+    pair_count: dict[tuple[int, int], int] = {}
+    for g in groups:
+        cells = sorted(int(c) for c in g)
+        for a in range(len(cells)):
+            for b in range(a + 1, len(cells)):
+                key = (cells[a], cells[b])
+                pair_count[key] = pair_count.get(key, 0) + 1
+    edges: set[tuple[int, int]] = set()
+    for g in groups:
+        cells = sorted(int(c) for c in g)
+        if len(cells) < 2:
+            continue
+        pairs = sorted(
+            ((cells[a], cells[b]) for a in range(len(cells)) for b in range(a + 1, len(cells))),
+            key=lambda ab: -pair_count[ab],
+        )
+        parent = {c: c for c in cells}
+        joined = 1
+        for a, b in pairs:
+            ra, rb = _root(parent, a), _root(parent, b)
+            if ra != rb:
+                parent[ra] = rb
+                edges.add((a, b))
+                joined += 1
+                if joined == len(cells):
+                    break
+    return sorted(edges)
+
+
+def _compile(problem: Problem, arrays) -> BitLayout:
+    """Build the arrays (see ``BitLayout``)."""
+    option_of, item_of, _ = _entries(arrays)
+    n_options = problem.n_options
+    second = arrays.second
+    n_items = arrays.item.shape[1] - 1
+    bound = arrays.item[BOUND].astype(np.int64)
+    slack = arrays.item[SLACK].astype(np.int64)
+    primary = np.arange(1, second)
+    exact = (bound[primary] == 1) & (slack[primary] == 0)
+    pieces = _pieces(option_of, item_of, n_options, second)
+    is_piece = np.zeros(n_items + 1, bool)
+    is_piece[pieces] = True
+    cells = primary[exact & ~is_piece[primary]]
+    piece_bits = primary[exact & is_piece[primary]]
+    counters = primary[~exact]
+    bit_item = np.concatenate([cells, piece_bits, np.arange(second, n_items + 1)])
+    n_bits = len(bit_item)
+    n_primary_bits = len(cells) + len(piece_bits)
+    words = max((n_bits + 63) // 64, 1)
+    bit_of = np.full(n_items + 1, -1, np.int64)
+    bit_of[bit_item] = np.arange(n_bits)
+    counter_of = np.full(n_items + 1, -1, np.int64)
+    counter_of[counters] = np.arange(len(counters))
+
+    # masks and lists: options sorted by their lowest primary bit, then by piece
+    entry_bit = bit_of[item_of]
+    is_primary_bit = (entry_bit >= 0) & (entry_bit < n_primary_bits)
+    lowest = np.full(n_options, n_primary_bits, np.int64)
+    np.minimum.at(lowest, option_of[is_primary_bit], entry_bit[is_primary_bit])
+    is_piece_entry = is_piece[item_of]
+    piece_item = np.full(n_options, -1, np.int64)
+    piece_item[option_of[is_piece_entry]] = item_of[is_piece_entry]
+    order = np.lexsort((piece_item, lowest))  # list order -> problem option
+    position = np.empty(n_options, np.int64)
+    position[order] = np.arange(n_options)
+    mask = np.zeros((n_options, words), np.uint64)
+    has_bit = entry_bit >= 0
+    rows = position[option_of[has_bit]]
+    bits = entry_bit[has_bit]
+    one = np.left_shift(np.uint64(1), (bits & 63).astype(np.uint64))
+    np.bitwise_or.at(mask, (rows, bits >> 6), one)
+    test_mask = mask.copy()  # less the piece's own bit, which the group's guard tests
+    guarded = has_bit & is_piece_entry
+    np.bitwise_xor.at(
+        test_mask, (rows[guarded[has_bit]], bits[guarded[has_bit]] >> 6), one[guarded[has_bit]]
+    )
+    primary_mask = np.zeros(words, np.uint64)
+    for b in range(n_primary_bits):
+        primary_mask[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    sorted_lowest, sorted_piece = lowest[order], piece_item[order]
+    new_group = np.ones(n_options, bool)
+    new_group[1:] = (sorted_lowest[1:] != sorted_lowest[:-1]) | (
+        sorted_piece[1:] != sorted_piece[:-1]
+    )
+    group_start = np.append(np.flatnonzero(new_group), n_options).astype(np.int64)
+    group_piece = sorted_piece[group_start[:-1]]
+    group_guard = np.where(group_piece >= 0, bit_of[np.maximum(group_piece, 0)], -1).astype(
+        np.int64
+    )
+    group_lowest = sorted_lowest[group_start[:-1]]
+    list_group_start = np.searchsorted(group_lowest, np.arange(n_primary_bits + 1)).astype(np.int64)
+    list_start = np.searchsorted(sorted_lowest, np.arange(n_primary_bits + 1)).astype(np.int64)
+
+    # counters of each option (CSR, list order)
+    entry_counter = counter_of[item_of]
+    has_counter = entry_counter >= 0
+    c_rows = position[option_of[has_counter]]
+    c_order = np.argsort(c_rows, kind="stable")
+    option_counter = entry_counter[has_counter][c_order]
+    option_counter_start = np.zeros(n_options + 1, np.int64)
+    np.cumsum(np.bincount(c_rows, minlength=n_options), out=option_counter_start[1:])
+    counter_lo = (bound[counters] - slack[counters]).astype(np.int64)
+    counter_hi = bound[counters].astype(np.int64)
+
+    # urgent items: few options in all
+    n_of_item = np.bincount(item_of, minlength=n_items + 1)
+    branch_items = pieces if len(pieces) else primary  # with pieces, cells never go first
+    urgent = [int(i) for i in branch_items if 0 < n_of_item[i] <= URGENT_OPTIONS and bit_of[i] >= 0]
+    urgent.sort(key=lambda i: (n_of_item[i], i))
+    urgent_bit = np.array([bit_of[i] for i in urgent], np.int64)
+    urgent_lists = [np.sort(position[option_of[item_of == i]]) for i in urgent]
+    urgent_start = np.zeros(len(urgent) + 1, np.int64)
+    np.cumsum([len(x) for x in urgent_lists], out=urgent_start[1:])
+    urgent_option = np.concatenate(urgent_lists) if urgent else np.zeros(0, np.int64)
+
+    # cells, pieces and adjacency for region pruning
+    n_cells = len(cells) if len(pieces) else 0
+    cell_mask = np.zeros(words, np.uint64)
+    neighbours = np.zeros((n_bits, words), np.uint64)
+    halo = np.zeros((n_options, words), np.uint64)
+    piece_bit = np.zeros(0, np.int64)
+    piece_counter = np.zeros(0, np.int64)
+    piece_size_start = np.zeros(1, np.int64)
+    piece_size = np.zeros(0, np.int64)
+    if n_cells:
+        is_cell = (entry_bit >= 0) & (entry_bit < len(cells))
+        edges = _adjacency(option_of[is_cell], entry_bit[is_cell], n_bits)
+        if edges is None:
+            n_cells = 0
+        else:
+            for b in range(len(cells)):
+                cell_mask[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+            for a, b in edges:
+                neighbours[a, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+                neighbours[b, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+            cell_rows = position[option_of[is_cell]]
+            np.bitwise_or.at(halo, cell_rows, neighbours[entry_bit[is_cell]])
+            halo &= ~mask
+            size_of_option = np.bincount(option_of[is_cell], minlength=n_options)
+            piece_of_option = piece_item
+            piece_bit = np.array([bit_of[i] for i in pieces], np.int64)
+            piece_counter = np.array([counter_of[i] for i in pieces], np.int64)
+            sizes = [np.unique(size_of_option[piece_of_option == i]) for i in pieces]
+            piece_size_start = np.zeros(len(pieces) + 1, np.int64)
+            np.cumsum([len(s) for s in sizes], out=piece_size_start[1:])
+            piece_size = np.concatenate(sizes).astype(np.int64)
+    list_length = np.diff(list_start)
+    max_branches = int(max(list_length.max(initial=0), np.diff(urgent_start).max(initial=0), 1))
+    max_size = int(piece_size.max(initial=0))
+    max_level = n_primary_bits + 1
+    return BitLayout(
+        words=words,
+        n_bits=n_bits,
+        n_primary_bits=n_primary_bits,
+        n_cells=n_cells,
+        mask=mask,
+        test_mask=test_mask,
+        primary_mask=primary_mask,
+        group_start=group_start,
+        group_guard=group_guard,
+        list_group_start=list_group_start,
+        halo=halo,
+        max_size=max_size,
+        option=order.astype(np.int64),
+        list_start=list_start,
+        option_counter_start=option_counter_start,
+        option_counter=option_counter.astype(np.int64),
+        counter_lo=counter_lo,
+        counter_hi=counter_hi,
+        urgent_bit=urgent_bit,
+        urgent_start=urgent_start,
+        urgent_option=urgent_option.astype(np.int64),
+        cell_mask=cell_mask,
+        neighbours=neighbours,
+        piece_bit=piece_bit,
+        piece_counter=piece_counter,
+        piece_size_start=piece_size_start,
+        piece_size=piece_size,
+        bit_item=bit_item.astype(np.int64),
+        max_level=max_level,
+        max_branches=max_branches,
+    )
+
+
+def suits(problem: Problem) -> bool:
+    """Whether ``problem`` looks like a tiling, where filling the first empty cell is the
+    right rule: the bitset kernel takes it, it has pieces and cells, and most pieces go
+    to many places (more than ``URGENT_OPTIONS``). In a sudoku every "piece" (a cell of
+    the grid) has at most 9 options: such problems go to the dancing-links kernel."""
+    if not fits(problem):
+        return False
+    lay = layout(problem)
+    n_pieces = len(lay.piece_bit)
+    if lay.n_cells == 0 or n_pieces == 0:
+        return False
+    few = int(np.isin(lay.piece_bit[lay.piece_bit >= 0], lay.urgent_bit).sum())
+    return 4 * few <= n_pieces

@@ -1,0 +1,544 @@
+"""The bitset kernel: exact cover over a few hundred items, filling the first empty item.
+
+Every ``@njit(cache=True)`` function this kernel calls lives in this file (numba's cache
+only notices edits to the file a function is defined in); ``dlx/bitlayout.py`` builds
+its arrays and ``dlx/bitsearch.py`` drives it.
+
+Data structures
+---------------
+The items that must be covered exactly once, and the secondary items, are *bits* of a
+mask of ``words`` uint64 words; the other primary items are *counters* (see the
+glossary of ``dlx/bitlayout.py``). The state of the search at level ``l`` is one row
+``key[l]``: the bits covered so far, then one word per counter, the number of options
+chosen that hold it. The child's row is the parent's with the option's mask or-ed in
+and its counters raised, so nothing is ever undone: going back up a level is
+``level -= 1``.
+
+Options are numbered in *list order*: sorted by their lowest primary bit, so the
+options that can cover bit ``b`` when every primary bit before ``b`` is covered are
+``list_start[b]:list_start[b + 1]``, and an option fits when ``mask & covered == 0``
+word by word and none of its counters is at its upper bound.
+
+Branching (entering a level, ``FORWARD``): if every primary bit is covered, the node is
+a solution when every counter has reached its lower bound, and a dead end otherwise.
+Else the kernel branches on an *urgent* item not yet covered (an item with a handful
+of options in all, such as the piece that symmetry breaking restricts), the one with
+the fewest options that fit (none: a dead end); if there is none, on the first
+uncovered primary bit in the order. The options that fit are written to
+``cand[cand_start[l]:...]`` (``cand_start[l + 1]`` is the end), their number to
+``branch_degree[l]``; ``branch_index[l]`` is the one being tried (``ADVANCE``), and
+``choice[l]`` the option of the child (``BACKDOWN`` goes back to it). The branch
+numbers are those of Knuth's estimate (``dlx.search.tree_fraction``) and the paths of
+a parallel split.
+
+Region pruning (when the problem has pieces): the uncovered cells fall into connected
+regions of the adjacency graph (``neighbours``); an option that fits lies inside one
+region, so each region must be filled by options inside it, and its size must be a sum
+of option sizes of the pieces not used up, each piece used at most as often as it may
+still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
+cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
+in ``reach`` makes the node dead. The test never removes a solution (tested against
+the search without it); it runs at nodes at least ``prune_level`` deep, every
+``prune_every`` levels.
+
+Memo: for full counts, the number of solutions below a node depends only on its key
+(the residual problem is the options that fit, the counters' bounds left, and the bits
+still to cover). Before entering a child, its key is looked up in a direct-mapped table
+(``memo_keys[slot, :key_words]``, then a word that is 1 for a used slot;
+``memo_counts[slot]``, the count); a hit adds the count and the child is skipped. On
+leaving a level below the fixed ones whose subtree took at least ``MEMO_MIN_NODES``
+nodes, its count (``total`` now minus ``level_entry[l]``, kept at entry) is stored,
+overwriting whatever was in the slot: every stored count is that of a whole subtree,
+so the table stays exact whatever it forgets.
+
+Counts are exact at any size: ``total``, ``level_entry`` and ``memo_counts`` hold each
+count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
+of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
+
+Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
+call stops after a budget of nodes (``PAUSED``) and the next goes on.
+"""
+
+import numpy as np
+from numba import config, njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+if config.DISABLE_JIT:  # the intrinsic has no pure-Python version
+
+    def trailing_zeros(x):  # noqa: F811
+        """The number of zero bits below the lowest bit set."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+
+from dlx.bitlayout import OVERFLOW
+from dlx.layout import DONE, LEAF, LIMIT, PAUSED, SOLUTION
+
+FORWARD, ADVANCE, BACKDOWN = 0, 1, 2
+MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
+
+_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
+
+
+@njit(cache=True, inline="always")
+def _low(x):
+    """The index of the lowest bit set in a nonzero uint64."""
+    return np.int64(trailing_zeros(x))
+
+
+@njit(cache=True, inline="always")
+def _fits(mask, option_counter_start, option_counter, counter_hi, key, level, o, words):
+    """Whether option ``o`` fits the node of ``level``."""
+    for w in range(words):
+        if mask[_u(o), _u(w)] & key[_u(level), _u(w)]:
+            return False
+    if counter_hi.shape[0]:
+        for j in range(option_counter_start[_u(o)], option_counter_start[_u(o + 1)]):
+            c = option_counter[_u(j)]
+            if key[_u(level), _u(words + c)] >= counter_hi[_u(c)]:
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _fits_listed(t, key, level, o):
+    """``_fits`` for an option of a list whose group's piece is known to be free: only
+    the words of ``test_mask`` that hold bits."""
+    for w in range(t.words):
+        if t.test_mask[_u(o), _u(w)] & key[_u(level), _u(w)]:
+            return False
+    if t.counter_hi.shape[0]:
+        for j in range(t.option_counter_start[_u(o)], t.option_counter_start[_u(o + 1)]):
+            c = t.option_counter[_u(j)]
+            if key[_u(level), _u(t.words + c)] >= t.counter_hi[_u(c)]:
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _push(mask, option_counter_start, option_counter, key, level, o, words):
+    """The child's key: level's key with option ``o`` taken."""
+    for w in range(key.shape[1]):
+        key[_u(level + 1), _u(w)] = key[_u(level), _u(w)]
+    for w in range(words):
+        key[_u(level + 1), _u(w)] |= mask[_u(o), _u(w)]
+    if key.shape[1] > words:
+        for j in range(option_counter_start[_u(o)], option_counter_start[_u(o + 1)]):
+            key[_u(level + 1), _u(words + option_counter[_u(j)])] += _ONE
+
+
+@njit(cache=True, inline="always")
+def _first_free(key, level, primary_mask):
+    """The first primary bit not covered at ``level`` (-1 if none)."""
+    for w in range(primary_mask.shape[0]):
+        free = ~key[_u(level), _u(w)] & primary_mask[_u(w)]
+        if free:
+            return w * 64 + _low(free)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _counters_done(key, level, words, counter_lo):
+    """Whether every counter has reached its lower bound."""
+    for c in range(counter_lo.shape[0]):
+        if key[_u(level), _u(words + c)] < counter_lo[_u(c)]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _is_set(key, level, b):
+    """Whether bit ``b`` is covered at ``level``."""
+    return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
+
+
+@njit(cache=True)
+def _shift_or(reach, size, out):
+    """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
+    n = reach.shape[0]
+    whole = size >> 6
+    part = np.uint64(size & 63)
+    for w in range(n - 1, whole - 1, -1):
+        v = reach[_u(w - whole)] << part
+        if part and w - whole - 1 >= 0:
+            v |= reach[_u(w - whole - 1)] >> (np.uint64(64) - part)
+        out[_u(w)] |= v
+
+
+@njit(cache=True, inline="always")
+def _reachable(t, key, level, reach, spare):
+    """Fill ``reach`` with the region sizes that the pieces left can fill (bit s: s)."""
+    n = reach.shape[0]
+    for w in range(n):
+        reach[_u(w)] = _ZERO
+    reach[0] = _ONE
+    for p in range(t.piece_bit.shape[0]):
+        b = t.piece_bit[_u(p)]
+        if b >= 0:
+            copies = 0 if _is_set(key, level, b) else 1
+        else:
+            c = t.piece_counter[_u(p)]
+            copies = np.int64(t.counter_hi[_u(c)]) - np.int64(key[_u(level), _u(t.words + c)])
+        for _ in range(copies):
+            for w in range(n):
+                spare[_u(w)] = reach[_u(w)]
+            for j in range(t.piece_size_start[_u(p)], t.piece_size_start[_u(p + 1)]):
+                _shift_or(spare, t.piece_size[_u(j)], reach)
+            changed = False
+            for w in range(n):
+                if reach[_u(w)] != spare[_u(w)]:
+                    changed = True
+            if not changed:
+                break
+
+
+@njit(cache=True, inline="always")
+def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
+    """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
+    be filled by size (see the essay); larger regions are not judged.
+
+    ``marks[0]``: the free cells; ``marks[1]``: those reached by an earlier fill (a
+    complete region, or one given up as too big); ``marks[2]``: this fill's cells. A
+    fill that meets an earlier one's cell is in that one's (too big) region.
+    """
+    words = t.words
+    for w in range(words):
+        marks[0, _u(w)] = ~key[_u(level), _u(w)] & t.cell_mask[_u(w)]
+        marks[1, _u(w)] = _ZERO
+    reach_done = False
+    for w0 in range(words):
+        seeds = t.halo[_u(o), _u(w0)] & marks[0, _u(w0)]
+        while seeds:
+            x = w0 * 64 + _low(seeds)
+            seeds &= seeds - _ONE
+            if (marks[1, _u(x >> 6)] >> np.uint64(x & 63)) & _ONE:
+                continue
+            for w in range(words):
+                marks[2, _u(w)] = _ZERO
+            marks[2, _u(x >> 6)] |= _ONE << np.uint64(x & 63)
+            top = 1
+            stack[0] = x
+            size = 0
+            big = False
+            while top:
+                top -= 1
+                y = stack[_u(top)]
+                size += 1
+                if size > cap:
+                    big = True
+                    break
+                for w in range(words):
+                    nb = t.neighbours[_u(y), _u(w)] & marks[0, _u(w)] & ~marks[2, _u(w)]
+                    if nb & marks[1, _u(w)]:
+                        big = True
+                    marks[2, _u(w)] |= nb
+                    while nb:
+                        stack[_u(top)] = w * 64 + _low(nb)
+                        top += 1
+                        nb &= nb - _ONE
+                if big:
+                    break
+            for w in range(words):
+                marks[1, _u(w)] |= marks[2, _u(w)]
+            if big:
+                continue
+            if not reach_done:
+                _reachable(t, key, level, reach, spare)
+                reach_done = True
+            if not ((reach[_u(size >> 6)] >> np.uint64(size & 63)) & _ONE):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _add(total, counts, row):
+    """``total += counts[row]`` (limbs); return False on a carry out of the top."""
+    carry = _ZERO
+    for k in range(total.shape[0]):
+        a = total[_u(k)]
+        b = counts[_u(row), _u(k)]
+        s = a + b
+        c1 = s < a
+        s2 = s + carry
+        c2 = s2 < s
+        total[_u(k)] = s2
+        carry = _ONE if (c1 or c2) else _ZERO
+    return carry == _ZERO
+
+
+@njit(cache=True)
+def _add_one(total):
+    """``total += 1`` (limbs); return False on a carry out of the top."""
+    for k in range(total.shape[0]):
+        total[_u(k)] += _ONE
+        if total[_u(k)] != _ZERO:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _memo_slot(key, level, memo_keys):
+    """The table slot of ``key[level]``: a multiply-xorshift hash of its words."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(key.shape[1]):
+        h = (h ^ key[_u(level), _u(w)]) * np.uint64(0xFF51AFD7ED558CCD)
+        h ^= h >> np.uint64(29)
+    return h & np.uint64(memo_keys.shape[0] - 1)
+
+
+@njit(cache=True)
+def _memo_find(key, level, memo_keys):
+    """The slot holding ``key[level]``, or -1."""
+    slot = _memo_slot(key, level, memo_keys)
+    n = key.shape[1]
+    if memo_keys[slot, _u(n)] == _ZERO:
+        return -1
+    for w in range(n):
+        if memo_keys[slot, _u(w)] != key[_u(level), _u(w)]:
+            return -1
+    return np.int64(slot)
+
+
+@njit(cache=True)
+def _memo_store(key, level, memo_keys, memo_counts, total, entry):
+    """Keep ``total - entry[level]`` (the subtree's count) under ``key[level]``."""
+    slot = _memo_slot(key, level, memo_keys)
+    n = key.shape[1]
+    for w in range(n):
+        memo_keys[slot, _u(w)] = key[_u(level), _u(w)]
+    memo_keys[slot, _u(n)] = _ONE
+    borrow = _ZERO
+    for k in range(total.shape[0]):
+        a = total[_u(k)]
+        b = entry[_u(level), _u(k)]
+        d = a - b
+        b1 = a < b
+        d2 = d - borrow
+        b2 = d < borrow
+        memo_counts[slot, _u(k)] = d2
+        borrow = _ONE if (b1 or b2) else _ZERO
+
+
+@njit(cache=True)
+def _at_least(total, n):
+    """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
+    if n < 0:
+        return False
+    for k in range(1, total.shape[0]):
+        if total[_u(k)]:
+            return True
+    return total[0] >= np.uint64(n)
+
+
+@njit(cache=True, inline="always")
+def _branches(t, key, level, cand, start, urgent_mode, stats):
+    """Write the options that fit at ``level`` to ``cand[start:]``; return how many
+    (-1 when every primary bit is covered)."""
+    words = t.words
+    n = 0
+    if urgent_mode:
+        best = -1
+        best_n = 1 << 62
+        for u in range(t.urgent_bit.shape[0]):
+            if _is_set(key, level, t.urgent_bit[_u(u)]):
+                continue
+            k = 0
+            for j in range(t.urgent_start[_u(u)], t.urgent_start[_u(u + 1)]):
+                o = t.urgent_option[_u(j)]
+                stats[2] += 1
+                if _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
+                         key, level, o, words):  # fmt: skip
+                    k += 1
+            if k < best_n:
+                best = u
+                best_n = k
+                if k == 0:
+                    return 0
+        if best >= 0:
+            for j in range(t.urgent_start[_u(best)], t.urgent_start[_u(best + 1)]):
+                o = t.urgent_option[_u(j)]
+                if _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
+                         key, level, o, words):  # fmt: skip
+                    cand[_u(start + n)] = o
+                    n += 1
+            return n
+    b = _first_free(key, level, t.primary_mask)
+    if b < 0:
+        return -1
+    for g in range(t.list_group_start[_u(b)], t.list_group_start[_u(b + 1)]):
+        guard = t.group_guard[_u(g)]
+        if guard >= 0 and _is_set(key, level, guard):
+            continue  # the group's piece is used
+        first = t.group_start[_u(g)]
+        last = t.group_start[_u(g + 1)]
+        stats[2] += last - first
+        for o in range(first, last):
+            if _fits_listed(t, key, level, o):
+                cand[_u(start + n)] = o
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream, options):
+    """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
+    limit, an overflow or the budget.
+
+    Parameters
+    ----------
+    t : dlx.bitlayout.Tables
+        The problem's arrays (``dlx.bitlayout.BitLayout``, as a namedtuple).
+    s : dlx.bitlayout.State
+        This search's arrays: ``key`` uint64[max_level + 1, key_words]; ``cand``
+        int64[(max_level + 1) * max_branches]; ``cand_start``, ``choice``,
+        ``branch_index``, ``branch_degree``, ``level_nodes`` int64[max_level + 1];
+        ``state`` int64[2] (level, step); ``stats`` int64[3] (solutions, capped;
+        nodes entered; options tested); ``total`` uint64[limbs]; ``level_entry``
+        uint64[max_level + 1, limbs]; ``memo_keys`` uint64[slots, key_words + 1] and
+        ``memo_counts`` uint64[slots, limbs] (no rows: no memo); ``marks``, ``reach``,
+        ``spare`` uint64 and ``stack`` int64 scratch for region pruning.
+    forced : int64[k]
+        Options (list order) taken at levels ``0..k-1``.
+    prefix : int64[m]
+        Branch numbers taken at levels ``k..k+m-1`` (a subproblem of a split).
+    split_depth : int
+        Stop at this level and report a LEAF (``NO_SPLIT`` for none).
+    node_budget, max_solutions : int
+        Nodes this call may enter; stop with LIMIT once the count reaches
+        ``max_solutions`` (-1: no limit).
+    stream : bool
+        Return at each solution (the options chosen are ``choice[:level]``).
+    options : int64[3]
+        ``urgent_mode`` (0: never branch on urgent items first), ``prune_cap`` (the
+        largest region judged; 0: no region pruning), ``memo_levels`` (the deepest
+        level whose count the memo keeps).
+
+    Returns
+    -------
+    int: DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
+    """
+    key = s.key
+    cand = s.cand
+    stats = s.stats
+    total = s.total
+    memo_on = s.memo_keys.shape[0] > 0
+    urgent_mode = options[0]
+    prune_cap = options[1] if t.n_cells > 0 else 0
+    memo_levels = options[2]
+    level = s.state[0]
+    step = s.state[1]
+    nodes = stats[1]
+    node_stop = nodes + node_budget
+    n_forced = forced.shape[0]
+    n_fixed = n_forced + prefix.shape[0]
+    code = DONE
+    while True:
+        if step == FORWARD:
+            if nodes >= node_stop:
+                code = PAUSED
+                break
+            nodes += 1
+            if memo_on:
+                for k in range(total.shape[0]):
+                    s.level_entry[_u(level), _u(k)] = total[_u(k)]
+                s.level_nodes[_u(level)] = nodes
+            start = s.cand_start[_u(level)]
+            if level < n_forced:
+                o = forced[_u(level)]
+                n = 0
+                if _first_free(key, level, t.primary_mask) < 0:
+                    n = -1
+                elif _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
+                           key, level, o, t.words):  # fmt: skip
+                    cand[_u(start)] = o
+                    n = 1
+            else:
+                n = _branches(t, key, level, cand, start, urgent_mode, stats)
+            if n < 0:
+                step = BACKDOWN
+                if not _counters_done(key, level, t.words, t.counter_lo):
+                    continue
+                if not _add_one(total):
+                    code = OVERFLOW
+                    break
+                if stream:
+                    code = SOLUTION
+                    break
+                if _at_least(total, max_solutions):
+                    code = LIMIT
+                    break
+                continue
+            if n == 0:
+                step = BACKDOWN
+                continue
+            if (
+                prune_cap > 0
+                and level > 0
+                and _dead_region(
+                    t, key, level, s.choice[_u(level - 1)], prune_cap,
+                    s.marks, s.stack, s.reach, s.spare,
+                )
+            ):  # fmt: skip
+                step = BACKDOWN
+                continue
+            if level == split_depth:
+                code = LEAF
+                step = BACKDOWN
+                break
+            s.cand_start[_u(level + 1)] = start + n
+            s.branch_degree[_u(level)] = n
+            s.branch_index[_u(level)] = 0
+            if n_forced <= level < n_fixed:
+                k = prefix[_u(level - n_forced)]
+                if k >= n:
+                    step = BACKDOWN
+                    continue
+                s.branch_index[_u(level)] = k
+            step = ADVANCE
+        elif step == ADVANCE:
+            i = s.branch_index[_u(level)]
+            if i >= s.branch_degree[_u(level)]:
+                step = BACKDOWN
+                continue
+            o = cand[_u(s.cand_start[_u(level)] + i)]
+            _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
+            if memo_on and n_fixed <= level + 1 <= memo_levels:
+                slot = _memo_find(key, level + 1, s.memo_keys)
+                if slot >= 0:
+                    if not _add(total, s.memo_counts, slot):
+                        code = OVERFLOW
+                        break
+                    if level < n_fixed:
+                        step = BACKDOWN
+                    else:
+                        s.branch_index[_u(level)] = i + 1
+                    continue
+            s.choice[_u(level)] = o
+            level += 1
+            step = FORWARD
+        else:
+            if (
+                memo_on
+                and n_fixed <= level <= memo_levels
+                and nodes - s.level_nodes[_u(level)] >= MEMO_MIN_NODES
+            ):
+                _memo_store(key, level, s.memo_keys, s.memo_counts, total, s.level_entry)
+            if level == 0:
+                code = DONE
+                break
+            level -= 1
+            if level < n_fixed:
+                continue
+            s.branch_index[_u(level)] += 1
+            step = ADVANCE
+    s.state[0] = level
+    s.state[1] = step
+    stats[1] = nodes
+    big = total[0] >> np.uint64(63)
+    for k in range(1, total.shape[0]):
+        big |= total[_u(k)]
+    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+    return code

@@ -1,0 +1,72 @@
+"""Stopping a run cleanly: Ctrl-C and SIGTERM alike, one line, exit status 130.
+
+A search stopped by Ctrl-C (or SIGTERM, inside ``terminate_as_interrupt``) raises
+``Interrupted``, a KeyboardInterrupt that knows how far it got: ``dlx.count`` gives it
+the solutions counted so far and the checkpoint that keeps the finished tasks. The
+command lines (``python -m dlx``, and the puzzle commands through ``run_command``)
+print ``message(error)`` and exit with 130, leaving no worker behind.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+
+INTERRUPTED_STATUS = 130  # 128 + SIGINT, as shells report Ctrl-C
+
+
+class Interrupted(KeyboardInterrupt):
+    """A search stopped by Ctrl-C or SIGTERM: ``solutions`` found at least (None if
+    unknown), ``checkpoint`` the file that keeps the finished tasks (or None)."""
+
+    def __init__(self, solutions: int | None = None, checkpoint=None):
+        super().__init__(solutions)
+        self.solutions = solutions
+        self.checkpoint = checkpoint
+
+
+class TimeLimitReached(Exception):
+    """The time limit passed before a search could start (while reading its input)."""
+
+
+def message(error: BaseException) -> str:
+    """The one line a command prints when ``error`` stopped it."""
+    solutions = getattr(error, "solutions", None)
+    checkpoint = getattr(error, "checkpoint", None)
+    text = "interrupted"
+    if solutions is not None:
+        text += f": at least {solutions} solutions"
+    if checkpoint is not None:
+        text += f" (checkpoint saved to {checkpoint})"
+    return text
+
+
+def _raise_interrupt(signum, frame):
+    """SIGTERM handler: stop as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def terminate_as_interrupt():
+    """Within: SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_command(command, *args, **keywords) -> int:
+    """Run a command's body (which returns its exit status) so that Ctrl-C and SIGTERM
+    print ``message`` on stderr and give status 130, without a traceback."""
+    with terminate_as_interrupt():
+        try:
+            return command(*args, **keywords)
+        except KeyboardInterrupt as error:
+            print(message(error), file=sys.stderr, flush=True)
+            return INTERRUPTED_STATUS

@@ -1,0 +1,361 @@
+"""The bitset kernel against the dancing-links kernel and the naive solver.
+
+Every count is compared with the DLX kernel's (and the naive solver's where the problem
+is small), every solution a test sees goes through ``dlx.verify.check``, and the
+kernel's choices (urgent items first, region pruning, the memo) are each switched off
+to show that none of them changes a count.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dlx
+from dlx import engines
+from dlx.bitlayout import fits, layout, suits, why_not
+from dlx.bitsearch import BitMemo, BitsetSearch
+from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
+from dlx.search import SolutionStream
+from dlx.verify import check, naive_solutions
+from puzzles import polyomino as pm
+from tests.boards import dominoes
+from tests.strategies import problems
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+with open(DATA / "dlx" / "EXPECTED.tsv") as f:
+    EXPECTED = {name: int(n) for name, n in csv.reader(f, delimiter="\t")}
+
+# the kernel's choices: each one switched off in turn, and all of them
+CHOICES = [
+    {},
+    {"urgent": False},
+    {"prune_cap": 0},
+    {"prune_cap": 1000},
+    {"memo_levels": 2},
+    {"urgent": False, "prune_cap": 0},
+]
+
+
+def bit_count(problem, memo=True, **choices) -> int:
+    """The bitset kernel's full count (with a fresh memo, unless ``memo`` is False)."""
+    search = BitsetSearch(problem, memo=BitMemo.of(problem) if memo else None, **choices)
+    while search.run() == PAUSED:
+        pass
+    assert search.done
+    return search.solutions
+
+
+def bit_solutions(problem, **choices) -> list[tuple[int, ...]]:
+    """Every solution the bitset kernel streams, each checked."""
+    found = []
+    for solution in SolutionStream(BitsetSearch(problem, **choices), None):
+        check(problem, solution.options)
+        found.append(solution.options)
+    return found
+
+
+def as_set(found) -> set[frozenset[int]]:
+    """Solutions as a set of option sets (the order of the options chosen varies)."""
+    return {frozenset(s) for s in found}
+
+
+# -- what fits ------------------------------------------------------------------------
+
+
+def test_why_not_names_the_reason():
+    coloured = dlx.Problem(primary=["a"], secondary=["x"])
+    coloured.add_option(["a", "x:red"])
+    assert why_not(coloured) == "it has colours"
+    loose = dlx.Problem(primary=["a", "b"], bounds={"b": (0, 2)})
+    loose.add_option(["a"])
+    loose.add_option(["b"])
+    assert why_not(loose) == "option 1 covers no primary item with bounds 1:1"
+    with pytest.raises(dlx.ProblemError, match="cannot search this problem: it has colours"):
+        BitsetSearch(coloured)
+    assert fits(dominoes(2, 3))
+
+
+def test_polyomino_layout_finds_pieces_cells_and_x():
+    z = pm.make_puzzle("6x10")
+    lay = layout(pm.build(z, pm.plan_symmetry(z)))
+    assert (lay.n_cells, lay.n_primary_bits, lay.words) == (60, 72, 2)
+    assert len(lay.piece_bit) == 12 and set(lay.piece_size) == {5}
+    x = lay.urgent_bit[0]
+    assert lay.bit_item[x] == 61 + "FILNPTUVWXYZ".index("X")  # cells are items 1..60
+    # each option's cells are connected by the adjacency (what region pruning needs)
+    for o in range(len(lay.option)):
+        cells = {b for b in range(60) if int(lay.mask[o, b >> 6]) >> (b & 63) & 1}
+        reached, todo = set(), [min(cells)]
+        while todo:
+            b = todo.pop()
+            reached.add(b)
+            todo += [c for c in cells - reached if int(lay.neighbours[b, c >> 6]) >> (c & 63) & 1]
+        assert reached == cells
+
+
+# -- shipped problems -----------------------------------------------------------------
+
+# the .dlx files declare their cells along the long side, the slow order for this kernel
+QUICK_FILES = ["scott_sym", "sudoku_escargot", "sudokuk_escargot"]
+SLOW_FILES = sorted(set(EXPECTED) - set(QUICK_FILES))
+
+
+def _file_agrees(name):
+    problem = dlx.read(str(DATA / "dlx" / f"{name}.dlx"))
+    if not fits(problem):
+        pytest.skip(f"{name}: {why_not(problem)}")
+    expected = EXPECTED[name]
+    assert bit_count(problem) == expected == dlx.count(problem).solutions
+
+
+@pytest.mark.parametrize("name", QUICK_FILES)
+def test_dlx_files_agree(name):
+    _file_agrees(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW_FILES)
+def test_dlx_files_agree_slow(name):
+    _file_agrees(name)
+
+
+BOARDS = [
+    ("3x20", "pentominoes", ()),
+    ("20x3", "pentominoes", ()),
+    ("5x8", "tetrominoes_twice", ()),
+    ("5x4", "tetrominoes", ()),
+    ("4x5", "I4,L4,T4,S4,O4", ()),
+    ("3x4", "L3*4", ()),
+]
+
+
+def _puzzle(board, pieces, extra):
+    if pieces == "tetrominoes_twice":
+        pieces = str(DATA / "polyomino" / "tetrominoes_twice.txt")
+    return pm.make_puzzle(board, pieces, list(extra))
+
+
+@pytest.mark.parametrize(("board", "pieces", "extra"), BOARDS)
+def test_polyomino_boards_agree(board, pieces, extra):
+    puzzle = _puzzle(board, pieces, extra)
+    plan = pm.plan_symmetry(puzzle, fallback=True)
+    for problem in (pm.build(puzzle), pm.build(puzzle, plan)):
+        expected = dlx.count(problem).solutions
+        for choices in CHOICES:
+            assert bit_count(problem, **choices) == expected, choices
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("board", "extra"),
+    [("6x10", ()), ("10x6", ()), ("5x12", ()), ("8x8", ("O",)),
+     (str(DATA / "polyomino" / "scott.txt"), ()), (str(DATA / "polyomino" / "cross.txt"), ("O",))],
+)  # fmt: skip
+def test_big_boards_agree(board, extra):
+    puzzle = pm.make_puzzle(board, "pentominoes", list(extra))
+    problem = pm.build(puzzle, pm.plan_symmetry(puzzle))
+    expected = dlx.count(problem).solutions
+    assert bit_count(problem) == expected
+    assert bit_count(problem, prune_cap=0) == expected
+
+
+# -- random tilings and random problems -----------------------------------------------
+
+SMALL_PIECES = ["I1", "I2", "I3", "L3", "I4", "O4", "T4", "S4", "L4"]
+
+
+@st.composite
+def tilings(draw):
+    """A random piece set (some pieces with several copies, which makes them counters)
+    and a board of the same area: a rectangle with random holes."""
+    names = draw(st.lists(st.sampled_from(SMALL_PIECES), min_size=1, max_size=4, unique=True))
+    pieces, area = [], 0
+    for name in names:
+        copies = draw(st.integers(1, 3))
+        size = len(pm.NAMED[name])
+        if area + copies * size > 20:
+            break
+        area += copies * size
+        pieces.append(name if copies == 1 else f"{name}*{copies}")
+    if not pieces:
+        pieces, area = ["I1"], 1
+    height = draw(st.integers(1, 6))
+    width = max(-(-area // height), draw(st.integers(1, 6)))
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    board = draw(st.permutations(cells))[:area]
+    return board, ",".join(pieces)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tilings())
+def test_random_tilings_agree(tiling):
+    board, pieces = tiling
+    problem = pm.build(pm.make_puzzle(board, pieces))
+    dlx_found = as_set(s.options for s in dlx.solutions(problem))
+    for choices in CHOICES:
+        found = bit_solutions(problem, **choices)
+        assert len(found) == len(dlx_found) and as_set(found) == dlx_found, choices
+        assert bit_count(problem, **choices) == len(dlx_found), choices
+    if problem.n_options <= 14:
+        assert as_set(naive_solutions(problem)) == dlx_found
+
+
+@pytest.mark.oracle
+@settings(max_examples=200, deadline=None)
+@given(problems(colours=False, max_options=9, max_primary=5))
+def test_random_problems_agree_with_naive(problem):
+    if not fits(problem):
+        return
+    naive = as_set(naive_solutions(problem))
+    for choices in CHOICES:
+        found = bit_solutions(problem, **choices)
+        assert len(found) == len(naive) and as_set(found) == naive, choices
+        assert bit_count(problem, **choices) == len(naive)
+    assert dlx.count(problem).solutions == len(naive)
+
+
+# -- limits, streams, splits ----------------------------------------------------------
+
+
+def _scott():
+    return dlx.read(str(DATA / "dlx" / "scott_sym.dlx"))
+
+
+def test_limits_and_streams():
+    problem = _scott()
+    assert dlx.count(problem, limit=10, engine="bitset").solutions == 10
+    assert not dlx.count(problem, limit=10, engine="bitset").complete
+    stopped = dlx.count(problem, node_limit=50, engine="bitset")
+    assert not stopped.complete and stopped.stats.nodes == 50
+    assert "node limit 50" in stopped.stopped_by
+    stream = dlx.solutions(problem, limit=3, engine="bitset")
+    assert len([check(problem, s.options) for s in stream]) == 3
+    assert stream.stopped_by == "solution limit 3" and not stream.complete
+    full = bit_solutions(problem)
+    assert len(full) == len(as_set(full)) == 65
+
+
+def test_small_budgets_resume_to_the_same_answer():
+    problem = _scott()
+    search = BitsetSearch(problem, budget=7)  # pause every few nodes
+    found = []
+    while True:
+        code = search.run(stream=True)
+        if code == SOLUTION:
+            found.append(search.current_options())
+        elif code == DONE:
+            break
+    assert len(as_set(found)) == 65
+    assert search.fraction() == 1.0
+
+
+def test_split_paths_replay_the_tree():
+    problem = _scott()
+    total = bit_count(problem, memo=False)
+    for depth in (1, 2, 3):
+        search = BitsetSearch(problem, split_depth=depth)
+        leaves, weights = [], 0.0
+        while (code := search.run()) != DONE:
+            if code == LEAF:
+                leaves.append(tuple(search.path()))
+                weights += search.path_weight()
+        assert weights <= 1.0 + 1e-9
+        counted = search.solutions
+        memo = BitMemo.of(problem)
+        for path in leaves:
+            sub = BitsetSearch(problem, prefix=path, memo=memo)
+            while sub.run() == PAUSED:
+                pass
+            counted += sub.solutions
+        assert counted == total
+
+
+def test_forced_options_are_reported():
+    problem = _scott()
+    first = next(iter(dlx.solutions(problem, engine="bitset")))
+    forced = first.options[:2]
+    again = list(dlx.solutions(problem, forced=forced, engine="bitset"))
+    assert all(s.options[:2] == forced for s in again)
+    assert {frozenset(s.options) for s in again} == {
+        frozenset(s.options) for s in dlx.solutions(problem, forced=forced)
+    }
+
+
+# -- exact counts at any size -----------------------------------------------------------
+
+
+def fibonacci(n: int) -> int:
+    """F(n), F(1) = F(2) = 1."""
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+@pytest.mark.parametrize("n", [10, 92, 93, 200, 400])
+def test_domino_strips_are_exact(n):
+    # the n x 2 strip has F(n + 1) domino tilings; F(93) < 2**64 < F(94)
+    problem = dominoes(n, 2)
+    search = BitsetSearch(problem, memo=BitMemo.of(problem))
+    while search.run() == PAUSED:
+        pass
+    expected = fibonacci(n + 1)
+    assert search.solutions == expected
+    limbs = 1
+    while expected >= 1 << (64 * limbs):
+        limbs *= 2
+    assert search.limbs == limbs  # started with one limb, doubled as the count grew
+    assert dlx.count(problem, engine="bitset").solutions == expected
+
+
+# -- the engine through the public API ---------------------------------------------------
+
+
+def test_engines_agree_in_parallel_and_with_checkpoints(tmp_path):
+    problem = _scott()
+    serial = dlx.count(problem, engine="bitset").solutions
+    assert serial == 65 == dlx.count(problem, engine="auto").solutions
+    assert dlx.count(problem, engine="bitset", workers=2, tasks=8).solutions == 65
+    ckpt = tmp_path / "run.ckpt"
+    assert dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt)).solutions == 65
+    again = dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt))
+    assert again.solutions == 65
+    found = list(dlx.solutions(problem, engine="bitset", workers=2))
+    assert len(found) == 65 and len(as_set(s.options for s in found)) == 65
+    for s in found:
+        check(problem, s.options)
+
+
+def test_auto_picks_bitset_for_tilings_only():
+    sudoku = dlx.read(str(DATA / "dlx" / "sudoku_escargot.dlx"))
+    assert engines.resolve("auto", _scott()) == "bitset" and suits(_scott())
+    assert engines.resolve("auto", sudoku) == "dlx"
+    coloured = dlx.Problem(primary=["a"], secondary=["x"])
+    coloured.add_option(["a", "x:red"])
+    assert engines.resolve("auto", coloured) == "dlx"
+    with pytest.raises(dlx.ProblemError, match="bitset kernel cannot"):
+        dlx.count(coloured, engine="bitset")
+
+
+def test_cli_engine_flag(capsys):
+    from dlx.cli import main
+
+    path = str(DATA / "dlx" / "scott_sym.dlx")
+    for engine in ("dlx", "bitset", "auto"):
+        assert main([path, "--count", "--engine", engine, "--workers", "1"]) == 0
+        assert capsys.readouterr().out.strip() == "65"
+
+
+def test_pentomino_command_engine_flag(capsys):
+    from puzzles.cli import main
+
+    for engine in ("dlx", "bitset", "auto"):
+        argv = ["pentomino", "--board", "20x3", "--no-progress", "--workers", "1"]
+        assert main([*argv, "--engine", engine]) == 0
+        assert capsys.readouterr().out.split() == ["all", "solutions:", "8", "distinct",
+                                                   "solutions:", "2"]  # fmt: skip

@@ -1,0 +1,119 @@
+"""Checkpoints never touch a file that is not this problem's, are locked while a run
+uses them, and turn every file-system failure into one line."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+
+import pytest
+from shared import DATA, EXPECTED, load
+
+import dlx
+from dlx.cli import main
+
+ROOT = DATA.parent.parent
+
+
+def test_a_text_file_is_refused_and_left_alone(tmp_path):
+    for text in ("first line\nlast line without newline", "no newline at all", '{"a": 1}\n'):
+        path = tmp_path / "notes.txt"
+        path.write_text(text)
+        with pytest.raises(dlx.CheckpointError, match="not a dlx checkpoint"):
+            dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+        assert path.read_text() == text
+
+
+def test_the_input_file_is_refused_and_left_alone(tmp_path, capsys):
+    source = tmp_path / "scott.dlx"
+    source.write_text((DATA / "scott_sym.dlx").read_text())
+    before = source.read_bytes()
+    args = [str(source), "--count", "--workers", "2", "--checkpoint", str(source), "--no-progress"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not a dlx checkpoint" in err and len(err.splitlines()) == 1
+    assert source.read_bytes() == before
+
+
+def test_a_checkpoint_of_another_problem_keeps_its_last_line(tmp_path):
+    path = tmp_path / "run.ckpt"
+    dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+    with open(path, "a") as f:
+        f.write('{"task": 3, "solu')  # half written
+    before = path.read_bytes()
+    with pytest.raises(dlx.CheckpointError, match="different problem"):
+        dlx.count(load("pent3x20_sym"), workers=2, checkpoint=path)
+    assert path.read_bytes() == before  # not even the half line was cut
+
+
+def test_a_locked_checkpoint_says_who_holds_it(tmp_path):
+    path = tmp_path / "run.ckpt"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
+            "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, b'%d' % os.getpid());"
+            "print('locked', flush=True); time.sleep(60)",
+            str(path) + ".lock",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(dlx.CheckpointError, match=f"in use by process {holder.pid}"):
+            dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+        assert not path.exists()  # nothing was written
+    finally:
+        holder.kill()
+        holder.wait()
+    result = dlx.count(load("scott_sym"), workers=2, checkpoint=path)  # free again
+    assert result.solutions == EXPECTED["scott_sym"]
+    fd = os.open(str(path) + ".lock", os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the run gave its lock back
+    os.close(fd)
+
+
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ("missing/run.ckpt", "no directory"),
+        (".", "is a directory"),
+    ],
+)
+def test_bad_places_are_one_line_errors(tmp_path, capsys, where, message):
+    path = tmp_path / where
+    args = [str(DATA / "scott_sym.dlx"), "--count", "--checkpoint", str(path), "--no-progress"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_a_read_only_place_is_a_one_line_error(tmp_path, capsys):
+    tmp_path.chmod(0o500)
+    try:
+        args = [str(DATA / "scott_sym.dlx"), "--count", "--checkpoint", str(tmp_path / "x")]
+        assert main(args) == 2
+        assert "cannot" in capsys.readouterr().err
+    finally:
+        tmp_path.chmod(0o700)
+
+
+def test_json_of_the_wrong_shape_is_refused(tmp_path):
+    path = tmp_path / "run.ckpt"
+    dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+    lines = path.read_text().splitlines()
+    for bad in ("[1, 2]", '{"task": "x", "solutions": 1}', '"text"', "3"):
+        path.write_text("\n".join([lines[0], bad]) + "\n")
+        with pytest.raises(dlx.CheckpointError, match="line 2 is not a"):
+            dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+
+
+def test_workers_one_with_a_checkpoint_runs_in_this_process(tmp_path):
+    run = dlx.parallel.parallel_run(load("scott_sym"), workers=1, checkpoint=tmp_path / "c")
+    assert run.count.solutions == EXPECTED["scott_sym"]
+    assert {r.pid for r in run.results} == {os.getpid()}

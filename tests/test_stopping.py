@@ -1,0 +1,150 @@
+"""Stopping: Ctrl-C and SIGTERM stop a run with one line and status 130, workers die
+with their parent, and an abandoned parallel stream stops its workers."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from shared import DATA, load
+
+import dlx
+
+ROOT = DATA.parent.parent
+LONG = str(DATA / "pent6x10_all.dlx")  # long enough to be stopped midway
+
+
+def children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def start(*args: str) -> subprocess.Popen:
+    """``python -m dlx`` with ``args``, started in its own session."""
+    command = [sys.executable, "-m", "dlx", *args, "--no-progress"]
+    return subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def wait_for_workers(process: subprocess.Popen, n: int) -> set[int]:
+    """The worker processes of ``process`` once ``n`` of them run."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        workers = children(process.pid)
+        if len(workers) >= n:
+            time.sleep(0.5)  # let them take tasks
+            return children(process.pid)
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    raise AssertionError("the workers did not start")
+
+
+def gone(pids: set[int], seconds: float = 5.0) -> bool:
+    """Whether every process of ``pids`` ends within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc and prctl")
+def test_workers_die_with_a_killed_parent():
+    process = start(LONG, "--count", "--workers", "2")
+    workers = wait_for_workers(process, 2)
+    process.kill()
+    process.wait()
+    assert gone(workers)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_stops_as_ctrl_c_does(tmp_path, workers):
+    checkpoint = tmp_path / "run.ckpt"
+    extra = ["--checkpoint", str(checkpoint)] if workers == "2" else []
+    process = start(LONG, "--count", "--workers", workers, *extra)
+    pids = wait_for_workers(process, 2) if workers == "2" else set()
+    if workers == "1":
+        time.sleep(3)  # the kernel is loaded, the count under way
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("interrupted: at least ") and " solutions" in line
+    if workers == "2":
+        assert line.endswith(f"(checkpoint saved to {checkpoint})")
+    assert out == ""
+    assert gone(pids)
+
+
+def test_ctrl_c_in_a_count_tells_how_far_it_got():
+    import _thread
+    import threading
+
+    p = load("pent6x10_all")
+    dlx.count(p, node_limit=100)  # load the kernel first
+    threading.Timer(0.5, _thread.interrupt_main).start()
+    with pytest.raises(dlx.Interrupted) as stopped:
+        dlx.count(p)
+    assert stopped.value.solutions is not None and stopped.value.solutions >= 0
+    assert dlx.stopping.message(stopped.value).startswith("interrupted: at least ")
+
+
+def test_a_closed_parallel_stream_stops_its_workers():
+    stream = dlx.solutions(load("pent6x10_all"), workers=2)
+    first = next(stream)
+    dlx.check(stream.problem, first.options)
+    assert multiprocessing.active_children()
+    stream.close()
+    deadline = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
+def test_an_abandoned_parallel_stream_stops_its_workers():
+    def take_one():
+        for s in dlx.solutions(load("pent6x10_all"), workers=2):
+            return s  # the stream is dropped here
+
+    assert take_one() is not None
+    deadline = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
+def test_run_command_gives_130_and_one_line(capsys):
+    def body():
+        raise dlx.Interrupted(7, "x.ckpt")
+
+    assert dlx.stopping.run_command(body) == 130
+    assert (
+        capsys.readouterr().err
+        == "interrupted: at least 7 solutions (checkpoint saved to x.ckpt)\n"
+    )
+    assert os.getpid()  # the test process itself is still here
