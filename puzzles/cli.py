@@ -20,7 +20,8 @@ refused in one line naming the file, line and cell (exit status 2).
 How an adapter joins (``puzzles/NAME.py``, registered in ``COMMANDS``): it has the
 adapters' public shape (``parse_all(text)``, ``solutions(puzzle, limit, **search)``
 giving ``common.Answers``, ``count(puzzle, limit, **search)`` giving a ``dlx.Count``,
-answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
+answers with ``str()``, ``to_json()`` and ``_repr_svg_()`` (``common.Answer`` draws
+with the module's ``svg(answer)``); ``search`` is
 ``time_limit``, ``progress``, ``workers``), and optionally:
 
 - ``add_arguments(parser)``: its own flags only (the shared ones are added here);
@@ -32,17 +33,17 @@ answers with ``str()``, ``to_json()`` and ``svg(answer)``; ``search`` is
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
   when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
-  when no mode is asked for (``--limit N`` then lists N solutions).
+  when no mode is asked for (``--limit N`` then lists N solutions);
+- ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
+- ``EPILOG``: what its flags mean for it, shown at the end of ``--help``.
 
-A module that defines ``run(args)`` keeps its own runner (``pentomino`` today): it
-gets its own parser from its ``add_arguments`` and nothing shared. To adopt the layer
-(the planned ``polyform`` command too), such a module drops ``run`` and the shared
-flags from its ``add_arguments``, reads its puzzle in ``read(text, args)`` (``text`` is
-None when no FILE is given and ``FILE_REQUIRED = False``), sets ``COUNT_BY_DEFAULT``
-and ``WORKERS = 0`` (the pentomino job counts on every core by default), streams and
-counts as above (its distinct solutions), and gives its puzzle a ``summary()`` for what
-``--stats`` should add (how symmetry was broken, all = distinct x |G|); its answers then
-print, draw and dump to JSON like every other command's.
+A count whose result has ``lines()`` prints those lines (the tiling commands' "all
+solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSON entry.
+With ``COUNT_BY_DEFAULT``, ``--out FILE`` alone lists every solution into FILE, and
+``WORKERS`` is the default of counts only (lists stream on one process, in order).
+Ctrl-C or SIGTERM stops a command with one line, "interrupted: at least N solutions"
+where N is known (``dlx.Interrupted``: the count so far, or the answers listed so far),
+and exit status 130 (``dlx.stopping.run_command``, as ``python -m dlx`` does).
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from dlx import compiling
+from dlx import Interrupted, compiling
+from dlx.stopping import run_command
 from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {
@@ -76,7 +78,8 @@ DESCRIPTION = """\
 Solve, count and draw puzzles by exact cover (Knuth's dancing links).
 
 Each command reads a file of one or more puzzles (- for standard input) and prints
-each puzzle's first solution; the same flags work for every command:
+each puzzle's first solution (the tiling commands pentomino and polyform take their
+puzzle from --board and --pieces, and count); the same flags work for every command:
   --count, --unique, --all, --limit N   what to find (count, prove unique, list)
   --json, --out FILE, --svg FILE        how to answer (JSON, to a file, as pictures)
   --time-limit S, --workers N           how long and on how many processes
@@ -145,12 +148,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     shared.add_argument(
         "--time-limit", type=float, metavar="S", help="stop each puzzle's search after S seconds"
     )
+    default = f"{workers} for counts, 1 for lists" if workers != 1 else "1"
     shared.add_argument(
         "--workers",
         type=int,
-        default=workers,
         metavar="N",
-        help=f"search on N processes, 0 for every core (default {workers})",
+        help=f"search on N processes, 0 for every core (default {default})",
     )
     shared.add_argument(
         "--progress",
@@ -175,24 +178,28 @@ def main(argv=None) -> int:
     name = argv[0]
     module = importlib.import_module(COMMANDS[name][0])
     parser = argparse.ArgumentParser(
-        prog=f"python -m puzzles {name}", description=COMMANDS[name][1]
+        prog=f"python -m puzzles {name}",
+        description=COMMANDS[name][1],
+        epilog=getattr(module, "EPILOG", None),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    own_runner = hasattr(module, "run")
     if hasattr(module, "add_arguments"):
         module.add_arguments(parser.add_argument_group(f"{name} options"))
-    if not own_runner:
-        add_shared_arguments(
-            parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
-        )
+    add_shared_arguments(
+        parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
+    )
     args = parser.parse_args(argv[1:])
+    # Ctrl-C or SIGTERM: "interrupted: at least N solutions", exit 130, no traceback
+    return run_command(_run_or_refuse, module, args)
+
+
+def _run_or_refuse(module, args) -> int:
+    """``run``, with bad input refused in one line (exit status 2)."""
     try:
-        return module.run(args) if own_runner else run(module, args)
+        return run(module, args)
     except PuzzleError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
@@ -210,6 +217,7 @@ class Outcome:
     complete: bool = True
     stopped_by: str | None = None
     nodes: int = 0
+    result: object = None  # the adapter's count, when counted
 
 
 def _check(args) -> None:
@@ -218,10 +226,8 @@ def _check(args) -> None:
         raise PuzzleError("--limit must be at least 1")
     if args.time_limit is not None and not args.time_limit > 0:
         raise PuzzleError("--time-limit must be more than 0 seconds")
-    if args.workers < 0:
+    if args.workers is not None and args.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
-    if args.time_limit is not None and args.workers != 1 and not args.count:
-        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
     for flag, path in (("--out", args.out), ("--svg", args.svg)):
         if path is not None and args.file not in (None, "-") and os.path.exists(path):
             if os.path.samefile(path, args.file):
@@ -247,8 +253,13 @@ def run(module, args) -> int:
         puzzles = reader(text, args) if reader is not None else module.parse_all(text)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
-    if getattr(module, "COUNT_BY_DEFAULT", False):
-        args.count = args.count or not (args.unique or args.all or args.limit)
+    if getattr(module, "COUNT_BY_DEFAULT", False) and not (args.unique or args.all or args.limit):
+        args.count = args.count or not args.out  # --out FILE alone: every solution there
+        args.all = not args.count
+    if args.workers is None:  # the module's default counts; lists stream on one process
+        args.workers = getattr(module, "WORKERS", 1) if args.count else 1
+    if args.time_limit is not None and args.workers != 1 and not args.count:
+        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(args.out) as sink:
@@ -262,6 +273,8 @@ def run(module, args) -> int:
     nodes = printer.nodes
     rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s)" if len(puzzles) > 1 and seconds else ""
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
+    if not (args.count or args.unique):
+        puzzles_text += f"{printer.found} solutions, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
     return printer.status
 
@@ -319,20 +332,25 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
             for answer in module.solutions(puzzle, 1, workers=1):
                 printer.answer(answer)
         found, nodes = result.solutions, result.stats.nodes
-        return Outcome(found, result.complete, result.stopped_by, nodes)
+        return Outcome(found, result.complete, result.stopped_by, nodes, result)
     limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
     answers = module.solutions(puzzle, limit, **search)
     found = 0
-    for answer in answers:
-        printer.answer(answer)
-        found += 1
+    try:
+        for answer in answers:
+            found += 1  # found, even if Ctrl-C comes while it is written
+            printer.answer(answer)
+    except KeyboardInterrupt as e:
+        if getattr(e, "solutions", None) is None:
+            raise Interrupted(found) from None
+        raise
     complete = answers.complete or (args.unique and found >= 2)
     return Outcome(found, complete, answers.stopped_by, answers.nodes)
 
 
 class Printer:
     """Writes each puzzle's answers as they come (text or JSON, a puzzle a line),
-    then its count or verdict; keeps the pictures for ``--svg``, the exit status and
+    then its count or verdict; keeps the answers to draw for ``--svg``, the exit status and
     the nodes."""
 
     def __init__(self, module, args, sink, n_puzzles: int):
@@ -340,7 +358,8 @@ class Printer:
         self.many = n_puzzles > 1
         self.status = 0
         self.nodes = 0
-        self.pictures: list[str] = []
+        self.found = 0  # solutions of every puzzle
+        self.drawn: list = []  # answers to draw
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
         if args.json:
@@ -356,8 +375,8 @@ class Printer:
         """One answer of the current puzzle: written (when solving), kept for JSON and
         drawn for ``--svg``."""
         args = self.args
-        if args.svg and len(self.pictures) < SVG_MAX:
-            self.pictures.append(self.module.svg(answer))
+        if args.svg and len(self.drawn) < SVG_MAX:
+            self.drawn.append(answer)
         if args.count or args.unique:
             return
         if args.json:
@@ -378,6 +397,7 @@ class Printer:
         args = self.args
         prefix = f"{self.label}: " if self.many else ""
         self.nodes += o.nodes
+        self.found += o.found
         if args.stats:
             summary = getattr(puzzle, "summary", None)
             extra = f" ({summary()})" if summary is not None else ""
@@ -388,7 +408,12 @@ class Printer:
         line = None
         if args.count:
             line = str(o.found) if o.complete else f"at least {o.found}"
+            lines = getattr(o.result, "lines", None)  # an adapter's own count lines
+            if lines is not None:
+                line = lines()
             entry.update(count=o.found, complete=o.complete)
+            if hasattr(o.result, "to_json"):
+                entry.update(o.result.to_json())
             self.status = self.status or int(o.complete and o.found == 0)
         elif args.unique:
             if o.found >= 2:
@@ -420,10 +445,16 @@ class Printer:
             self.sink.write("\n]}\n")
 
     def draw(self, path: str) -> None:
-        """Write the pictures kept (one below the other) to ``path``."""
-        if not self.pictures:
+        """Write the answers kept to ``path``: the module's ``draw(answers)`` where it
+        has one (the tilings' gallery), else their pictures one below the other."""
+        if not self.drawn:
             raise PuzzleError("--svg: no solution to draw")
-        picture = self.pictures[0] if len(self.pictures) == 1 else svg_stack(self.pictures)
+        draw = getattr(self.module, "draw", None)
+        if draw is not None:
+            picture = draw(self.drawn)
+        else:
+            pictures = [answer._repr_svg_() for answer in self.drawn]
+            picture = pictures[0] if len(pictures) == 1 else svg_stack(pictures)
         with open(path, "w", encoding="utf-8") as f:
             f.write(picture)
 

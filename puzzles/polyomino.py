@@ -46,6 +46,15 @@ from puzzles.polyform import cli as tiling_cli
 from puzzles.polyform import pieces as catalogue
 from puzzles.polyform import tiling
 from puzzles.polyform.boards import MAX_BOARD_CELLS
+from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
+    COUNT_BY_DEFAULT,
+    EPILOG,
+    FILE_REQUIRED,
+    WORKERS,
+    count,
+    draw,
+    solutions,
+)
 from puzzles.polyform.pieces import Piece
 from puzzles.polyform.symmetry import (  # noqa: F401 (public names of this module)
     NoSymmetryBreaking,
@@ -417,9 +426,11 @@ def add_arguments(parser) -> None:
     tiling_cli.add_tiling_arguments(parser)
 
 
-def run(args) -> int:
-    """Count, list or draw tilings; exit status 2 for bad input."""
+def read(text, args) -> list:
+    """The one puzzle of ``--board``, ``--pieces`` and ``--extra`` (a FILE is not read)."""
+    if text is not None:
+        raise PuzzleError("pentomino takes no FILE: give --board (and --pieces)")
     puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
     args.restrict = ALIASES.get(args.restrict, args.restrict)
     args.breaker = ALIASES.get(args.breaker, args.breaker)
-    return tiling_cli.run_puzzle(args, puzzle, render, svg)
+    return [tiling_cli.tiling_puzzle(args, puzzle, render, svg)]

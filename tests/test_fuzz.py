@@ -249,7 +249,7 @@ COMMANDS = {
     ),
     "pieces": (
         ["pentomino", "--board", "4x2", "--pieces", "FILE", "--workers", "1"],
-        "II\nII\n\nLLL\nL..\n",
+        "LLL\nL..\n\nJ..\nJJJ\n",  # 1 distinct tiling (a count of 0 exits with 1)
     ),
 }
 

@@ -10,6 +10,7 @@ centres onto the other.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from functools import cache
@@ -21,8 +22,8 @@ import dlx
 from puzzles.cli import main
 from puzzles.common import PuzzleError
 from puzzles.lattices import LATTICES
+from puzzles.polyform import cli, tiling
 from puzzles.polyform import pieces as pc
-from puzzles.polyform import tiling
 from puzzles.polyform.boards import parse_board
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "polyform"
@@ -614,7 +615,8 @@ def test_cli_lists_and_draws(tmp_path, capsys):
     drawing = tmp_path / "s.svg"
     argv = ["polyform", "--board", "7x4", "--pieces", "tetrahexes", "--out", str(pictures)]
     assert main([*argv, "--svg", str(drawing), "--no-progress"]) == 0
-    assert "9 distinct solutions" in capsys.readouterr().out
+    captured = capsys.readouterr()  # the solutions went to --out, their number to stderr
+    assert captured.out == "" and captured.err.startswith("9 solutions, ")
     blocks = pictures.read_text().strip("\n").split("\n\n")
     assert len(blocks) == 9 and drawing.read_text().count("<g ") == 9
     puzzle = tiling.make_puzzle("7x4", "tetrahexes")
@@ -636,3 +638,106 @@ def test_cli_bad_input(capsys):
     assert "cover 28 cells but the board has 49" in capsys.readouterr().err
     assert main(["polyform", "--board", "7x4", "--pieces", "tetrahex", "--no-progress"]) == 2
     assert "unknown piece or set" in capsys.readouterr().err
+
+
+# -- the tiling commands on the shared command layer ------------------------------------
+
+
+def _tilings_of_json(text: str) -> list:
+    """The solutions of a ``--json`` answer as tilings: (piece, frozenset of cells)."""
+    (entry,) = json.loads(text)["puzzles"]
+    return [
+        [(p["piece"], frozenset(tuple(c) for c in p["cells"])) for p in solution]
+        for solution in entry["solutions"]
+    ]
+
+
+def test_cli_json_lists_and_counts(capsys):
+    """--json: solutions as lists of pieces with their cells, counts as numbers (the
+    Soma cube: 11520 all, 240 distinct, Polyform Puzzler's soma 3x3x3)."""
+    argv = ["polyform", "--board", "3x3x3", "--pieces", "soma", "--no-progress", "--json"]
+    assert main([*argv, "--limit", "3"]) == 0
+    found = _tilings_of_json(capsys.readouterr().out)
+    puzzle = tiling.make_puzzle("3x3x3", "soma")
+    assert len(found) == 3 and len({frozenset(t) for t in found}) == 3
+    for t in found:
+        check_tiling(puzzle, t)
+    assert main(argv) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["puzzles"]
+    assert (entry["all"], entry["distinct"], entry["count"]) == (11520, 240, 240)
+    assert entry["complete"] is True
+
+
+def test_cli_out_3d_reads_back(tmp_path, capsys):
+    """A 3-D --out file (layers split by blank lines) has a header per solution and
+    reads back as the solutions listed in JSON."""
+    out = tmp_path / "soma.txt"
+    argv = ["polyform", "--board", "3x3x3", "--pieces", "soma", "--limit", "4", "--no-progress"]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert main([*argv, "--json"]) == 0
+    listed = _tilings_of_json(capsys.readouterr().out)
+    text = out.read_text()
+    assert text.count("# solution ") == 4 and "\n\n\n" not in text
+    pictures = cli.read_solutions(text)
+    assert len(pictures) == 4
+    puzzle = tiling.make_puzzle("3x3x3", "soma")
+    show = tiling.letters(puzzle)
+    name_of = {ch: name for name, ch in show.items()}
+    read_back = []
+    for picture in pictures:
+        cells: dict = {}
+        for cell, ch in LATTICES["cubic"].read_picture(picture).items():
+            cells.setdefault(name_of[ch], set()).add(cell)
+        found = [(name, frozenset(c)) for name, c in cells.items()]
+        check_tiling(puzzle, found)
+        read_back.append(frozenset(found))
+    assert read_back == [frozenset(t) for t in listed]
+
+
+def test_cli_out_2d_has_no_header(tmp_path):
+    """On a one-layer board the file is pictures split by blank lines, as before."""
+    out = tmp_path / "th.txt"
+    argv = ["polyform", "--board", "7x4", "--pieces", "tetrahexes", "--no-progress"]
+    assert main([*argv, "--limit", "2", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "#" not in text and len(cli.read_solutions(text)) == 2
+
+
+def test_cli_unique_up_to_symmetry(capsys):
+    """--unique: one distinct tiling (the 4x4 square by four I tetrominoes; the 3x20
+    rectangle has 2 distinct pentomino tilings, Polyform Puzzler's Pentominoes3x20)."""
+    assert main(["pentomino", "--board", "3x20", "--unique", "--no-progress"]) == 1
+    assert capsys.readouterr().out == "not unique\n"
+    assert main(["pentomino", "--board", "4x2", "--pieces", "I2*4", "--unique"]) == 1
+    assert capsys.readouterr().out == "not unique\n"  # 5 tilings in 4 classes
+    assert main(["pentomino", "--board", "4x4", "--pieces", "I4*4", "--unique"]) == 0
+    assert capsys.readouterr().out == "unique\n"  # all across, or all down: one class
+    assert main(["pentomino", "--board", "4x4", "--pieces", "I4*4", "--no-symmetry"]) == 0
+    assert capsys.readouterr().out.startswith("all solutions: 2\n")
+
+
+def test_cli_time_limit_counts_at_least(capsys):
+    """An unfinished count prints "at least" on both lines, and the note says why."""
+    argv = ["pentomino", "--board", "8x8", "--extra", "O", "--no-progress", "--workers", "1"]
+    assert main([*argv, "--time-limit", "0.3"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("all solutions: at least ")
+    assert lines[1].startswith("distinct solutions: at least ")
+    all_, distinct = (int(line.rsplit(" ", 1)[1]) for line in lines[:2])
+    assert all_ == 8 * distinct and distinct < 16146  # G of the square: 8
+    assert "search stopped by the time limit" in captured.err
+
+
+@pytest.mark.parametrize("engine", dlx.ENGINE_CHOICES)
+def test_cli_engine(engine, capsys):
+    """--engine reaches dlx: the same counts from every kernel it has, a one-line
+    refusal naming --engine for one it lacks."""
+    status = main(["pentomino", "--board", "3x20", "--no-progress", "--engine", engine])
+    captured = capsys.readouterr()
+    if status == 0:
+        assert captured.out == "all solutions: 8\ndistinct solutions: 2\n"
+    else:
+        assert status == 2 and captured.err.startswith(f"error: --engine {engine}: ")
+        assert len(captured.err.splitlines()) == 1
+    assert main(["pentomino", "--board", "3x20", "--engine", cli.ENGINE, "--no-progress"]) == 0

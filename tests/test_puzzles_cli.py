@@ -6,6 +6,10 @@ the rules alone); counts are checked against the solutions listed.
 """
 
 import json
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -243,7 +247,7 @@ def test_top_level_help_and_version(capsys):
 
 
 def test_every_command_has_the_shared_flags(capsys):
-    for name in MODULES:
+    for name in COMMANDS:  # the tiling commands too
         with pytest.raises(SystemExit):
             main([name, "--help"])
         text = capsys.readouterr().out
@@ -405,3 +409,47 @@ def run_help(capsys) -> str:
     with pytest.raises(SystemExit):
         main(["--help"])
     return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_prints_one_line(signum):
+    """Ctrl-C (or SIGTERM) after the first solutions: one line with what was found,
+    exit status 130, no traceback (issue 19.5)."""
+    command = [sys.executable, "-m", "puzzles", "pentomino", "--board", "8x8", "--extra", "O"]
+    child = subprocess.Popen(
+        [*command, "--all", "--no-progress"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = child.stdout.readline()  # the first solution has been found
+    assert first.strip()
+    child.send_signal(signum)
+    out, err = child.stdout.read(), child.stderr.read()  # (not communicate: first read)
+    assert child.wait(timeout=60) == 130, err
+    assert "Traceback" not in err
+    (line,) = err.splitlines()
+    listed = (first + out).count("\n\n") + 1  # pictures split by blank lines
+    found = int(re.fullmatch(r"interrupted: at least (\d+) solutions", line).group(1))
+    assert 1 <= listed <= found
+
+
+def test_interrupted_count_says_how_far():
+    """Ctrl-C during a count (the main job, on every core): the count so far, exit 130,
+    no traceback, no worker left behind."""
+    command = [sys.executable, "-m", "puzzles", "pentomino", "--board", "8x8", "--extra", "O"]
+    child = subprocess.Popen(
+        [*command, "--progress"], cwd=ROOT, stderr=subprocess.PIPE, text=True, bufsize=0
+    )
+    seen, shown = "", None
+    while shown is None:  # the first progress output with solutions counted
+        seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
+        shown = re.search(r"\b([1-9]\d*) solutions$", seen)
+    child.send_signal(signal.SIGINT)
+    err = child.stderr.read()
+    assert child.wait(timeout=60) == 130, err
+    assert "Traceback" not in err
+    (said,) = [line for line in re.split(r"[\r\n]", err) if line.startswith("interrupted")]
+    found = re.fullmatch(r"interrupted: at least (\d+) solutions", said)
+    assert found and int(found.group(1)) >= int(shown.group(1)), err

@@ -1,43 +1,70 @@
 """``python -m puzzles polyform``: tile a board of any lattice with polyforms.
 
-The flags every tiling command shares are defined here once (``add_tiling_arguments``)
-and so is what they do (``run_puzzle``); ``python -m puzzles pentomino`` uses both.
+What every tiling command (``polyform`` and ``pentomino``) adds to the shared command
+layer (``puzzles.cli``) is defined here once: its own flags (``add_tiling_arguments``:
+``--one-sided``, ``--no-symmetry``, ``--restrict``, ``--breaker``, ``--engine``), its
+puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its picture functions),
+its answers (``TilingAnswer``) and its searches (``solutions``, ``count``).
+
+In the layer's words: a tiling command counts by default (``COUNT_BY_DEFAULT``), on
+every core (``WORKERS = 0``), with no FILE (the board and pieces are flags). Its
+*solutions* are the distinct ones (one per class of the board's symmetry group G; with
+``--no-symmetry`` every tiling); ``--unique`` says whether the tiling is unique up to
+symmetry. A count prints ``all solutions: N`` and ``distinct solutions: M`` (and
+``symmetric classes: K`` where some are symmetric); an unfinished one ``at least``.
+
+File format of ``--out`` (answers as text): one picture per solution, a blank line
+between two; on a board of several layers (3-D), where a picture's layers are
+themselves separated by blank lines, each solution starts with a header line
+``# solution K`` (``read_solutions`` reads both back).
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import dlx
-from puzzles.common import PuzzleError
+from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
+from puzzles.polyform import symmetry as sym
 from puzzles.polyform import tiling
+
+EPILOG = """\
+A tiling's solutions are its distinct tilings, one per class of the board's symmetry
+group G (every tiling with --no-symmetry). With no mode given it counts (on every core):
+"all solutions: N" and "distinct solutions: M" ("at least" when stopped by a limit,
+"?" when unknown); --unique says whether the tiling is unique up to symmetry;
+--limit N lists N distinct solutions; --out FILE alone writes every one there (one
+picture each, a blank line between two; on a 3-D board each starts with a line
+"# solution K"); --json gives each solution as a list of pieces with their cells."""
+ENGINE = "dlx"  # the tiling commands' default --engine (one place to change it)
+COUNT_BY_DEFAULT = True
+WORKERS = 0
+FILE_REQUIRED = False
+HEADER = re.compile(r"^# solution \d+$")
 
 
 def add_tiling_arguments(parser) -> None:
-    """The flags of every tiling command."""
+    """The flags of every tiling command (beyond the shared ones)."""
     parser.add_argument("--one-sided", action="store_true", help="pieces may not turn over")
     parser.add_argument(
-        "--no-symmetry", action="store_true", help="count every tiling, without symmetry breaking"
+        "--no-symmetry",
+        action="store_true",
+        help="every tiling is a solution (no symmetry breaking; the distinct count is then "
+        "unknown unless the board has no symmetry)",
     )
     parser.add_argument("--restrict", help="the piece P placed once per board symmetry class")
     parser.add_argument("--breaker", help="the piece Q that breaks symmetry left by P")
-    parser.add_argument("--limit", type=int, help="list only the first N distinct solutions")
-    parser.add_argument("--out", help="write the distinct solutions (pictures) to this file")
-    parser.add_argument("--svg", help="draw the solutions listed (or the first one) as SVG")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument(
-        "--workers", type=int, default=0, help="processes for counting (default 0: all cores)"
-    )
     parser.add_argument(
         "--engine",
         choices=dlx.ENGINE_CHOICES,
-        default="dlx",
-        help="the kernel that counts: dlx (the default), bitset (fills the first empty "
-        "cell: 2 to 8x faster on pentomino rectangles, slower on 8x8 with the square), "
-        "or auto (bitset when the problem fits it)",
+        default=ENGINE,
+        help=f"the search kernel: dlx, bitset (fills the first empty cell), or auto "
+        f"(bitset when the problem fits it) (default {ENGINE})",
     )
 
 
@@ -62,29 +89,88 @@ def add_arguments(parser) -> None:
     add_tiling_arguments(parser)
 
 
-def run(args) -> int:
-    """Count, list or draw tilings; exit status 2 for bad input."""
-    puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
-    if args.dlx:
-        plan = None if args.no_symmetry else tiling.plan_symmetry(
-            puzzle, args.restrict, args.breaker, fallback=True
-        )  # fmt: skip
-        problem = tiling.build(puzzle, plan)
-        note = "every tiling" if plan is None else plan.describe()
-        Path(args.dlx).write_text(dlx.write(problem, f"{args.board} / {args.pieces}: {note}"))
-        print(f"wrote {args.dlx} ({problem.n_options} options)", file=sys.stderr)
-    return run_puzzle(args, puzzle, tiling.render, tiling.svg)
+# -- the puzzle and its answers ---------------------------------------------------------
 
 
-def run_puzzle(args, puzzle, render, draw) -> int:
-    """What the shared flags do, for a ``tiling.Puzzle``: count (all and distinct),
-    list (``--limit``, ``--out``) and draw (``--svg``)."""
-    if args.limit is not None and args.limit < 1:
-        raise PuzzleError("--limit must be at least 1")
-    if args.workers < 0:
-        raise PuzzleError("--workers must be at least 0")
-    progress = not args.no_progress
-    if progress:  # something on screen before the symmetry plan and the build
+@dataclass
+class Tilings:
+    """A tiling puzzle as a command solves it: the puzzle, the symmetry choices of the
+    flags, the kernel, and how its solutions are written (``render``) and drawn
+    (``draw(puzzle, tilings)``)."""
+
+    puzzle: tiling.Puzzle
+    symmetry: bool = True
+    restrict: str | None = None
+    breaker: str | None = None
+    engine: str = ENGINE
+    render: object = tiling.render
+    draw: object = tiling.svg
+    label: str = ""
+    shown: int = 0  # answers made so far (their headers' numbers)
+
+    def plan(self):
+        """The symmetry plan (None without symmetry breaking)."""
+        if not self.symmetry:
+            return None
+        return tiling.plan_symmetry(self.puzzle, self.restrict, self.breaker, fallback=True)
+
+    @cached_property
+    def layered(self) -> bool:
+        """True when the board has several layers (pictures hold blank lines)."""
+        return len({self.puzzle.lattice.layer(c) for c in self.puzzle.board}) > 1
+
+    def summary(self) -> str:
+        """How the solutions are counted (for ``--stats``)."""
+        plan = self.plan()
+        return "every tiling, no symmetry breaking" if plan is None else plan.describe()
+
+
+class TilingAnswer(Answer):
+    """One tiling: (piece name, cells) per piece; ``str()`` its picture (with a header
+    line on a layered board), ``to_json()`` its pieces with their cells."""
+
+    def __init__(self, tilings: Tilings, pieces: tiling.Tiling, number: int):
+        self.tilings, self.pieces, self.number = tilings, pieces, number
+
+    def __str__(self) -> str:
+        picture = self.tilings.render(self.tilings.puzzle, self.pieces)
+        header = f"# solution {self.number}\n" if self.tilings.layered else ""
+        return header + picture + "\n"
+
+    def _repr_svg_(self) -> str:
+        return self.tilings.draw(self.tilings.puzzle, [self.pieces])
+
+    def to_json(self) -> list:
+        """``[{"piece": NAME, "cells": [[coordinates], ...]}, ...]``."""
+        return [{"piece": name, "cells": sorted(map(list, cells))} for name, cells in self.pieces]
+
+
+def draw(answers: list[TilingAnswer]) -> str:
+    """The answers of one puzzle as one SVG gallery (``--svg``)."""
+    tilings = answers[0].tilings
+    return tilings.draw(tilings.puzzle, [a.pieces for a in answers])
+
+
+def read_solutions(text: str) -> list[str]:
+    """The pictures of a file written by ``--out`` (see the module's docstring)."""
+    lines = text.splitlines()
+    if any(HEADER.match(line) for line in lines):
+        blocks: list[list[str]] = []
+        for line in lines:
+            if HEADER.match(line):
+                blocks.append([])
+            elif blocks:
+                blocks[-1].append(line)
+        return ["\n".join(b).strip("\n") for b in blocks]
+    return [b for b in text.strip("\n").split("\n\n") if b.strip()]
+
+
+# -- what the command layer calls -------------------------------------------------------
+
+
+def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling.svg) -> Tilings:
+    """The command's puzzle from its flags, announced on stderr when a bar is wanted."""
+    if args.progress or (args.progress is None and sys.stderr.isatty()):
         n_copies = sum(p.copies for p in puzzle.pieces)
         n_places = sum(len(v) for v in puzzle.placements.values())
         print(
@@ -92,49 +178,93 @@ def run_puzzle(args, puzzle, render, draw) -> int:
             f"{n_places} placements; building the problem...",
             file=sys.stderr,
         )
-    drawn = []
-    if args.limit is not None or args.out is not None:
-        if args.no_symmetry:
-            problem = tiling.build(puzzle)
-            stream = (tiling.decode(puzzle, s) for s in dlx.solutions(problem, limit=args.limit))
-            what = "solutions"
-        else:
-            plan = tiling.plan_symmetry(puzzle, args.restrict, args.breaker, fallback=True)
-            stream = tiling.distinct_tilings(puzzle, plan, limit=args.limit)
-            what = "distinct solutions"
-        n = 0
-        with open(args.out, "w", encoding="utf-8") if args.out else nullcontext() as out:
-            for found in stream:
-                n += 1
-                picture = render(puzzle, found)
-                if out is not None:
-                    out.write(picture + "\n\n")
-                if args.limit is not None:
-                    print(picture + "\n")
-                if args.svg and len(drawn) < tiling.SVG_MAX:
-                    drawn.append(found)
-        stopped = args.limit is not None and n >= args.limit
-        print(f"{n} {what}" + (" (stopped at --limit)" if stopped else ""))
-    else:
-        result = tiling.count_tilings(
-            puzzle,
-            symmetry=not args.no_symmetry,
-            restrict=args.restrict,
-            breaker=args.breaker,
-            progress=progress,
-            workers=None if args.workers == 0 else args.workers,
-            engine=args.engine,
-        )
-        print(f"all solutions: {'?' if result.all is None else result.all}")
-        print(f"distinct solutions: {'?' if result.distinct is None else result.distinct}")
-        if result.symmetric:
-            print(f"symmetric classes: {result.symmetric}")
-        print(f"({result.how}; {result.stats})", file=sys.stderr)
-        if args.svg:
-            first = dlx.first(tiling.build(puzzle))
-            drawn = [tiling.decode(puzzle, first)] if first is not None else []
-    if args.svg:
-        if not drawn:
-            raise PuzzleError("no solution to draw")
-        Path(args.svg).write_text(draw(puzzle, drawn), encoding="utf-8")
-    return 0
+    _check_engine(args.engine)
+    return Tilings(
+        puzzle, not args.no_symmetry, args.restrict, args.breaker, args.engine, render, draw
+    )
+
+
+def _check_engine(engine: str) -> None:
+    """Refuse, in one line, a kernel this version of ``dlx`` does not have."""
+    probe = dlx.Problem(primary=["a"])
+    probe.add_option(["a"])
+    try:
+        dlx.count(probe, engine=engine)
+    except ValueError as e:
+        raise PuzzleError(f"--engine {engine}: {e}") from None
+
+
+def read(text, args) -> list[Tilings]:
+    """The one puzzle of ``--board`` and ``--pieces`` (a FILE is not read)."""
+    if text is not None:
+        raise PuzzleError("polyform takes no FILE: give --board and --pieces")
+    puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
+    found = tiling_puzzle(args, puzzle)
+    if args.dlx:
+        plan = found.plan()
+        problem = tiling.build(puzzle, plan)
+        note = "every tiling" if plan is None else plan.describe()
+        Path(args.dlx).write_text(dlx.write(problem, f"{args.board} / {args.pieces}: {note}"))
+        print(f"wrote {args.dlx} ({problem.n_options} options)", file=sys.stderr)
+    return [found]
+
+
+def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
+    """The distinct tilings (every one with ``--no-symmetry``), streamed."""
+    puzzle, plan = tilings.puzzle, tilings.plan()
+    found = dlx.solutions(
+        tiling.build(puzzle, plan), engine=tilings.engine, **search_options(**search)
+    )
+
+    def keep(answer: TilingAnswer) -> bool:
+        if plan is not None and plan.filter:
+            if not sym.is_class_representative(plan, answer.pieces)[0]:
+                return False
+        tilings.shown += 1
+        answer.number = tilings.shown
+        return True
+
+    return Answers(found, lambda s: TilingAnswer(tilings, tiling.decode(puzzle, s), 0), keep, limit)
+
+
+class TilingCount(dlx.Count):
+    """A ``dlx.Count`` of distinct solutions (all of them without symmetry breaking)
+    with all of them, the distinct ones and the symmetric classes (None when unknown),
+    and how they were counted."""
+
+    def __new__(cls, counts: tiling.Counts, symmetry: bool = True):
+        found = (counts.distinct if symmetry else counts.all) or 0
+        self = super().__new__(cls, found, counts.complete, counts.stats, counts.stopped_by)
+        self.all, self.distinct, self.symmetric = counts.all, counts.distinct, counts.symmetric
+        self.how = counts.how
+        return self
+
+    def lines(self) -> str:
+        """``all solutions: N``, ``distinct solutions: M`` (``?``: unknown, ``at least``:
+        unfinished) and ``symmetric classes: K`` where some are symmetric."""
+
+        def show(n):
+            return "?" if n is None else str(n) if self.complete else f"at least {n}"
+
+        text = f"all solutions: {show(self.all)}\ndistinct solutions: {show(self.distinct)}"
+        if self.symmetric:
+            text += f"\nsymmetric classes: {show(self.symmetric)}"
+        return text
+
+    def to_json(self) -> dict:
+        """The counts for ``--json``: all, distinct and symmetric as numbers (or null)."""
+        return {"all": self.all, "distinct": self.distinct, "symmetric": self.symmetric}
+
+
+def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
+    """Count all and distinct tilings (``tiling.count_tilings``), up to ``limit`` distinct."""
+    result = tiling.count_tilings(
+        tilings.puzzle,
+        symmetry=tilings.symmetry,
+        restrict=tilings.restrict,
+        breaker=tilings.breaker,
+        engine=tilings.engine,
+        limit=limit,
+        **search_options(**search),
+    )
+    return TilingCount(result, tilings.symmetry)

@@ -357,7 +357,8 @@ def _label_point(lat: Lattice, cells, point) -> tuple[float, float]:
 @dataclass
 class Counts:
     """All and distinct solutions (None when unknown), symmetric classes (None when
-    unknown), and how they were found."""
+    unknown), whether the count finished (if not, each number is "at least"; the limit
+    that stopped it is ``stopped_by``), and how they were found."""
 
     all: int | None
     distinct: int | None
@@ -365,11 +366,7 @@ class Counts:
     complete: bool
     how: str
     stats: object = None
-
-
-def _engine(engine) -> dict:
-    """Keyword arguments that pass a kernel choice through to ``dlx`` (when given)."""
-    return {} if engine is None else {"engine": engine}
+    stopped_by: str | None = None
 
 
 def count_tilings(
@@ -377,56 +374,68 @@ def count_tilings(
     symmetry: bool = True,
     restrict: str | None = None,
     breaker: str | None = None,
-    progress: bool = False,
-    workers: int | None = 1,
-    engine: str | None = None,
+    limit: int | None = None,
+    **search,
 ) -> Counts:
     """Count all and distinct tilings, exactly (the steps of ``symmetry.py``).
 
     With a breaker piece the restricted problem is counted with no Python work per
     solution and all = distinct x |G|; without one each solution is reduced in Python,
     which also counts the symmetric classes. Without ``symmetry`` every tiling
-    is counted and the distinct count is unknown unless G = {e}.
+    is counted and the distinct count is unknown unless G = {e}. ``limit`` stops at
+    that many distinct solutions (all, without ``symmetry``); ``search``: the keywords
+    of ``dlx.count`` (``progress``, ``workers``, ``time_limit``, ``node_limit``,
+    ``engine``). A Ctrl-C while solutions are reduced raises ``Interrupted`` with the
+    distinct solutions found so far.
     """
     if not symmetry:
-        group = symmetry_group(puzzle)
-        result = dlx.count(build(puzzle), progress=progress, workers=workers, **_engine(engine))
-        n = result.solutions if result.complete else None
-        trivial = len(group) == 1
+        result = dlx.count(build(puzzle), limit, **search)
+        trivial = len(symmetry_group(puzzle)) == 1
+        n = result.solutions
         return Counts(n, n if trivial else None, 0 if trivial else None, result.complete,
-                      "all counted without symmetry breaking", result.stats)  # fmt: skip
+                      "all counted without symmetry breaking", result.stats,
+                      result.stopped_by)  # fmt: skip
     plan = plan_symmetry(puzzle, restrict, breaker, fallback=True)
     problem = build(puzzle, plan)
     if not plan.filter:
-        result = dlx.count(problem, progress=progress, workers=workers, **_engine(engine))
-        n = result.solutions if result.complete else None
+        result = dlx.count(problem, limit, **search)
+        n = result.solutions
         return Counts(
-            None if n is None else n * plan.group_order,
+            n * plan.group_order,
             n,
             0,
             result.complete,
             f"distinct counted with symmetry breaking ({plan.describe()}); "
             f"all = distinct x {plan.group_order}, as no solution is symmetric",
             result.stats,
+            result.stopped_by,
         )
     distinct = every = symmetric = 0
-    stream = dlx.solutions(problem, progress=progress, **_engine(engine))
-    for solution in stream:
-        kept, fixed = sym.is_class_representative(plan, decode(puzzle, solution))
-        if kept:
-            distinct += 1
-            every += plan.group_order // fixed
-            symmetric += fixed > 1
-    return Counts(every, distinct, symmetric, stream.complete,
+    search.pop("workers", None)  # the reduction is serial: a stream on one process
+    stream = dlx.solutions(problem, **search)
+    cut = None
+    try:
+        for solution in stream:
+            kept, fixed = sym.is_class_representative(plan, decode(puzzle, solution))
+            if kept:
+                distinct += 1
+                every += plan.group_order // fixed
+                symmetric += fixed > 1
+                if limit is not None and distinct >= limit:
+                    cut = f"solution limit {limit}"
+                    break
+    except KeyboardInterrupt:
+        raise dlx.Interrupted(distinct) from None
+    return Counts(every, distinct, symmetric, stream.complete and cut is None,
                   f"{plan.describe()}; each class of all solutions has |G| / |stabilizer| "
-                  "members", stream.stats)  # fmt: skip
+                  "members", stream.stats, cut or stream.stopped_by)  # fmt: skip
 
 
-def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None):
-    """Stream the distinct tilings (one per class)."""
+def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **search):
+    """Stream the distinct tilings (one per class); ``search``: as ``dlx.solutions``."""
     plan = plan_symmetry(puzzle, fallback=True) if plan is None else plan
     found = 0
-    for solution in dlx.solutions(build(puzzle, plan)):
+    for solution in dlx.solutions(build(puzzle, plan), **search):
         tiling = decode(puzzle, solution)
         if plan.filter and not sym.is_class_representative(plan, tiling)[0]:
             continue
