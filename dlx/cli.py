@@ -24,9 +24,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("file", help="the .dlx file, or - for standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
-    parser.add_argument("--limit", type=int, default=None, help="stop after N solutions")
-    parser.add_argument("--node-limit", type=int, default=None, help="stop after N search nodes")
-    parser.add_argument("--time-limit", type=float, default=None, help="stop after S seconds")
+    parser.add_argument(
+        "--limit", type=int, default=None, metavar="N", help="stop after N solutions"
+    )
+    parser.add_argument(
+        "--node-limit", type=int, default=None, metavar="N", help="stop after N search nodes"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=None, metavar="S", help="stop after S seconds"
+    )
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -37,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
+        metavar="N",
         help="search on N processes (0: all cores; default: all cores for --count "
         "without node or time limits, else 1)",
     )
@@ -56,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         "--tasks",
         type=int,
         default=None,
+        metavar="N",
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
     )
     parser.add_argument(

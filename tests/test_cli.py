@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import dlx
 from dlx.cli import main
 from dlx.verify import check
@@ -61,6 +63,14 @@ def test_bad_file_names_line(tmp_path, capsys):
 def test_missing_file(capsys):
     assert main(["--count", "/no/such/file.dlx"]) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+def test_help_names_what_each_value_is(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for flag in ("--limit N", "--node-limit N", "--time-limit S", "--workers N", "--tasks N"):
+        assert flag in out  # the metavar the help text explains ("stop after N ...")
 
 
 def test_module_entry_point():
