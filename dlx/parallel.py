@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from dlx import compiling
 from dlx.checkpoint import Checkpoint, CheckpointError, problem_digest
 from dlx.engines import DEFAULT
 from dlx.options import Parallel
@@ -104,9 +105,11 @@ def run_count(
         digest = problem_digest(problem, forced, engine)
         asked = _split_parameters(options, n_workers)
         parameters = _checked_parameters(store, digest, options, asked)
+        warming = compiling.seconds()
         the_split = split(problem, forced, **parameters, engine=engine)  # compiles once, here
         if store is not None:
             store.start(digest, the_split)
+        started += compiling.seconds() - warming  # the limit leaves compiling out
         deadline = None if time_limit is None else started + time_limit
         job = Job(problem, forced, limit, False, engine, node_limit, deadline)
         limits = (limit, node_limit, time_limit)

@@ -86,3 +86,25 @@ def test_warm_up_all_leaves_every_kind_ready(capsys):
     compiling.warm_up_all()
     assert len(kernel.search.signatures) >= 2 and len(kernel.search_batch.signatures) >= 2
     compiling.warm_up_all()  # once per process: nothing more to do or say
+
+
+def test_parallel_count_leaves_compiling_out(monkeypatch):
+    """The first warm-up (here a fake compilation of 1 s) counts neither in a parallel
+    count's seconds nor against its time limit, as in a serial count."""
+    import dlx
+
+    def slow_first_warm_up(loop: bool) -> None:
+        if not compiling._spent[1:]:  # the first call only
+            time.sleep(1.0)
+            compiling._spent[0] += 1.0
+            compiling._spent.append(1.0)
+
+    compiling.warm_up(False)  # the real kernel loaded first: only the fake is slow
+    monkeypatch.setattr(compiling, "_spent", [0.0])
+    monkeypatch.setattr(compiling, "warm_up", slow_first_warm_up)
+    problem = dlx.Problem(primary=["a", "b", "c"])
+    for option in (["a"], ["b"], ["c"], ["a", "b"], ["b", "c"]):
+        problem.add_option(option)
+    count = dlx.count(problem, parallel=dlx.Parallel(tasks=4), time_limit=0.8)
+    assert count == 3 and count.complete  # not cut by the 0.8 s limit
+    assert compiling._spent[0] == 1.0 and count.stats.seconds < 0.8
