@@ -137,6 +137,7 @@ def _main(argv, task_runner) -> int:
         print(f"{e} (incomplete: time limit {args.time_limit} s)", file=sys.stderr)
         return 0
     if deadline is not None:
+        args.asked_time_limit = args.time_limit  # what the summary names
         args.time_limit = max(deadline - time.monotonic(), 0.0)
     if args.workers is None:
         serial = not args.count or args.node_limit is not None or args.time_limit is not None
@@ -177,9 +178,17 @@ def _main(argv, task_runner) -> int:
         out.flush()
         return _error(e)
     out.flush()
-    note = "" if stream.complete else f" (incomplete: {stream.stopped_by})"
+    note = "" if stream.complete else _incomplete(stream.stopped_by, args)
     print(f"{stream.stats}{note}", file=sys.stderr)
     return 0
+
+
+def _incomplete(stopped_by: str | None, args) -> str:
+    """The summary's note on why the search stopped; a time limit as the user gave it
+    (the search got what reading the file left of it)."""
+    if stopped_by is not None and stopped_by.startswith("time limit"):
+        stopped_by = f"time limit {args.asked_time_limit:g} s"
+    return f" (incomplete: {stopped_by})"
 
 
 def _error(error: Exception) -> int:
@@ -205,7 +214,7 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
     except (CheckpointError, ImportError, ProblemError, WorkerError) as e:
         return _error(e)
     print(result.solutions if result.complete else f"at least {result.solutions}")
-    note = "" if result.complete else f" (incomplete: {result.stopped_by})"
+    note = "" if result.complete else _incomplete(result.stopped_by, args)
     resumed = ""
     if args.checkpoint is not None:
         done = f"{result.resumed} of {result.tasks} subproblems"

@@ -73,6 +73,17 @@ def test_help_names_what_each_value_is(capsys):
         assert flag in out  # the metavar the help text explains ("stop after N ...")
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_time_limit_summary_names_the_limit_given(workers, capsys):
+    path = str(DATA / "pent6x10_all.dlx")
+    assert (
+        main(["--count", "--no-progress", "--time-limit", "0.3", "--workers", workers, path]) == 0
+    )
+    out, err = capsys.readouterr()
+    assert out.startswith("at least ")
+    assert err.rstrip().endswith("(incomplete: time limit 0.3 s)"), err
+
+
 def test_module_entry_point():
     out = subprocess.run(
         [sys.executable, "-m", "dlx", "--count", "--no-progress", str(DATA / "pent3x20_all.dlx")],
