@@ -82,12 +82,14 @@ class Checkpoint:
         self.done: dict[int, dict] = {}
         self._file = None
         self._lock: int | None = None
+        self._lock_made = False
 
     def _acquire(self) -> None:
         """Take the lock (``F.lock``, fcntl.flock), or say who holds it."""
         if fcntl is None:  # pragma: no cover - not POSIX
             return
         lock_path = self.path + ".lock"
+        self._lock_made = not os.path.exists(lock_path)
         try:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
@@ -115,6 +117,14 @@ class Checkpoint:
         if not os.path.isdir(directory):
             raise CheckpointError(f"{self.path}: no directory {directory}")
         self._acquire()
+        try:
+            return self._read(digest)
+        except CheckpointError:
+            self._release(remove=self._lock_made)  # leave no lock beside a file refused
+            raise
+
+    def _read(self, digest: str) -> dict | None:
+        """Read a locked file; see ``load``."""
         try:
             with open(self.path, "rb") as f:
                 data = f.read()
@@ -224,7 +234,13 @@ class Checkpoint:
             except OSError:
                 pass  # a full disk already said so at the write
             self._file = None
+        self._release()
+
+    def _release(self, remove: bool = False) -> None:
+        """Give the lock back (and remove the lock file, if ``remove``)."""
         if self._lock is not None:
+            if remove:
+                os.unlink(self.path + ".lock")
             os.ftruncate(self._lock, 0)
             os.close(self._lock)  # closing the descriptor releases the flock
             self._lock = None

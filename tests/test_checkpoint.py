@@ -24,6 +24,7 @@ def test_a_text_file_is_refused_and_left_alone(tmp_path):
         with pytest.raises(dlx.CheckpointError, match="not a dlx checkpoint"):
             dlx.count(load("scott_sym"), workers=2, checkpoint=path)
         assert path.read_text() == text
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no lock left
 
 
 def test_the_input_file_is_refused_and_left_alone(tmp_path, capsys):
@@ -35,6 +36,7 @@ def test_the_input_file_is_refused_and_left_alone(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "not a dlx checkpoint" in err and len(err.splitlines()) == 1
     assert source.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scott.dlx"]  # no lock left
 
 
 def test_a_checkpoint_of_another_problem_keeps_its_last_line(tmp_path):
