@@ -107,7 +107,9 @@ class BitsetSearch:
     urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
         next to the option just taken (default: one less than the most cells of an
-        option; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only.
+        option; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only
+        (default: with pieces, the levels of the first half of them plus one, where a
+        lookup pays for its hashing; else all).
     """
 
     def __init__(
@@ -125,7 +127,7 @@ class BitsetSearch:
         budget: int | None = None,
         urgent: bool = URGENT,
         prune_cap: int | None = None,
-        memo_levels: int = MEMO_LEVELS,
+        memo_levels: int | None = None,
     ):
         self.problem = problem
         lay = layout(problem)
@@ -147,6 +149,9 @@ class BitsetSearch:
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
         cap = max(lay.max_size - 1, 0) if prune_cap is None else int(prune_cap)
+        if memo_levels is None:
+            pieces = len(lay.piece_bit) if lay.n_cells else 0
+            memo_levels = pieces // 2 + 1 if pieces else MEMO_LEVELS
         self.options = np.array([int(bool(urgent)), cap, int(memo_levels)], np.int64)
         self.node_limit = node_limit
         self.time_limit = time_limit

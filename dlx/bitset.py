@@ -75,6 +75,10 @@ from dlx.bitlayout import OVERFLOW
 from dlx.layout import DONE, LEAF, LIMIT, PAUSED, SOLUTION
 
 FORWARD, ADVANCE, BACKDOWN = 0, 1, 2
+# Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
+# which would incref and decref every array handed to an inlined helper (as in
+# ``dlx/kernel.py``).
+PLAIN = {"cache": True, "_nrt": False}
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
@@ -83,13 +87,13 @@ _ZERO = np.uint64(0)
 _MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _low(x):
     """The index of the lowest bit set in a nonzero uint64."""
     return np.int64(trailing_zeros(x))
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _fits(mask, option_counter_start, option_counter, counter_hi, key, level, o, words):
     """Whether option ``o`` fits the node of ``level``."""
     for w in range(words):
@@ -103,7 +107,7 @@ def _fits(mask, option_counter_start, option_counter, counter_hi, key, level, o,
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _fits_listed(t, key, level, o):
     """``_fits`` for an option of a list whose group's piece is known to be free: only
     the words of ``test_mask`` that hold bits."""
@@ -118,7 +122,7 @@ def _fits_listed(t, key, level, o):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _push(mask, option_counter_start, option_counter, key, level, o, words):
     """The child's key: level's key with option ``o`` taken."""
     for w in range(key.shape[1]):
@@ -130,7 +134,7 @@ def _push(mask, option_counter_start, option_counter, key, level, o, words):
             key[_u(level + 1), _u(words + option_counter[_u(j)])] += _ONE
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _first_free(key, level, primary_mask):
     """The first primary bit not covered at ``level`` (-1 if none)."""
     for w in range(primary_mask.shape[0]):
@@ -140,7 +144,7 @@ def _first_free(key, level, primary_mask):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _counters_done(key, level, words, counter_lo):
     """Whether every counter has reached its lower bound."""
     for c in range(counter_lo.shape[0]):
@@ -149,13 +153,13 @@ def _counters_done(key, level, words, counter_lo):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _is_set(key, level, b):
     """Whether bit ``b`` is covered at ``level``."""
     return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _shift_or(reach, size, out):
     """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
     n = reach.shape[0]
@@ -168,7 +172,7 @@ def _shift_or(reach, size, out):
         out[_u(w)] |= v
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _reachable(t, key, level, reach, spare):
     """Fill ``reach`` with the region sizes that the pieces left can fill (bit s: s)."""
     n = reach.shape[0]
@@ -195,7 +199,7 @@ def _reachable(t, key, level, reach, spare):
                 break
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
     be filled by size (see the essay); larger regions are not judged.
@@ -253,7 +257,7 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     return False
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _add(total, counts, row):
     """``total += counts[row]`` (limbs); return False on a carry out of the top."""
     carry = _ZERO
@@ -269,7 +273,7 @@ def _add(total, counts, row):
     return carry == _ZERO
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _add_one(total):
     """``total += 1`` (limbs); return False on a carry out of the top."""
     for k in range(total.shape[0]):
@@ -279,7 +283,7 @@ def _add_one(total):
     return False
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_slot(key, level, memo_keys):
     """The table slot of ``key[level]``: a multiply-xorshift hash of its words."""
     h = np.uint64(0x9E3779B97F4A7C15)
@@ -289,7 +293,7 @@ def _memo_slot(key, level, memo_keys):
     return h & np.uint64(memo_keys.shape[0] - 1)
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_find(key, level, memo_keys):
     """The slot holding ``key[level]``, or -1."""
     slot = _memo_slot(key, level, memo_keys)
@@ -302,7 +306,7 @@ def _memo_find(key, level, memo_keys):
     return np.int64(slot)
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _memo_store(key, level, memo_keys, memo_counts, total, entry):
     """Keep ``total - entry[level]`` (the subtree's count) under ``key[level]``."""
     slot = _memo_slot(key, level, memo_keys)
@@ -322,7 +326,7 @@ def _memo_store(key, level, memo_keys, memo_counts, total, entry):
         borrow = _ONE if (b1 or b2) else _ZERO
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _at_least(total, n):
     """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
     if n < 0:
@@ -333,7 +337,7 @@ def _at_least(total, n):
     return total[0] >= np.uint64(n)
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _branches(t, key, level, cand, start, urgent_mode, stats):
     """Write the options that fit at ``level`` to ``cand[start:]``; return how many
     (-1 when every primary bit is covered)."""
@@ -382,7 +386,7 @@ def _branches(t, key, level, cand, start, urgent_mode, stats):
     return n
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream, options):
     """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
     limit, an overflow or the budget.
