@@ -41,7 +41,7 @@ group G (every tiling with --no-symmetry). With no mode given it counts (on ever
 --limit N lists N distinct solutions; --out FILE alone writes every one there (one
 picture each, a blank line between two; on a 3-D board each starts with a line
 "# solution K"); --json gives each solution as a list of pieces with their cells."""
-ENGINE = "dlx"  # the tiling commands' default --engine (one place to change it)
+ENGINE = "auto"  # the tiling commands' default --engine (one place to change it)
 COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
