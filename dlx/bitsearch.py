@@ -23,15 +23,7 @@ from dlx.bitlayout import OVERFLOW, BitLayout, State, Tables, layout
 from dlx.errors import ProblemError
 from dlx.layout import DONE, LIMIT, NO_SPLIT, PAUSED
 from dlx.problem import Problem
-from dlx.search import (
-    CALL_SECONDS,
-    FIRST_BUDGET,
-    MAX_BUDGET,
-    MIN_BUDGET,
-    Stats,
-    forced_nodes,
-    tree_fraction,
-)
+from dlx.search import FIRST_BUDGET, Stats, adapt_budget, forced_nodes, next_budget, tree_fraction
 
 MEMO_BYTES = 1 << 20  # the memo table, at most (keys and counts together)
 URGENT, MEMO_LEVELS = True, 1 << 30  # the kernel's defaults (see ``options``)
@@ -260,21 +252,8 @@ class BitsetSearch:
         if max_solutions is not None:
             max_solutions = int(max_solutions)
         while True:
-            budget = self._budget
-            if self.node_limit is not None:
-                left = self.node_limit - int(self.kernel_stats[1])
-                if left <= 0:
-                    self.stopped_by = f"node limit {self.node_limit}"
-                    return LIMIT
-                budget = min(budget, left)
-            if (
-                self.time_limit is not None
-                and time.perf_counter() - self.started >= self.time_limit
-            ):
-                self.stopped_by = f"time limit {self.time_limit} s"
-                return LIMIT
-            if max_solutions is not None and self.solutions >= max_solutions:
-                self.stopped_by = f"solution limit {max_solutions}"
+            budget = next_budget(self, self.solutions, max_solutions)
+            if budget is None:
                 return LIMIT
             keys, counts = self._memo_arrays(stream, max_solutions)
             state = self._state._replace(memo_keys=keys, memo_counts=counts)
@@ -290,10 +269,7 @@ class BitsetSearch:
                 self._new_state(limbs=2 * self.limbs)  # start again, counts twice as wide
                 continue
             if code == PAUSED:
-                done_nodes = int(self.kernel_stats[1]) - nodes_before
-                if self.fixed_budget is None and dt > 0 and done_nodes > 0:
-                    rate = done_nodes / dt
-                    self._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
+                adapt_budget(self, int(self.kernel_stats[1]) - nodes_before, dt)
                 return code
             if code == LIMIT:
                 self.stopped_by = f"solution limit {max_solutions}"

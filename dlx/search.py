@@ -227,6 +227,33 @@ class Memo:
 _NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros((0, 2), np.uint64))
 
 
+def next_budget(search, solutions: int, max_solutions: int | None) -> int | None:
+    """The node budget of ``search``'s next kernel call, or None (``stopped_by`` set)
+    when its node, time or solution limit says stop; shared by every engine's search."""
+    budget = search._budget
+    if search.node_limit is not None:
+        left = search.node_limit - int(search.kernel_stats[1])
+        if left <= 0:
+            search.stopped_by = f"node limit {search.node_limit}"
+            return None
+        budget = min(budget, left)
+    if search.time_limit is not None and time.perf_counter() - search.started >= search.time_limit:
+        search.stopped_by = f"time limit {search.time_limit} s"
+        return None
+    if max_solutions is not None and solutions >= max_solutions:
+        search.stopped_by = f"solution limit {max_solutions}"
+        return None
+    return budget
+
+
+def adapt_budget(search, done_nodes: int, seconds: float) -> None:
+    """Set the next budget to about ``CALL_SECONDS`` of work at the speed just measured
+    (unless the search was given a fixed budget)."""
+    if search.fixed_budget is None and seconds > 0 and done_nodes > 0:
+        rate = done_nodes / seconds
+        search._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
+
+
 class Search:
     """One search of a problem, resumable; ``solutions`` and ``count`` are built on it.
 
@@ -371,30 +398,13 @@ class Search:
         options = self._arrays.option_of_node[nodes]
         return tuple(int(k) for k in options if k >= 0)
 
-    def _stop_before_call(self, max_solutions: int) -> int | None:
-        """The node budget of the next call, or None when a limit says stop."""
-        budget = self._budget
-        if self.node_limit is not None:
-            left = self.node_limit - int(self.kernel_stats[1])
-            if left <= 0:
-                self.stopped_by = f"node limit {self.node_limit}"
-                return None
-            budget = min(budget, left)
-        if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
-            self.stopped_by = f"time limit {self.time_limit} s"
-            return None
-        if int(self.kernel_stats[0]) >= max_solutions:
-            self.stopped_by = f"solution limit {max_solutions}"
-            return None
-        return budget
-
     def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
         """Run until a stopping event; return the kernel's code (DONE, SOLUTION,
         PAUSED, LEAF, or LIMIT for a node, time or solution limit)."""
         if self.done:
             return DONE
         max_solutions = NO_LIMIT if max_solutions is None else int(max_solutions)
-        budget = self._stop_before_call(max_solutions)
+        budget = next_budget(self, int(self.kernel_stats[0]), max_solutions)
         if budget is None:
             return LIMIT
         if self.memo is not None and (
@@ -412,10 +422,7 @@ class Search:
         dt = time.perf_counter() - t0
         self.seconds += dt
         if code == PAUSED:
-            done_nodes = int(self.kernel_stats[1]) - nodes_before
-            if self.fixed_budget is None and dt > 0 and done_nodes > 0:
-                rate = done_nodes / dt
-                self._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
+            adapt_budget(self, int(self.kernel_stats[1]) - nodes_before, dt)
         elif code == LIMIT:
             self.stopped_by = f"solution limit {max_solutions}"
         elif code == DONE:
