@@ -60,8 +60,8 @@ candidates (the solution's value, said to be a guess) and goes on. --hint prints
 the next step.
 
 --difficulty (with --generate) grades by what --explain needs: easy: singles only;
-medium: pointing or claiming as well, no guess; hard: one guess or more (each
-generated puzzle's line says its rule and number of guesses)."""
+medium: pointing or claiming as well, no guess; hard: one guess; fiendish: two
+guesses or more (each generated puzzle's line says its rule and number of guesses)."""
 
 
 @dataclass(slots=True)
@@ -417,9 +417,10 @@ class Grade:
 
     @property
     def level(self) -> str:
-        """easy (singles only), medium (pointing/claiming too), hard (1 guess or more)."""
+        """easy (singles only), medium (pointing/claiming too), hard (1 guess),
+        fiendish (2 guesses or more)."""
         if self.guesses:
-            return "hard"
+            return "hard" if self.guesses == 1 else "fiendish"
         return "easy" if self.rule == "single" else "medium"
 
     def __str__(self) -> str:
@@ -512,8 +513,8 @@ def reasoning(sudoku: Sudoku, guesses: bool = True) -> tuple[list[logic.Step], l
 def grade(sudoku: Sudoku) -> Grade:
     """The hardest rule and the guesses a sudoku with a solution needs (see Grade).
 
-    >>> print(grade(parse("1...\\n..1.\\n.1..\\n...1\\n")))
-    hard: singles, 1 guess
+    >>> print(grade(parse("....3..21....4.3\\n")))
+    easy: singles, 0 guesses
     """
     steps, found = reasoning(sudoku)
     if not found:
@@ -579,7 +580,8 @@ def hint(sudoku: Sudoku) -> str:
 DIFFICULTY = {
     "easy": "singles only, no guess",
     "medium": "needs pointing or claiming, no guess",
-    "hard": "needs one guess or more",
+    "hard": "needs one guess",
+    "fiendish": "needs two guesses or more",
     "any": "any of these",
 }
 
