@@ -497,7 +497,7 @@ def describe(sudoku: Sudoku, step: logic.Step) -> str:
         kind, words = _unit(sudoku, step.item)
         if kind == "cell":
             return f"contradiction: {words} has no candidate left"
-        return f"contradiction: a value has no place left in {words}"
+        return f"contradiction: {step.item.rpartition('v')[2]} has no place left in {words}"
     return "solved"
 
 
