@@ -11,6 +11,7 @@ import pytest
 from test_sudoku import DATA, DIAGONAL_JIGSAWS, check_solution, load_lines, puzzlekit_pairs
 
 import dlx
+from dlx.logic import Logic
 from puzzles import sudoku
 from puzzles.cli import main
 
@@ -233,7 +234,7 @@ def test_a_puzzle_without_solution_ends_in_a_contradiction(capsys, tmp_path):
 
 def test_a_stuck_hint_says_where_to_guess():
     puzzle = load_lines("forum_hardest_1106.txt", 1)[0]
-    logic = dlx.logic.Logic(sudoku.build(puzzle), sudoku.forced(puzzle))
+    logic = Logic(sudoku.build(puzzle), sudoku.forced(puzzle))
     while (step := logic.step()).kind != "stuck":
         pass
     words = sudoku.describe(puzzle, step)
