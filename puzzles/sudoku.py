@@ -501,13 +501,12 @@ def describe(sudoku: Sudoku, step: logic.Step) -> str:
     return "solved"
 
 
-def reasoning(sudoku: Sudoku, guesses: bool = True) -> tuple[list[logic.Step], list]:
+def reasoning(sudoku: Sudoku) -> tuple[list[logic.Step], list[tuple[int, ...]]]:
     """The logical steps of a sudoku (``logic.explain``), guessing each time it is
-    stuck the option of its first solution (``guesses``), and its solutions (up to 2)."""
+    stuck the option of its first solution, and its solutions (up to 2, as options)."""
     problem, givens = build(sudoku), forced(sudoku)
     found = [s.options for s in dlx.solutions(problem, limit=2, forced=givens)]
-    solution = found[0] if found and guesses else None
-    return list(logic.explain(problem, givens, solution)), found
+    return list(logic.explain(problem, givens, found[0] if found else None)), found
 
 
 def grade(sudoku: Sudoku) -> Grade:

@@ -220,6 +220,8 @@ def test_hint_prints_exactly_the_first_step(capsys, tmp_path):
     assert main(["sudoku", str(many), "--hint"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(": ", 1)[0] for line in lines] == ["line 1", "line 2", "line 3"]
+    full = sudoku.Answer(puzzles[0], the_solution(puzzles[0]))
+    assert sudoku.hint(sudoku.parse(sudoku.render(full))) == "solved"
 
 
 def test_a_puzzle_without_solution_ends_in_a_contradiction(capsys, tmp_path):
