@@ -720,7 +720,7 @@ def _explain_all(args, text: str | None) -> str:
     try:
         puzzles = parse_all(text, args.diagonals)
     except PuzzleError as e:
-        raise PuzzleError(f"{args.file}: {e}") from None
+        raise PuzzleError(f"{'<stdin>' if args.file == '-' else args.file}: {e}") from None
     out = []
     for s in puzzles:
         if args.hint:

@@ -271,3 +271,11 @@ def test_help_states_the_difficulty_levels(capsys):
     out = " ".join(capsys.readouterr().out.split())
     for words in ("easy: singles only", "medium: pointing or claiming", "hard: one guess"):
         assert words in out
+
+
+def test_explain_names_the_file_and_cell_of_a_bad_puzzle(capsys, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("11" + "." * 14 + "\n")
+    assert main(["sudoku", str(path), "--explain"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: line 1, row 1, column 2: value 1 is already given" in err
