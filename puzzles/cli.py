@@ -28,7 +28,7 @@ with the module's ``svg(answer)``); ``search`` is
 - ``read(text, args) -> list``: its puzzles, using its own flags (default:
   ``parse_all(text)``); a puzzle's ``label`` names it in messages;
 - ``act(args, text) -> str | None``: an action of its own that replaces solving
-  (sudoku's ``--generate``), returning what to print;
+  (sudoku's ``--generate``, ``--explain`` and ``--hint``), returning what to print;
 - ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``

@@ -33,6 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 import dlx
+from dlx import logic
 from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
     Filled,
@@ -49,6 +50,18 @@ from puzzles.numbergrid import (
 
 MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
 FILE_REQUIRED = False  # the command generates puzzles without one
+EPILOG = """\
+--explain prints the steps a person can follow, simplest rule first: naked single (a
+cell has one candidate left), hidden single (a value has one place left in a row,
+column or box), pointing (a value's places in a box lie in one line: the rest of the
+line loses it), claiming (a value's places in a line lie in one box: the rest of the
+box loses it); where no rule applies it guesses the cell or unit with the fewest
+candidates (the solution's value, said to be a guess) and goes on. --hint prints only
+the next step.
+
+--difficulty (with --generate) grades by what --explain needs: easy: singles only;
+medium: pointing or claiming as well, no guess; hard: one guess; fiendish: two
+guesses or more (each generated puzzle's line says its rule and number of guesses)."""
 
 
 @dataclass(slots=True)
@@ -383,23 +396,192 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2, propagate: str | None = Non
     return results  # type: ignore[return-value]
 
 
-def difficulty(sudoku: Sudoku) -> int:
-    """Search nodes to solve and prove uniqueness: the engine's measure of difficulty."""
-    return solve_all([sudoku], limit=2)[0].nodes
+# -- explaining: the engine's logical steps in sudoku words ---------------------------
+
+# The engine's rules (``dlx.logic``) in sudoku words: a single whose item is a cell is a
+# naked single, one whose item is a row-, column-, box- (region-, diagonal-) digit is a
+# hidden single there; item domination is pointing (all of a box's places for a digit lie
+# in one line: the line's other places lose it) or claiming (all of a line's places lie
+# in one box: the box's other places lose it).
+RULE_WORDS = {"single": "singles", "domination": "pointing/claiming"}
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """How hard a sudoku is for a person: the hardest rule its reasoning needs
+    (``"single"`` or ``"domination"``; singles are always tried first) and how many
+    times it is stuck and must guess."""
+
+    rule: str
+    guesses: int
+
+    @property
+    def level(self) -> str:
+        """easy (singles only), medium (pointing/claiming too), hard (1 guess),
+        fiendish (2 guesses or more)."""
+        if self.guesses:
+            return "hard" if self.guesses == 1 else "fiendish"
+        return "easy" if self.rule == "single" else "medium"
+
+    def __str__(self) -> str:
+        guesses = f"{self.guesses} guess" + ("es" if self.guesses != 1 else "")
+        return f"{self.level}: {RULE_WORDS[self.rule]}, {guesses}"
+
+
+def _place(n: int, k: int) -> tuple[int, int, int]:
+    """(row, column, value) of option ``k``, all from 0 but the value."""
+    cell, v = divmod(k, n)
+    return cell // n, cell % n, v + 1
+
+
+def _cell(r: int, c: int) -> str:
+    """A cell's name: ``r3c5`` (from 1)."""
+    return f"r{r + 1}c{c + 1}"
+
+
+def _unit(sudoku: Sudoku, item: str) -> tuple[str, str]:
+    """(kind, words) of an item: ("cell", "r3c5"), ("row", "row 3"), ("column", ...),
+    ("box", "box 2" or "region 2"), ("diagonal", "the diagonal" or "the anti-diagonal")."""
+    if item[0] == "p":
+        r, c = item[1:].split(",")
+        return "cell", _cell(int(r), int(c))
+    k = int(item[1 : item.index("v")])
+    if item[0] == "r":
+        return "row", f"row {k + 1}"
+    if item[0] == "c":
+        return "column", f"column {k + 1}"
+    if item[0] == "b":
+        return "box", f"{'region' if sudoku.jigsaw else 'box'} {k + 1}"
+    return "diagonal", "the anti-diagonal" if k else "the diagonal"
+
+
+def _places(sudoku: Sudoku, options) -> str:
+    """The cells of some options: ``r2c4, r2c7``."""
+    return ", ".join(_cell(*_place(sudoku.side, k)[:2]) for k in options)
+
+
+def _alternatives(sudoku: Sudoku, step: logic.Step) -> str:
+    """What a stuck item may take: ``r1c2 is 3 or 8`` or ``5 in row 3 goes in r3c1 or
+    r3c7``."""
+    kind, words = _unit(sudoku, step.item)
+    places = [_place(sudoku.side, k) for k in step.options]
+    if kind == "cell":
+        return f"{words} is " + " or ".join(str(v) for _, _, v in places)
+    cells = " or ".join(_cell(r, c) for r, c, _ in places)
+    return f"{places[0][2]} in {words} goes in {cells}"
+
+
+def describe(sudoku: Sudoku, step: logic.Step) -> str:
+    """One step of ``dlx.logic`` in sudoku words, e.g. ``r3c5 = 7 (hidden single in box
+    2)`` or ``pointing: 4 in box 1 lies in row 2 -> removed 4 from r2c4, r2c7``."""
+    n = sudoku.side
+    if step.kind in ("single", "guess"):
+        r, c, v = _place(n, step.option)
+        kind, words = _unit(sudoku, step.item)
+        if step.kind == "guess":
+            why = f"a guess, no rule applies: {_alternatives(sudoku, step)}"
+        else:
+            why = "naked single" if kind == "cell" else f"hidden single in {words}"
+        return f"{_cell(r, c)} = {v} ({why})"
+    if step.kind == "domination":
+        (kind, words), (other, other_words) = _unit(sudoku, step.item), _unit(sudoku, step.other)
+        rule = "pointing" if kind == "box" else "claiming" if other == "box" else "locked"
+        v = _place(n, step.removed[0])[2]
+        return (
+            f"{rule}: {v} in {words} lies in {other_words} -> removed {v} from "
+            f"{_places(sudoku, step.removed)}"
+        )
+    if step.kind == "stuck":
+        return f"no rule applies; guess where candidates are fewest: {_alternatives(sudoku, step)}"
+    if step.kind == "dead":
+        kind, words = _unit(sudoku, step.item)
+        if kind == "cell":
+            return f"contradiction: {words} has no candidate left"
+        return f"contradiction: {step.item.rpartition('v')[2]} has no place left in {words}"
+    return "solved"
+
+
+def reasoning(sudoku: Sudoku) -> tuple[list[logic.Step], list[tuple[int, ...]]]:
+    """The logical steps of a sudoku (``logic.explain``), guessing each time it is
+    stuck the option of its first solution, and its solutions (up to 2, as options)."""
+    problem, givens = build(sudoku), forced(sudoku)
+    found = [s.options for s in dlx.solutions(problem, limit=2, forced=givens)]
+    return list(logic.explain(problem, givens, found[0] if found else None)), found
+
+
+def grade(sudoku: Sudoku) -> Grade:
+    """The hardest rule and the guesses a sudoku with a solution needs (see Grade).
+
+    >>> print(grade(parse("....3..21....4.3\\n")))
+    easy: singles, 0 guesses
+    """
+    steps, found = reasoning(sudoku)
+    if not found:
+        raise PuzzleError(f"{sudoku.label}: no solution to grade")
+    kinds = {step.kind for step in steps}
+    return Grade(
+        "domination" if "domination" in kinds else "single",
+        sum(step.kind == "guess" for step in steps),
+    )
+
+
+def explanation(sudoku: Sudoku) -> str:
+    """Every step of a sudoku, numbered, in sudoku words, then a summary and the solved
+    grid (``--explain``); after a guess, the steps hold for the solution guessed."""
+    steps, found = reasoning(sudoku)
+    lines = []
+    if len(found) > 1:
+        lines.append("note: more than one solution; the guesses follow the first found")
+    number = 0
+    for step in steps:
+        if step.kind in ("single", "domination", "guess"):
+            number += 1
+            lines.append(f"{number}. {describe(sudoku, step)}")
+        elif step.kind != "solved" and step is steps[-1]:  # stuck (and no solution), dead
+            lines.append(describe(sudoku, step))
+    last = steps[-1].kind
+    if last == "solved":
+        lines.append(_summary(sudoku, steps))
+        lines.append(render(decode(sudoku, found[0])).rstrip("\n"))
+    elif not found:
+        lines.append("no solution (the engine's search found none)")
+    return "".join(line + "\n" for line in lines)
+
+
+def _summary(sudoku: Sudoku, steps: list[logic.Step]) -> str:
+    """``solved: 40 naked singles, 12 hidden singles, 2 pointing, 1 claiming, 1 guess``."""
+    counts = dict.fromkeys(("naked singles", "hidden singles", "pointing", "claiming"), 0)
+    counts["guesses"] = 0
+    for step in steps:
+        if step.kind == "single":
+            name = "naked singles" if step.item[0] == "p" else "hidden singles"
+        elif step.kind == "domination":
+            name = describe(sudoku, step).split(":")[0]
+        elif step.kind == "guess":
+            name = "guesses"
+        else:
+            continue
+        counts[name] = counts.get(name, 0) + 1
+    return "solved: " + ", ".join(f"{k} {name}" for name, k in counts.items())
+
+
+def hint(sudoku: Sudoku) -> str:
+    """The next step only, in sudoku words (``--hint``): a rule's step, or where to
+    guess when none applies; ``solved`` for a full grid."""
+    step = logic.Logic(build(sudoku), forced(sudoku)).step()
+    return describe(sudoku, step)
 
 
 # -- generating --------------------------------------------------------------------
 
-# Difficulty is the search's size: nodes (to find every solution up to 2) per cell.
-# A puzzle that needs no guess costs one node a cell plus the root (82 for 9x9): the
-# chosen item always had a single option left. Of 60 random minimal 9x9 puzzles
-# (``generate(60, seed=1)``), 21 needed 82 nodes, 18 from 83 to 105, 21 from 106 to
-# 218; the 17-clue list averages about 117, forum-hardest about 3,900.
-DIFFICULTY = {  # band [lo, hi) of nodes / n^2
-    "easy": (0.0, 1.05),
-    "medium": (1.05, 1.6),
-    "hard": (1.6, float("inf")),
-    "any": (0.0, float("inf")),
+# Difficulty is what a person needs to solve the puzzle (``grade``): the hardest rule
+# (singles, or pointing/claiming as well) and the number of guesses.
+DIFFICULTY = {
+    "easy": "singles only, no guess",
+    "medium": "needs pointing or claiming, no guess",
+    "hard": "needs one guess",
+    "fiendish": "needs two guesses or more",
+    "any": "any of these",
 }
 
 
@@ -451,12 +633,13 @@ def generate(
     template: Sudoku | None = None,
     max_tries: int = 100,
 ) -> list[Sudoku]:
-    """``how_many`` minimal puzzles with one solution whose search nodes per cell fall
-    in the ``level`` band (see DIFFICULTY); like ``template`` (default: 9x9 boxes).
+    """``how_many`` minimal puzzles with one solution whose ``grade`` has the ``level``
+    asked for (see DIFFICULTY); like ``template`` (default: 9x9 boxes).
 
     Reproducible: the same seed, level and template give the same puzzles.
     """
-    lo, hi = DIFFICULTY[level]
+    if level not in DIFFICULTY:
+        raise PuzzleError(f"no difficulty {level!r}: the levels are {', '.join(DIFFICULTY)}")
     template = template or empty_sudoku(9)
     rng = random.Random(seed)
     out: list[Sudoku] = []
@@ -466,7 +649,7 @@ def generate(
         if tries > max_tries * how_many:
             raise PuzzleError(f"no {level} puzzle found in {tries - 1} tries")
         puzzle = generate_one(template, rng)
-        if lo <= difficulty(puzzle) / template.side**2 < hi:
+        if level == "any" or grade(puzzle).level == level:
             out.append(puzzle)
     return out
 
@@ -482,8 +665,18 @@ def add_arguments(parser) -> None:
     parser.add_argument("--generate", type=int, metavar="N", help="generate N puzzles instead")
     parser.add_argument("--seed", type=int, default=0, help="random seed for --generate")
     parser.add_argument(
-        "--difficulty", choices=sorted(DIFFICULTY), default="any", help="for --generate"
+        "--difficulty",
+        choices=list(DIFFICULTY),
+        default="any",
+        help="for --generate: "
+        + "; ".join(f"{level}: {words}" for level, words in DIFFICULTY.items() if level != "any"),
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="print each logical step (singles, pointing, claiming; guesses where stuck)",
+    )
+    parser.add_argument("--hint", action="store_true", help="print only the next logical step")
     parser.add_argument("--size", type=int, default=9, help="side for --generate (4, 9, 16)")
 
 
@@ -494,7 +687,10 @@ def read(text: str, args) -> list[Sudoku]:
 
 def act(args, text: str | None) -> str | None:
     """``--generate``: the generated puzzles as text (one-line, or grids for jigsaw)
-    like ``text`` (a template) if given; None to solve as usual."""
+    like ``text`` (a template) if given; ``--explain``/``--hint``: each puzzle's steps;
+    None to solve as usual."""
+    if args.explain or args.hint:
+        return _explain_all(args, text)
     if args.generate is None:
         return None
     if args.generate < 0:
@@ -503,9 +699,32 @@ def act(args, text: str | None) -> str | None:
     template = template or empty_sudoku(args.size, args.diagonals)
     out = []
     for k, s in enumerate(generate(args.generate, args.seed, args.difficulty, template)):
-        out.append(f"# seed {args.seed} puzzle {k + 1}: {difficulty(s)} nodes")
+        out.append(f"# seed {args.seed} puzzle {k + 1}: {grade(s)}")
         if s.jigsaw:
             out.append(render_grid(s.grid))
         else:
             out.append("".join(symbol(v) for row in s.grid.values for v in row))
     return "".join(line + "\n" for line in out)
+
+
+def _explain_all(args, text: str | None) -> str:
+    """``--explain`` or ``--hint`` for every puzzle of the file."""
+    flag = "--explain" if args.explain else "--hint"
+    if args.explain and args.hint:
+        raise PuzzleError("give --explain or --hint, not both")
+    for other in ("generate", "count", "unique", "all", "limit", "json", "svg"):
+        if getattr(args, other) not in (None, False):
+            raise PuzzleError(f"{flag} prints steps; it does not go with --{other}")
+    if text is None:
+        raise PuzzleError(f"{flag} needs a puzzle FILE")
+    try:
+        puzzles = parse_all(text, args.diagonals)
+    except PuzzleError as e:
+        raise PuzzleError(f"{'<stdin>' if args.file == '-' else args.file}: {e}") from None
+    out = []
+    for s in puzzles:
+        if args.hint:
+            out.append((f"{s.label}: " if len(puzzles) > 1 else "") + hint(s) + "\n")
+        else:
+            out.append((f"# {s.label}\n" if len(puzzles) > 1 else "") + explanation(s))
+    return ("" if args.hint else "\n").join(out)

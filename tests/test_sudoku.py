@@ -271,17 +271,21 @@ def test_grid_formats_round_trip():
 # -- generation --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("level", ["easy", "hard"])
-def test_generated_puzzles_unique_reproducible_and_in_band(level):
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_generated_puzzles_unique_reproducible_and_of_their_level(level):
+    from test_explain import singles_fill  # singles by brute force, from the rules alone
+
     made = sudoku.generate(2, seed=11, level=level)
     again = sudoku.generate(2, seed=11, level=level)
     assert [p.grid.values for p in made] == [p.grid.values for p in again]
-    lo, hi = sudoku.DIFFICULTY[level]
     for puzzle in made:
         assert sudoku.count(puzzle).solutions == 1
         res = sudoku.solve_all([puzzle])[0]
         check_solution(puzzle, res.values)
-        assert lo <= res.nodes / 81 < hi
+        grade = sudoku.grade(puzzle)
+        assert grade.level == level
+        assert (singles_fill(puzzle) == res.values) == (level == "easy")
+        assert grade.guesses == (level == "hard")
         # minimal: removing any given makes it ambiguous
         givens = sudoku.forced(puzzle)
         for k in range(len(givens)):
