@@ -8,7 +8,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_sudoku import DATA, DIAGONAL_JIGSAWS, check_solution, load_lines, puzzlekit_pairs
+from sudoku_checks import (
+    DATA,
+    DIAGONAL_JIGSAWS,
+    candidates,
+    check_solution,
+    load_lines,
+    puzzlekit_pairs,
+    singles_fill,
+    units,
+)
 
 import dlx
 from dlx.logic import Logic
@@ -18,58 +27,6 @@ from puzzles.cli import main
 PLACED = re.compile(r"^\d+\. r(\d+)c(\d+) = (\d+) \((.*)\)$")
 REMOVED = re.compile(r"^\d+\. (\w+): (\d+) in (.+) lies in (.+) -> removed \d+ from (.+)$")
 CELL = re.compile(r"r(\d+)c(\d+)")
-
-
-# -- brute force, from the rules alone -----------------------------------------------
-
-
-def units(puzzle: sudoku.Sudoku) -> dict[str, list[tuple[int, int]]]:
-    """Every unit's cells, named as the explanations name them."""
-    n = puzzle.side
-    found: dict[str, list[tuple[int, int]]] = {}
-    for r in range(n):
-        for c in range(n):
-            region = "region" if puzzle.jigsaw else "box"
-            names = [f"row {r + 1}", f"column {c + 1}", f"{region} {puzzle.region[r][c] + 1}"]
-            if puzzle.diagonals and r == c:
-                names.append("the diagonal")
-            if puzzle.diagonals and r + c == n - 1:
-                names.append("the anti-diagonal")
-            for name in names:
-                found.setdefault(name, []).append((r, c))
-    return found
-
-
-def candidates(puzzle: sudoku.Sudoku, values) -> dict[tuple[int, int], set[int]]:
-    """Each empty cell's values that no filled cell of its units holds."""
-    n = puzzle.side
-    out = {(r, c): set(range(1, n + 1)) for r in range(n) for c in range(n) if not values[r][c]}
-    for cells in units(puzzle).values():
-        held = {values[r][c] for r, c in cells if values[r][c]}
-        for cell in cells:
-            if cell in out:
-                out[cell] -= held
-    return out
-
-
-def singles_fill(puzzle: sudoku.Sudoku):
-    """The grid filled by naked and hidden singles alone, as far as they go."""
-    values = [list(row) for row in puzzle.grid.values]
-    while True:
-        left = candidates(puzzle, values)
-        move = next(((cell, min(vs)) for cell, vs in left.items() if len(vs) == 1), None)
-        for cells in units(puzzle).values():
-            if move is not None:
-                break
-            for v in range(1, puzzle.side + 1):
-                places = [cell for cell in cells if v in left.get(cell, ())]
-                if len(places) == 1:
-                    move = places[0], v
-                    break
-        if move is None:
-            return values
-        (r, c), v = move
-        values[r][c] = v
 
 
 def the_solution(puzzle: sudoku.Sudoku):

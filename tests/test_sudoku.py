@@ -7,74 +7,24 @@ from the rules alone.
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from sudoku_checks import (
+    DATA,
+    DIAGONAL_JIGSAWS,
+    check_solution,
+    load_lines,
+    one_line,
+    puzzlekit_pairs,
+    rules_hold,
+    singles_fill,
+)
 
 import dlx
 from puzzles import sudoku
 from puzzles.cli import main
 from puzzles.common import PuzzleError
 from puzzles.numbergrid import parse_solution_text
-
-DATA = Path(__file__).resolve().parent.parent / "data" / "sudoku"
-DIAGONAL_JIGSAWS = {f"{k}_6x6" for k in (*range(651, 656), *range(661, 666), *range(671, 676))}
-
-
-def rules_hold(grid, side, box=None, regions=None) -> bool:
-    """Rows, columns and boxes (a x b) or regions each hold 1..side once."""
-    want = list(range(1, side + 1))
-    units = [list(row) for row in grid] + [list(col) for col in zip(*grid, strict=True)]
-    if regions is None:
-        a, b = box
-        for top in range(0, side, a):
-            for left in range(0, side, b):
-                units.append(
-                    [grid[r][c] for r in range(top, top + a) for c in range(left, left + b)]
-                )
-    else:
-        by_id = {}
-        for r in range(side):
-            for c in range(side):
-                by_id.setdefault(regions[r][c], []).append(grid[r][c])
-        units += list(by_id.values())
-    return all(sorted(u) == want for u in units)
-
-
-def check_solution(puzzle: sudoku.Sudoku, values, exact_cover: bool = True) -> None:
-    """Assert ``values`` solve ``puzzle``: rules, givens kept, and (unless told not to:
-    ``dlx.check`` takes 50 ms on a 16x16) the exact-cover level."""
-    n = puzzle.side
-    if exact_cover:
-        options = [sudoku.option_of(n, r, c, values[r][c]) for r in range(n) for c in range(n)]
-        dlx.check(sudoku.build(puzzle), options)
-    assert sudoku.faults(puzzle, values) == []
-    if not puzzle.diagonals:
-        box = sudoku.box_shape(n)
-        regions = puzzle.grid.regions if puzzle.jigsaw else None
-        assert rules_hold(values, n, box, regions)
-    for r, c, v in puzzle.grid.givens():
-        assert values[r][c] == v
-
-
-def one_line(values) -> str:
-    return "".join(sudoku.symbol(v) for row in values for v in row)
-
-
-def load_lines(name: str, limit: int | None = None) -> list[sudoku.Sudoku]:
-    puzzles = sudoku.parse_all((DATA / name).read_text())
-    return puzzles[:limit]
-
-
-def puzzlekit_pairs(name: str, keys=None, **options):
-    text = (DATA / f"{name}_puzzles.json").read_text()
-    if keys is not None:
-        table = json.loads(text)["puzzles"]
-        text = json.dumps({"puzzles": {k: table[k] for k in keys}})
-    puzzles = sudoku.parse_all(text, **options)
-    answers = json.loads((DATA / f"{name}_solutions.json").read_text())["solutions"]
-    return [(p, parse_solution_text(answers[p.grid.style.id]["solution"])) for p in puzzles]
-
 
 # -- the independent checker -------------------------------------------------------
 
@@ -273,7 +223,6 @@ def test_grid_formats_round_trip():
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_generated_puzzles_unique_reproducible_and_of_their_level(level):
-    from test_explain import singles_fill  # singles by brute force, from the rules alone
 
     made = sudoku.generate(2, seed=11, level=level)
     again = sudoku.generate(2, seed=11, level=level)
