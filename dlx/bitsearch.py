@@ -98,8 +98,8 @@ class BitsetSearch:
     budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work).
     urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
-        next to the option just taken (default: one less than the most cells of an
-        option; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only
+        next to the option just taken (default 1: lone cells only, checked without a
+        fill; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only
         (default: with pieces, the levels of the first half of them plus one, where a
         lookup pays for its hashing; else all).
     """
@@ -140,7 +140,7 @@ class BitsetSearch:
         if memo is not None and memo.layout is not lay:
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
-        cap = max(lay.max_size - 1, 0) if prune_cap is None else int(prune_cap)
+        cap = 1 if prune_cap is None else int(prune_cap)
         if memo_levels is None:
             pieces = len(lay.piece_bit) if lay.n_cells else 0
             memo_levels = pieces // 2 + 1 if pieces else MEMO_LEVELS

@@ -38,8 +38,10 @@ of option sizes of the pieces not used up, each piece used at most as often as i
 still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
 cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
 in ``reach`` makes the node dead. The test never removes a solution (tested against
-the search without it); it runs at nodes at least ``prune_level`` deep, every
-``prune_every`` levels.
+the search without it). Only the regions next to the option just taken can have
+changed, and only those of at most ``prune_cap`` cells are judged. With ``prune_cap``
+1 (the default) a region is a lone free cell: its free neighbours are tested word by
+word, with no fill, and it is dead unless a piece of one cell is left.
 
 Memo: for full counts, the number of solutions below a node depends only on its key
 (the residual problem is the options that fit, the counters' bounds left, and the bits
@@ -200,6 +202,27 @@ def _reachable(t, key, level, reach, spare):
 
 
 @njit(**PLAIN, inline="always")
+def _lone_cell(t, key, level, o, reach, spare):
+    """Whether a free cell next to option ``o`` (just taken) has no free neighbour and
+    no piece left has one cell: the regions of one cell, judged without a fill."""
+    words = t.words
+    for w0 in range(words):
+        seeds = t.halo[_u(o), _u(w0)] & ~key[_u(level), _u(w0)] & t.cell_mask[_u(w0)]
+        while seeds:
+            x = w0 * 64 + _low(seeds)
+            seeds &= seeds - _ONE
+            alone = True
+            for w in range(words):
+                if t.neighbours[_u(x), _u(w)] & ~key[_u(level), _u(w)] & t.cell_mask[_u(w)]:
+                    alone = False
+                    break
+            if alone:
+                _reachable(t, key, level, reach, spare)
+                return not ((reach[0] >> np.uint64(1)) & _ONE)
+    return False
+
+
+@njit(**PLAIN, inline="always")
 def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
     be filled by size (see the essay); larger regions are not judged.
@@ -209,6 +232,8 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     fill that meets an earlier one's cell is in that one's (too big) region.
     """
     words = t.words
+    if cap == 1:
+        return _lone_cell(t, key, level, o, reach, spare)
     for w in range(words):
         marks[0, _u(w)] = ~key[_u(level), _u(w)] & t.cell_mask[_u(w)]
         marks[1, _u(w)] = _ZERO

@@ -38,6 +38,7 @@ CASES = {
 VARIANTS = {
     "default": {},
     "no urgent item first": {"urgent": False},
+    "no region pruning": {"prune_cap": 0},
     "regions <= 1 cell": {"prune_cap": 1},
     "regions <= 4 cells": {"prune_cap": 4},
     "regions <= 10 cells": {"prune_cap": 10},

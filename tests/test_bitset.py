@@ -36,6 +36,7 @@ CHOICES = [
     {"urgent": False},
     {"prune_cap": 0},
     {"prune_cap": 1000},
+    {"prune_cap": 4},
     {"memo_levels": 2},
     {"urgent": False, "prune_cap": 0},
 ]
@@ -162,6 +163,23 @@ def test_big_boards_agree(board, extra):
     expected = dlx.count(problem).solutions
     assert bit_count(problem) == expected
     assert bit_count(problem, prune_cap=0) == expected
+
+
+def test_lone_cells_are_pruned_only_without_monominoes():
+    """The default pruning (lone free cells) cuts the tree where no piece has one cell,
+    and cuts nothing that has a solution where one has (the counts agree)."""
+
+    def nodes_and_count(problem, cap):
+        search = BitsetSearch(problem, memo=None, prune_cap=cap)
+        while search.run() == PAUSED:
+            pass
+        return search.stats.nodes, search.solutions
+
+    pent = pm.build(pm.make_puzzle("3x20", "pentominoes"))
+    (pruned, n1), (plain, n0) = nodes_and_count(pent, 1), nodes_and_count(pent, 0)
+    assert n1 == n0 == dlx.count(pent).solutions and pruned < plain
+    mono = pm.build(pm.make_puzzle("4x4", "I1*4,L3*4"))
+    assert nodes_and_count(mono, 1)[1] == nodes_and_count(mono, 0)[1] == dlx.count(mono)
 
 
 # -- random tilings and random problems -----------------------------------------------
