@@ -11,6 +11,8 @@ one by one, and takes the same shared flags with the same meaning:
   draws the solutions shown (or each puzzle's first, with ``--count``/``--unique``);
 - ``--time-limit S`` stops each puzzle's search after S seconds (an unfinished count
   prints "at least N"); ``--workers N`` searches on N processes (0: every core);
+  ``--checkpoint FILE`` (with ``--count``, one puzzle) records finished parts of the
+  search so that a rerun goes on where it stopped;
   ``--progress/--no-progress`` (default: a bar when standard error is a terminal);
   ``--stats`` prints each puzzle's search nodes on standard error.
 
@@ -58,6 +60,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from dlx import Interrupted, compiling
+from dlx.checkpoint import CheckpointError
+from dlx.errors import WorkerError
 from dlx.stopping import run_command
 from puzzles.common import PuzzleError, read_text, svg_stack
 
@@ -156,6 +160,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
         help=f"search on N processes, 0 for every core (default {default})",
     )
     shared.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="with --count, one puzzle: record finished parts of the search in FILE; "
+        "a rerun with the same FILE goes on from there",
+    )
+    shared.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -197,9 +207,12 @@ def _run_or_refuse(module, args) -> int:
     """``run``, with bad input refused in one line (exit status 2)."""
     try:
         return run(module, args)
-    except PuzzleError as e:
+    except (PuzzleError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except WorkerError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
@@ -228,6 +241,8 @@ def _check(args) -> None:
         raise PuzzleError("--time-limit must be more than 0 seconds")
     if args.workers is not None and args.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
+    if args.checkpoint is not None and not args.count:
+        raise PuzzleError("--checkpoint goes with --count (it records a count's progress)")
     for flag, path in (("--out", args.out), ("--svg", args.svg)):
         if path is not None and args.file not in (None, "-") and os.path.exists(path):
             if os.path.samefile(path, args.file):
@@ -256,6 +271,8 @@ def run(module, args) -> int:
     if getattr(module, "COUNT_BY_DEFAULT", False) and not (args.unique or args.all or args.limit):
         args.count = args.count or not args.out  # --out FILE alone: every solution there
         args.all = not args.count
+    if args.checkpoint is not None and len(puzzles) > 1:
+        raise PuzzleError(f"--checkpoint counts one puzzle; {name} holds {len(puzzles)}")
     if args.workers is None:  # the module's default counts; lists stream on one process
         args.workers = getattr(module, "WORKERS", 1) if args.count else 1
     if args.time_limit is not None and args.workers != 1 and not args.count:
@@ -313,6 +330,8 @@ def _search_all(module, puzzles: list, args, progress: bool, printer):
         search["workers"] = None if args.workers == 0 else args.workers
         if args.time_limit is not None:
             search["time_limit"] = args.time_limit
+        if args.checkpoint is not None:
+            search["checkpoint"] = args.checkpoint
         for p in puzzles:
             printer.begin(p)
             yield _search_one(module, p, args, search, printer)

@@ -226,13 +226,14 @@ class Answers:
         return self.account.stats.nodes
 
 
-SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers")
+SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint")
 
 
 def search_options(**search) -> dict:
     """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
-    ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
-    neither), ``progress`` and ``workers``; any other name is refused."""
+    ``time_limit``, ``node_limit``, ``checkpoint`` (left out when None: a parallel
+    stream takes none of them), ``progress`` and ``workers``; any other name is
+    refused."""
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         raise TypeError(

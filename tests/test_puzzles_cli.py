@@ -185,6 +185,26 @@ def test_time_limit_stops_a_count_with_at_least(capsys, tmp_path):
     assert entry["count"] > 0
 
 
+def test_checkpoint_of_a_tiling_count(capsys, tmp_path):
+    """A count stopped by its time limit goes on from its checkpoint to the exact count
+    (9356 / 2339: the 6x10 pentomino tilings, as a run without a checkpoint says);
+    another problem's checkpoint and a file of several puzzles are refused."""
+    board = ["pentomino", "--board", "6x10", "--count", "--workers", "2", "--no-progress"]
+    _, whole, _ = run(capsys, *board)
+    ckpt = tmp_path / "c.ckpt"
+    status, out, err = run(capsys, *board, "--checkpoint", str(ckpt), "--time-limit", "0.05")
+    assert status == 0 and "at least" in out and ckpt.exists(), err
+    status, out, _ = run(capsys, *board, "--checkpoint", str(ckpt))
+    assert status == 0 and out == whole and "all solutions: 9356" in out
+    other = ["pentomino", "--board", "5x12", "--count", "--checkpoint", str(ckpt)]
+    status, _, err = run(capsys, *other)
+    assert status == 2 and "belongs to a different problem" in err and "Traceback" not in err
+    path = puzzle_file("sudoku", tmp_path)
+    path.write_text(path.read_text() * 2)
+    status, _, err = run(capsys, "sudoku", str(path), "--count", "--checkpoint", str(ckpt))
+    assert status == 2 and "counts one puzzle" in err
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [
@@ -194,6 +214,7 @@ def test_time_limit_stops_a_count_with_at_least(capsys, tmp_path):
         (["--time-limit", "-2"], "--time-limit must be more than 0"),
         (["--workers", "-1"], "--workers must be at least 0"),
         (["--time-limit", "1", "--workers", "2"], "needs --count"),
+        (["--checkpoint", "c.ckpt"], "--checkpoint goes with --count"),
     ],
 )
 def test_bad_flags_are_refused(flags, message, capsys, tmp_path):
@@ -253,7 +274,7 @@ def test_every_command_has_the_shared_flags(capsys):
         text = capsys.readouterr().out
         for flag in ("--count", "--unique", "--all", "--limit", "--json", "--out", "--svg"):
             assert flag in text, (name, flag)
-        for flag in ("--time-limit", "--workers", "--progress", "--no-progress", "--stats"):
+        for flag in ("--time-limit", "--workers", "--checkpoint", "--progress", "--stats"):
             assert flag in text, (name, flag)
 
 

@@ -411,6 +411,11 @@ def count_tilings(
             result.stopped_by,
         )
     distinct = every = symmetric = 0
+    if search.get("checkpoint") is not None:
+        raise PuzzleError(
+            f"a checkpoint needs a count with no Python per solution; here each solution "
+            f"is reduced in Python ({plan.describe()})"
+        )
     search.pop("workers", None)  # the reduction is serial: a stream on one process
     stream = dlx.solutions(problem, **search)
     cut = None
