@@ -239,7 +239,10 @@ def search_options(**search) -> dict:
         raise TypeError(
             f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
         )
-    return {k: v for k, v in search.items() if v is not None or k == "workers"}
+    options = {k: v for k, v in search.items() if v is not None or k == "workers"}
+    if "checkpoint" in options:  # any number of workers, one included (tasks in this process)
+        options["parallel"] = dlx.Parallel(checkpoint=options.pop("checkpoint"))
+    return options
 
 
 def stream(problem, decode, limit=None, forced=(), **search) -> Answers:

@@ -119,3 +119,45 @@ def test_workers_one_with_a_checkpoint_runs_in_this_process(tmp_path):
     run = dlx.parallel.parallel_run(load("scott_sym"), workers=1, checkpoint=tmp_path / "c")
     assert run.count.solutions == EXPECTED["scott_sym"]
     assert {r.pid for r in run.results} == {os.getpid()}
+
+
+class _FillingFile:
+    """A checkpoint file on a disk that fills up: after ``room`` more bytes a write
+    stores what fits and fails with ENOSPC, as a full disk does."""
+
+    def __init__(self, file, room: int):
+        self.file, self.room = file, room
+
+    def write(self, text: str) -> int:
+        if len(text) > self.room:
+            self.file.write(text[: self.room])
+            self.file.flush()
+            self.room = 0
+            raise OSError(28, "No space left on device")
+        self.room -= len(text)
+        return self.file.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+
+def test_a_full_disk_is_one_line_and_the_records_before_it_survive(tmp_path, monkeypatch):
+    path = tmp_path / "run.ckpt"
+    real_open = dlx.checkpoint.Checkpoint._open
+    monkeypatch.setattr(
+        dlx.checkpoint.Checkpoint,
+        "_open",
+        lambda self, mode: _FillingFile(real_open(self, mode), 1500),
+    )
+    with pytest.raises(dlx.CheckpointError) as caught:
+        dlx.count(load("scott_sym"), parallel=dlx.Parallel(checkpoint=path))
+    message = str(caught.value)
+    assert "\n" not in message and "No space left" in message and str(path) in message
+    written = path.read_bytes()
+    assert 0 < written.count(b"\n") and not written.endswith(b"\n")  # a half line at the end
+    monkeypatch.undo()
+    kept = written[: written.rindex(b"\n") + 1]
+    run = dlx.parallel.parallel_run(load("scott_sym"), workers=1, checkpoint=path)
+    assert run.count.solutions == EXPECTED["scott_sym"]
+    assert path.read_bytes().startswith(kept)  # the records before the full disk are kept
+    assert run.resumed == kept.count(b"\n") - 1 > 0  # the header, then finished tasks

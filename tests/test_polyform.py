@@ -458,7 +458,7 @@ def test_partial_breaking_when_every_breaker_has_symmetric_places():
 def test_checkpoint_refused_where_solutions_are_reduced_in_python(tmp_path):
     puzzle = tiling.make_puzzle("3x3x2", "I3,V3,L4,T4,S4", lattice="cubic")
     with pytest.raises(PuzzleError, match="a checkpoint needs a count"):
-        tiling.count_tilings(puzzle, checkpoint=tmp_path / "c.ckpt")
+        tiling.count_tilings(puzzle, parallel=dlx.Parallel(checkpoint=tmp_path / "c.ckpt"))
     assert not (tmp_path / "c.ckpt").exists()
 
 

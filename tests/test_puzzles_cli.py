@@ -196,6 +196,8 @@ def test_checkpoint_of_a_tiling_count(capsys, tmp_path):
     assert status == 0 and "at least" in out and ckpt.exists(), err
     status, out, _ = run(capsys, *board, "--checkpoint", str(ckpt))
     assert status == 0 and out == whole and "all solutions: 9356" in out
+    status, out, _ = run(capsys, *board, "--checkpoint", str(ckpt), "--workers", "1")
+    assert status == 0 and out == whole  # the tasks in this process, all done already
     other = ["pentomino", "--board", "5x12", "--count", "--checkpoint", str(ckpt)]
     status, _, err = run(capsys, *other)
     assert status == 2 and "belongs to a different problem" in err and "Traceback" not in err

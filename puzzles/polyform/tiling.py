@@ -411,7 +411,7 @@ def count_tilings(
             result.stopped_by,
         )
     distinct = every = symmetric = 0
-    if search.get("checkpoint") is not None:
+    if search.get("parallel") is not None and search["parallel"].checkpoint is not None:
         raise PuzzleError(
             f"a checkpoint needs a count with no Python per solution; here each solution "
             f"is reduced in Python ({plan.describe()})"
