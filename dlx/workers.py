@@ -15,6 +15,7 @@ process was given.
 from __future__ import annotations
 
 import ctypes
+import logging
 import multiprocessing
 import os
 import signal
@@ -217,7 +218,10 @@ class Runner:
             self.kind = "dask"
             self.executor = client.get_executor(pure=False)
             # hash=False: a fresh key, never one that an earlier run is releasing
-            self._job_arg = (client.scatter(job, broadcast=True, hash=False),)
+            try:
+                self._job_arg = (client.scatter(job, broadcast=True, hash=False),)
+            except Exception as e:  # noqa: BLE001 - a worker without dlx, a lost scheduler
+                raise _dask_failed(client, "could not take the job", e) from None
         elif executor is not None:
             self.kind = "given"
             self.executor = executor
@@ -278,6 +282,10 @@ class Runner:
                         raise
                     broken = True
                     continue
+                except Exception as e:  # noqa: BLE001 - the cluster's failure, in one line
+                    if self.kind != "dask":
+                        raise
+                    raise _dask_failed(self.client, "lost a task", e) from None
                 del pending[future]
                 self.running.pop(result.index, None)
                 yield result
@@ -326,6 +334,21 @@ class Runner:
             self._job_arg[0].release()
 
 
+def _dask_failed(client, what: str, error: BaseException) -> WorkerError:
+    """A one-line WorkerError for a Dask cluster that failed the run."""
+    _quiet_dask_logs()
+    reason = (str(error).strip().splitlines() or [""])[0]
+    reason = f"{type(error).__name__}: {reason}" if reason else type(error).__name__
+    try:
+        address = client.scheduler.address
+    except Exception:  # noqa: BLE001 - the scheduler may be gone
+        address = "?"
+    return WorkerError(
+        f"the Dask cluster at {address} {what} ({reason}); did its scheduler stop, or "
+        "do its workers lack the dlx package?"
+    )
+
+
 def dask_client_class():
     """``dask.distributed.Client``, or an ImportError that says what to install."""
     try:
@@ -337,6 +360,14 @@ def dask_client_class():
     return Client
 
 
+def _quiet_dask_logs() -> None:
+    """Silence dask.distributed's own logs: a client made here (``dask=``) that loses its
+    scheduler logs tracebacks as it tries to reconnect, and this module says what
+    failed in one line instead."""
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
 def connect(client, dask):
     """A Dask client from ``client=`` or an address in ``dask=`` (None if neither), and
     whether it was made here (and must be closed here); WorkerError if no scheduler
@@ -346,6 +377,7 @@ def connect(client, dask):
     client_class = dask_client_class()
     try:
         _probe(dask)
+        _quiet_dask_logs()
         return client_class(dask, timeout=CONNECT_SECONDS), True
     except Exception as e:  # OSError, TimeoutError, ValueError for a bad address, ...
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
 import socket
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -11,6 +15,8 @@ from shared import DATA, load
 
 import dlx
 from dlx.cli import main
+
+ROOT = DATA.parent.parent
 
 
 def test_workers_that_keep_dying_give_up_with_one_line():
@@ -43,3 +49,43 @@ def test_a_scheduler_without_workers_is_named():
                 dlx.count(load("pent3x20_sym"), client=client)
     finally:
         cluster.close()
+
+
+SCHEDULER = """
+import time
+from dask.distributed import LocalCluster
+cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                       dashboard_address=None, scheduler_kwargs={"protocol": "tcp"})
+print(cluster.scheduler_address, flush=True)
+time.sleep(300)
+"""
+
+
+def test_a_scheduler_dying_mid_run_is_one_line():
+    """The scheduler (with its worker) killed while a count runs on it: the count stops
+    with one line and exit status 1, no traceback, no hang."""
+    pytest.importorskip("dask.distributed")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-c", SCHEDULER], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        address = scheduler.stdout.readline().strip()
+        command = [sys.executable, "-m", "dlx", str(DATA / "pent6x10_all.dlx"), "--count"]
+        child = subprocess.Popen(
+            [*command, "--dask", address, "--tasks", "400", "--progress"],
+            cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=0,
+        )  # fmt: skip
+        seen = ""
+        while not re.search(r"\b[1-9]\d* solutions$", seen):  # tasks are finishing
+            seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
+        scheduler.kill()
+        err = child.stderr.read()
+        assert child.wait(timeout=60) == 1, err
+    finally:
+        scheduler.kill()
+        scheduler.wait()
+    assert "Traceback" not in err
+    last = re.split(r"[\r\n]", err.strip())[-1]
+    assert last.startswith(f"error: the Dask cluster at {address} lost a task"), err
+    assert child.stdout.read() == ""  # no count printed as if it were one
