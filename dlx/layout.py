@@ -36,11 +36,14 @@ NODE_FIELDS = ITEM_FIELDS = 4
 # level_data[level, field]: the per-level arrays of the search, packed
 CHOICE, BEST, FIRST_TWEAK, BRANCH_INDEX, BRANCH_DEGREE, MEMO_SOLUTIONS, MEMO_NODES = range(7)
 DOMINATION_MARK = 7  # the length of the domination trail before the level's option
-LEVEL_FIELDS = 8
+SINGLES_MARK = 8  # the length of the domination's singles stack before the level's option
+SINGLES_FLOOR = 9  # the singles stack's entries below this are covered (checked at M3)
+LEVEL_FIELDS = 10
 
 # domination[field]: the rule's setting and trail (see "Item domination" in the kernel)
-DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_TRAIL = 0, 1, 2
+DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_FORCED, DOMINATION_TRAIL = 0, 1, 2, 3
 DOMINATION_MAX_LENGTH = 2  # an item with more options left is not checked (README: 2 measured best)
+DOMINATION_AFTER_FORCED = 1  # 0: not after a forced option (an item with one option left)
 PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 
 # progress[field]: where a search stands between calls, and its counters
@@ -376,6 +379,7 @@ def new_state(
     on = propagate == "domination"
     domination = np.zeros(DOMINATION_TRAIL + (arrays.node.shape[1] if on else 0), np.int64)
     domination[DOMINATION_LENGTH] = DOMINATION_MAX_LENGTH if on else 0
+    domination[DOMINATION_FORCED] = DOMINATION_AFTER_FORCED
     return SearchState(
         arrays.node.copy(),
         arrays.item.copy(),
@@ -385,7 +389,7 @@ def new_state(
         np.zeros(limbs, np.uint64),
         np.zeros((max_level, limbs), np.uint64),
         domination,
-        np.zeros(2 * arrays.item.shape[1] if on else 2, np.int64),
+        np.zeros(5 * arrays.item.shape[1] if on else 5, np.int64),
         arrays.second,
         arrays.has_bounds,
     )

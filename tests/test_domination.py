@@ -88,7 +88,9 @@ def test_links_restored_at_every_pause(problem, budget):
     assert np.array_equal(search.node, arrays.node)
     assert np.array_equal(search.item, arrays.item)
     work = search.state.work
-    assert search.state.domination[1] == 0 and not work[len(work) // 2 :].any()  # no trail, no flag
+    n = len(work) // 5  # the work stack and its flags, the stamps, the singles and flags
+    assert search.state.domination[1] == 0  # no trail
+    assert not work[n : 2 * n].any() and not work[3 * n] and not work[4 * n :].any()  # stacks empty
 
 
 def test_forced_options_and_batch():
