@@ -206,7 +206,6 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     COLOR,
     DEGREE,
     DLINK,
-    DOMINATION_FORCED,
     DOMINATION_LENGTH,
     DOMINATION_MARK,
     DOMINATION_TOP,
@@ -441,6 +440,8 @@ def _hide_dominated(st, p, c, q, q2, cap):
             if starved or _starves(item, cc, left, second):
                 return updates, True
         x = after
+    if node[TOP, _u(c)] <= cap:
+        _note(st.work, c)  # its options are p's now: it may be a single
     return updates, False
 
 
@@ -581,7 +582,7 @@ def _dominate(st, x, everything, cap):
             if node[TOP, _u(p)] <= cap:
                 _note(work, p)
             p = item[NEXT, _u(p)]
-    elif st.domination[DOMINATION_FORCED] & 2 == 0:
+    else:
         i = node[TOP, _u(x)]
         r = node[DLINK, _u(i)]
         while r != i:
@@ -825,11 +826,11 @@ def _uncommit_option(node, item, x, last, dead_at, second, n_items, loop):
 
 
 @njit(**PLAIN)
-def _choose_item(node, item, has_bounds):
+def _choose_item(node, item, has_bounds, least):
     """M3: the active primary item of least branching degree; returns (item, degree).
 
     Plain exact cover: fewest options left, ties to the leftmost; an item with at most
-    one option ends the scan. With bounds, Knuth's DLX3 rule: degree
+    ``least`` options (no item has fewer) ends the scan. With bounds, Knuth's DLX3 rule: degree
     ``len + min(slack, bound) - bound + 1``; ties to the smaller slack, then to the
     longer list.
     """
@@ -842,7 +843,7 @@ def _choose_item(node, item, has_bounds):
             if t < score:
                 score = t
                 best = k
-                if t <= 1:
+                if t <= least:
                     break
             k = item[NEXT, _u(k)]
         return best, score
@@ -986,15 +987,17 @@ def _choose(st, loop, level, forced):
         st.level_data[level, SINGLES_FLOOR] = 0
         return node[TOP, _u(cur)], cur, 1, 0
     probes = 0
+    least = 1
     if st.domination[DOMINATION_LENGTH] > 0 and loop is None and not st.has_bounds:
         i = _single(st, level)
         if i != 0:
             return i, node[DLINK, _u(i)], 1, 0
+        least = 2  # every item with one option is on the stack, none has none
     if loop is not None and not st.has_bounds:
         after = st.level_data[level - 1, BEST] if level > 0 else 0
         i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after, st.work)
     else:
-        i, score = _choose_item(node, st.item, st.has_bounds)
+        i, score = _choose_item(node, st.item, st.has_bounds, least)
     return i, node[DLINK, _u(i)], score, probes
 
 
@@ -1055,10 +1058,7 @@ def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_coun
     dom = st.domination
     cap = dom[DOMINATION_LENGTH]
     everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
-    dominating = cap > 0 and (
-        everything
-        or (level >= n_forced and (dom[DOMINATION_FORCED] & 1 != 0 or st.node[TOP, _u(i)] > 1))
-    )
+    dominating = cap > 0 and level + 1 >= n_forced
     done, last, dead_at = _commit_option(
         node, item, cur, second, n_items, loop, st.work, cap if dominating else -1
     )

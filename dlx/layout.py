@@ -41,9 +41,8 @@ SINGLES_FLOOR = 9  # the singles stack's entries below this are covered (checked
 LEVEL_FIELDS = 10
 
 # domination[field]: the rule's setting and trail (see "Item domination" in the kernel)
-DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_FORCED, DOMINATION_TRAIL = 0, 1, 2, 3
+DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_TRAIL = 0, 1, 2
 DOMINATION_MAX_LENGTH = 2  # an item with more options left is not checked (README: 2 measured best)
-DOMINATION_AFTER_FORCED = 1  # 0: not after a forced option (an item with one option left)
 PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 
 # progress[field]: where a search stands between calls, and its counters
@@ -379,7 +378,6 @@ def new_state(
     on = propagate == "domination"
     domination = np.zeros(DOMINATION_TRAIL + (arrays.node.shape[1] if on else 0), np.int64)
     domination[DOMINATION_LENGTH] = DOMINATION_MAX_LENGTH if on else 0
-    domination[DOMINATION_FORCED] = DOMINATION_AFTER_FORCED
     return SearchState(
         arrays.node.copy(),
         arrays.item.copy(),
