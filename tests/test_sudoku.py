@@ -131,7 +131,8 @@ def check_unique_sample(puzzles):
 
 def test_forum_hardest_sample_unique():
     results = check_unique_sample(load_lines("forum_hardest_1106.txt")[::5])
-    assert sum(r.nodes for r in results) / len(results) > 1000  # hard: much search
+    # hard: much search (with item domination, the default: 936 a puzzle on all 375)
+    assert sum(r.nodes for r in results) / len(results) > 500
 
 
 @pytest.mark.slow
@@ -281,7 +282,7 @@ def test_generated_puzzles_unique_reproducible_and_in_band(level):
         assert sudoku.count(puzzle).solutions == 1
         res = sudoku.solve_all([puzzle])[0]
         check_solution(puzzle, res.values)
-        assert lo <= res.nodes / 81 < hi
+        assert lo <= sudoku.difficulty(puzzle) / 81 < hi  # the plain search's nodes
         # minimal: removing any given makes it ambiguous
         givens = sudoku.forced(puzzle)
         for k in range(len(givens)):
