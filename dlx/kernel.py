@@ -81,14 +81,29 @@ items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointi
 claiming), and what a single (an item with one option left) eliminates, before a branch.
 
 It runs after each commit past the forced options (``_dominate``), until nothing
-changes, on a work stack (``st.work``): first the items that lost options since the
-last time (those of the options in the lists of the committed option's items, which
-are the options the commit and the cover of the branched item hid; every active item
-right after the forced options), then the items of each option it hides. An item whose
-list did not change cannot dominate anew: it dominated nothing before, and its list is
-the same. Items with more than ``DOMINATION_LENGTH`` options left are not checked, and
-a check stops at the first option of p that misses c. A hidden option that starves an
-item makes the child dead, undone as a dead commit is.
+changes, on a work stack (``st.work``, see ``dlx.layout``) of items to check, filled
+without a second pass over the lists: ``_hide_option`` notes each primary item whose
+list it leaves at most ``DOMINATION_LENGTH`` long (``cap``; -1 where nothing is to be
+noted: the cover of M4, tweaks, probes, the rule off), so the commit notes the items it
+shortened; ``_dominate`` adds the items of the other options of the item branched on
+(its cover shortened them), or, after the forced options, every active item short
+enough. An item whose list did not change cannot dominate anew: it dominated nothing
+before, and its list is the same. The stack is empty before each commit (a dead commit
+clears what it noted), so what is checked is a function of the path: a split's replay
+sees the same tree. Checking item p of length ``<= cap``: the items every option of p
+covers are found by stamps (``_common_items``: the first option's items stamped, each
+next option keeping only the stamped ones, stopping when none is left); for each such
+c, the options of c that are not p's are hidden. A hidden option that starves an item
+makes the child dead, undone as a dead commit is; an active item left with no option
+does too.
+
+Singles: an item found with one option left goes on a second stack (with a flag per
+item, cut back to its length before the option when the option is undone). M3 takes
+the topmost entry that is still active with one option (no scan of the active list);
+entries below the level's *floor* are known covered and not looked at again. With no
+such entry, past level 0, every item has at least two options (each single is on the
+stack, each starved item ended the commit), so the scan of M3 stops at the first item
+with two. Only without bounds and loop items (``_choose``).
 
 Memo
 ----
@@ -992,7 +1007,8 @@ def _choose(st, loop, level, forced):
         i = _single(st, level)
         if i != 0:
             return i, node[DLINK, _u(i)], 1, 0
-        least = 2  # every item with one option is on the stack, none has none
+        if level > 0:  # after a commit's domination: every single is on the stack
+            least = 2
     if loop is not None and not st.has_bounds:
         after = st.level_data[level - 1, BEST] if level > 0 else 0
         i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after, st.work)

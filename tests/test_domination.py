@@ -96,7 +96,7 @@ def test_links_restored_at_every_pause(problem, budget):
 def test_forced_options_and_batch():
     text = (dlx.__file__.rsplit("/", 2)[0]) + "/data/sudoku/forum_hardest_1106.txt"
     puzzles = sudoku.parse_all(open(text, encoding="utf-8").read())[:30]
-    problem = sudoku.build(puzzles[0])
+    problem = sudoku.build(puzzles[0]).with_propagation(None)  # the plain search
     forced = [sudoku.forced(s) for s in puzzles]
     plain = dlx.batch(problem, forced)
     pruned = dlx.batch(problem, forced, propagate=ON)
