@@ -281,6 +281,7 @@ _u = np.uint64
 
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_SCORE = 1 << 30  # above any branching degree
+SINGLES_SCAN = 8  # M3 looks at most this many entries of the singles stack
 
 # what _enter_level found
 GO_ON, DEAD_END, FOUND, AT_LEAF = 0, 1, 2, 3
@@ -554,22 +555,26 @@ def _drop_singles(work, mark):
 
 @njit(inline="always", **PLAIN)
 def _single(st, level):
-    """An active item with one option left from the singles stack (scanned from its
-    top down to the floor of the level above), or 0; notes the level's floor (the
-    whole stack when every entry is covered)."""
+    """``(p, least)``: an active item p with one option left from the singles stack
+    (at most ``SINGLES_SCAN`` entries from its top, not below the floor of the level
+    above), or ``p = 0`` and the fewest options an item may have: 2 when every entry
+    above the floor is covered (the level's floor is then the whole stack), else 1."""
     work, node, item = st.work, st.node, st.item
     n = work.shape[0] // 5
     top = work[_u(3 * n)]
     floor = st.level_data[level - 1, SINGLES_FLOOR] if level > 0 else 0
+    stop = max(floor, top - SINGLES_SCAN)
+    st.level_data[level, SINGLES_FLOOR] = floor
     k = top
-    while k > floor:
+    while k > stop:
         p = work[_u(3 * n + k)]
         if node[TOP, _u(p)] == 1 and _is_active(item, p):
-            st.level_data[level, SINGLES_FLOOR] = floor
-            return p
+            return p, 1
         k -= 1
+    if stop > floor:
+        return 0, 1  # the scan stopped short: M3 scans the active items
     st.level_data[level, SINGLES_FLOOR] = top
-    return 0
+    return 0, 2
 
 
 @njit(inline="always", **PLAIN)
@@ -1004,11 +1009,11 @@ def _choose(st, loop, level, forced):
     probes = 0
     least = 1
     if st.domination[DOMINATION_LENGTH] > 0 and loop is None and not st.has_bounds:
-        i = _single(st, level)
+        i, least = _single(st, level)
         if i != 0:
             return i, node[DLINK, _u(i)], 1, 0
-        if level > 0:  # after a commit's domination: every single is on the stack
-            least = 2
+        if level == 0:  # no domination yet: the stack may miss some singles
+            least = 1
     if loop is not None and not st.has_bounds:
         after = st.level_data[level - 1, BEST] if level > 0 else 0
         i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after, st.work)
