@@ -320,7 +320,10 @@ class SearchState(NamedTuple):
     first), and ``level_count``: uint64[max_level, limbs], its value on entry to each
     level; ``domination``: int64[DOMINATION_TRAIL + n_nodes]: the longest list checked
     (0: the rule is off), the trail's length, then the trail (nodes of hidden options);
-    ``work``: int64[2 (n_items + 1)], zero: the rule's stack of items to check;
+    ``work``: int64[5 (n_items + 1)], five rows of ``n_items + 1`` end to end (5
+    when the rule is off): the rule's stack of items to check (entries from 1; 0 holds
+    the stamp counter), its length and a flag per item, the stamps of
+    ``_common_items``, the singles stack (its length at 0) and a flag per item;
     ``second``, ``has_bounds``: as in ``Arrays``.
     """
 
