@@ -395,8 +395,9 @@ def _hide_option(node, item, rr, second, work, cap):
         if node[COLOR, _u(nn)] >= 0:
             cc, left = _unlink(node, nn)
             updates += 1
-            if left <= cap and cc < second:
-                _note(work, cc)
+            if work is not None:  # None: the rule is off, and this is not compiled
+                if left <= cap and cc < second:
+                    _note(work, cc)
             dead |= _starves(item, cc, left, second)
         nn = _next_in_option(node, nn)
     return updates, dead
@@ -639,6 +640,46 @@ def _undominate(st, mark):
         _unhide_option(st.node, x)
         _relink(st.node, x)
     dom[DOMINATION_TOP] = top
+
+
+@njit(**PLAIN)
+def _after_commit(st, work, level, x, go, everything):
+    """M6 with the rule (``work`` None: off, and none of this is compiled): note the
+    lengths of the trail and the singles stack, then apply the rule after the commit of
+    node ``x`` if ``go`` (else drop what the commit noted). Return ``(updates, dead)``;
+    a dead end is undone here."""
+    if work is None:
+        return 0, False
+    mark = st.domination[DOMINATION_TOP]
+    st.level_data[level, DOMINATION_MARK] = mark
+    singles = work[_u(3 * (work.shape[0] // 5))]
+    st.level_data[level, SINGLES_MARK] = singles
+    if not go:
+        _clear_work(work)  # what a dead commit noted
+        return 0, False
+    hidden, dead = _dominate(st, x, everything, st.domination[DOMINATION_LENGTH])
+    if dead:
+        _undominate(st, mark)
+        _drop_singles(work, singles)
+    return hidden, dead
+
+
+@njit(**PLAIN)
+def _undo_domination(st, work, level):
+    """M9 with the rule: restore what it hid after the option of ``level``."""
+    if work is not None:
+        _undominate(st, st.level_data[level, DOMINATION_MARK])
+        _drop_singles(work, st.level_data[level, SINGLES_MARK])
+
+
+@njit(**PLAIN)
+def _take_single(st, work, loop, level):
+    """M3 with the rule: ``(p, least)`` from ``_single`` (``p = 0, least = 1`` without
+    the rule, with bounds or loop items, or at level 0 where no domination ran yet)."""
+    if work is None or loop is not None or st.has_bounds:
+        return 0, 1
+    p, least = _single(st, level)
+    return p, (1 if level == 0 else least)
 
 
 # -- Knuth's operations -------------------------------------------------------------------
@@ -1007,13 +1048,9 @@ def _choose(st, loop, level, forced):
         st.level_data[level, SINGLES_FLOOR] = 0
         return node[TOP, _u(cur)], cur, 1, 0
     probes = 0
-    least = 1
-    if st.domination[DOMINATION_LENGTH] > 0 and loop is None and not st.has_bounds:
-        i, least = _single(st, level)
-        if i != 0:
-            return i, node[DLINK, _u(i)], 1, 0
-        if level == 0:  # no domination yet: the stack may miss some singles
-            least = 1
+    i, least = _take_single(st, st.work, loop, level)
+    if i != 0:
+        return i, node[DLINK, _u(i)], 1, 0
     if loop is not None and not st.has_bounds:
         after = st.level_data[level - 1, BEST] if level > 0 else 0
         i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after, st.work)
@@ -1076,9 +1113,7 @@ def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_coun
         if slot >= 0:
             return False, _memo_add(st, memo_counts, slot), 0
     start = 0 if loop is None else loop.total[LOOP_TRAIL]
-    dom = st.domination
-    cap = dom[DOMINATION_LENGTH]
-    everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
+    cap = st.domination[DOMINATION_LENGTH]
     dominating = cap > 0 and level + 1 >= n_forced
     done, last, dead_at = _commit_option(
         node, item, cur, second, n_items, loop, st.work, cap if dominating else -1
@@ -1089,23 +1124,14 @@ def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_coun
         ):
             last = cur - 1  # the option breaks the loop rules: undo all of it
             dead_at = cur
-    if cap > 0:
-        mark = dom[DOMINATION_TOP]
-        st.level_data[level, DOMINATION_MARK] = mark
-        singles = st.work[_u(3 * (st.work.shape[0] // 5))]
-        st.level_data[level, SINGLES_MARK] = singles
-        if last != cur:
-            _clear_work(st.work)  # what a dead commit noted
-        elif dominating:
-            hidden, dead = _dominate(st, cur, everything, cap)
-            done += hidden
-            if dead:
-                _undominate(st, mark)
-                _drop_singles(st.work, singles)
-                if loop is not None:
-                    _loop_unsettle(node, item, loop, i)
-                last = cur - 1
-                dead_at = cur
+    everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
+    hidden, dead = _after_commit(st, st.work, level, cur, last == cur and dominating, everything)
+    done += hidden
+    if dead:
+        if loop is not None:
+            _loop_unsettle(node, item, loop, i)
+        last = cur - 1
+        dead_at = cur
     if last != cur:
         _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
         return False, False, done
@@ -1141,9 +1167,7 @@ def _undo_choice(st, loop, level):
     if cur <= item.shape[1] - 1:
         _reactivate(item, i)
         return False
-    if st.domination[DOMINATION_LENGTH] > 0:
-        _undominate(st, st.level_data[level, DOMINATION_MARK])
-        _drop_singles(st.work, st.level_data[level, SINGLES_MARK])
+    _undo_domination(st, st.work, level)
     if loop is not None:
         _loop_unsettle(node, item, loop, i)
     _uncommit_option(node, item, cur, cur - 1, cur, st.second, item.shape[1] - 1, loop)
