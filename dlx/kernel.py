@@ -105,6 +105,11 @@ such entry, past level 0, every item has at least two options (each single is on
 stack, each starved item ended the commit), so the scan of M3 stops at the first item
 with two. Only without bounds and loop items (``_choose``).
 
+Without the rule ``st.work`` is None, and numba compiles the search without any of it:
+the noting in ``_hide_option`` and the calls ``_after_commit`` (M6),
+``_undo_domination`` (M9) and ``_take_single`` (M3) test ``work is None``, an argument
+of theirs, which numba prunes as it does ``loop`` (the plain search keeps its speed).
+
 Memo
 ----
 For full counts of problems without colours, multiplicities or loop items, the
