@@ -81,14 +81,34 @@ items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointi
 claiming), and what a single (an item with one option left) eliminates, before a branch.
 
 It runs after each commit past the forced options (``_dominate``), until nothing
-changes, on a work stack (``st.work``): first the items that lost options since the
-last time (those of the options in the lists of the committed option's items, which
-are the options the commit and the cover of the branched item hid; every active item
-right after the forced options), then the items of each option it hides. An item whose
-list did not change cannot dominate anew: it dominated nothing before, and its list is
-the same. Items with more than ``DOMINATION_LENGTH`` options left are not checked, and
-a check stops at the first option of p that misses c. A hidden option that starves an
-item makes the child dead, undone as a dead commit is.
+changes, on a work stack (``st.work``, see ``dlx.layout``) of items to check, filled
+without a second pass over the lists: ``_hide_option`` notes each primary item whose
+list it leaves at most ``DOMINATION_LENGTH`` long (``cap``; -1 where nothing is to be
+noted: the cover of M4, tweaks, probes, the rule off), so the commit notes the items it
+shortened; ``_dominate`` adds the items of the other options of the item branched on
+(its cover shortened them), or, after the forced options, every active item short
+enough. An item whose list did not change cannot dominate anew: it dominated nothing
+before, and its list is the same. The stack is empty before each commit (a dead commit
+clears what it noted), so what is checked is a function of the path: a split's replay
+sees the same tree. Checking item p of length ``<= cap``: the items every option of p
+covers are found by stamps (``_common_items``: the first option's items stamped, each
+next option keeping only the stamped ones, stopping when none is left); for each such
+c, the options of c that are not p's are hidden. A hidden option that starves an item
+makes the child dead, undone as a dead commit is; an active item left with no option
+does too.
+
+Singles: an item found with one option left goes on a second stack (with a flag per
+item, cut back to its length before the option when the option is undone). M3 takes
+the topmost entry that is still active with one option (no scan of the active list);
+entries below the level's *floor* are known covered and not looked at again. With no
+such entry, past level 0, every item has at least two options (each single is on the
+stack, each starved item ended the commit), so the scan of M3 stops at the first item
+with two. Only without bounds and loop items (``_choose``).
+
+Without the rule ``st.work`` is None, and numba compiles the search without any of it:
+the noting in ``_hide_option`` and the calls ``_after_commit`` (M6),
+``_undo_domination`` (M9) and ``_take_single`` (M3) test ``work is None``, an argument
+of theirs, which numba prunes as it does ``loop`` (the plain search keeps its speed).
 
 Memo
 ----
@@ -243,6 +263,8 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     OVERFLOW,
     PAUSED,
     PREV,
+    SINGLES_FLOOR,
+    SINGLES_MARK,
     SLACK,
     SOLUTION,
     SOLUTIONS,
@@ -264,6 +286,7 @@ _u = np.uint64
 
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_SCORE = 1 << 30  # above any branching degree
+SINGLES_SCAN = 8  # M3 looks at most this many entries of the singles stack
 
 # what _enter_level found
 GO_ON, DEAD_END, FOUND, AT_LEAF = 0, 1, 2, 3
@@ -354,10 +377,22 @@ def _starves(item, cc, left, second):
 
 
 @njit(inline="always", **PLAIN)
-def _hide_option(node, item, rr, second):
+def _note(work, cc):
+    """Push item ``cc`` on the domination's work stack, unless it is on it already."""
+    n = work.shape[0] // 5
+    if work[_u(n + cc)] == 0:
+        work[_u(n + cc)] = 1
+        top = work[_u(n)] + 1
+        work[_u(n)] = top
+        work[_u(top)] = cc
+
+
+@njit(inline="always", **PLAIN)
+def _hide_option(node, item, rr, second, work, cap):
     """Hide the option of node ``rr`` from every list but rr's own (nodes whose colour
     is settled, ``COLOR < 0``, are not in a list); return ``(updates, dead)``, dead
-    when an item is starved (``_starves``)."""
+    when an item is starved (``_starves``). A primary item left with at most ``cap``
+    options goes on the ``work`` stack (``cap = -1``: none)."""
     updates = 0
     dead = False
     nn = _next_in_option(node, rr)
@@ -365,6 +400,9 @@ def _hide_option(node, item, rr, second):
         if node[COLOR, _u(nn)] >= 0:
             cc, left = _unlink(node, nn)
             updates += 1
+            if work is not None:  # None: the rule is off, and this is not compiled
+                if left <= cap and cc < second:
+                    _note(work, cc)
             dead |= _starves(item, cc, left, second)
         nn = _next_in_option(node, nn)
     return updates, dead
@@ -385,118 +423,215 @@ def _unhide_option(node, rr):
 
 
 @njit(inline="always", **PLAIN)
-def _option_has(node, x, c):
-    """Whether the option of node ``x`` has a node in item ``c``."""
+def _node_in(node, x, c):
+    """The node of the option of node ``x`` in item ``c``, or ``-1`` if it has none."""
     if node[TOP, _u(x)] == c:
-        return True
+        return x
     nn = _next_in_option(node, x)
     while nn != x:
         if node[TOP, _u(nn)] == c:
-            return True
+            return nn
         nn = _next_in_option(node, nn)
-    return False
+    return -1
 
 
 @njit(inline="always", **PLAIN)
-def _push_items(node, second, x, work, max_length):
-    """Push the primary items of the option of node ``x`` with at most ``max_length``
-    options left on the work stack, once each."""
-    n = work.shape[0] // 2
-    nn = x
-    while True:
-        cc = node[TOP, _u(nn)]
-        if cc < second and work[n + cc] == 0 and node[TOP, _u(cc)] <= max_length:
-            work[n + cc] = 1
-            work[n] += 1
-            work[work[n]] = cc
-        nn = _next_in_option(node, nn)
-        if nn == x:
-            break
+def _exact_active(item, c):
+    """Whether item ``c`` is an active exact-cover item (``BOUND = 1, SLACK = 0``)."""
+    return item[BOUND, _u(c)] == 1 and item[SLACK, _u(c)] == 0 and _is_active(item, c)
 
 
 @njit(inline="always", **PLAIN)
-def _dominate_item(st, p, dead):
-    """Item domination from item ``p`` (see the essay): hide the options of each item
-    that every option of p covers, but not p, onto the trail; push the items that lose
-    options. Return ``(updates, dead)``."""
-    node, item, second, dom, work = st.node, st.item, st.second, st.domination, st.work
-    length = node[TOP, _u(p)]
-    if dead or length <= 0 or length > dom[DOMINATION_LENGTH]:
-        return 0, dead
-    if item[BOUND, _u(p)] != 1 or item[SLACK, _u(p)] != 0 or not _is_active(item, p):
-        return 0, dead
+def _hide_dominated(st, p, c, q, q2, cap):
+    """Hide, onto the trail, the options of item ``c`` that miss item ``p`` (every
+    option of p covers c; ``q`` and ``q2`` are the nodes in c's list of p's first and
+    last option). Return ``(updates, dead)``."""
+    node, item, second, dom = st.node, st.item, st.second, st.domination
+    short = node[TOP, _u(p)] <= 2  # then q and q2 are all the options of c with p
     updates = 0
+    x = node[DLINK, _u(c)]
+    while x != c:
+        after = node[DLINK, _u(x)]
+        if x != q and x != q2 and (short or _node_in(node, x, p) < 0):
+            cc, left = _unlink(node, x)
+            done, starved = _hide_option(node, item, x, second, st.work, cap)
+            updates += done + 1
+            top = dom[DOMINATION_TOP]
+            dom[DOMINATION_TRAIL + top] = x
+            dom[DOMINATION_TOP] = top + 1
+            if starved or _starves(item, cc, left, second):
+                return updates, True
+        x = after
+    if node[TOP, _u(c)] <= cap:
+        _note(st.work, c)  # its options are p's now: it may be a single
+    return updates, False
+
+
+@njit(inline="always", **PLAIN)
+def _common_items(st, p, first):
+    """Stamp the items that every option of item ``p`` covers (its options intersected
+    one by one, stopping when nothing is left): an item c of p's first option (the one
+    of node ``first``) is one of them iff ``stamp[c]`` is the value returned, 0 if
+    none."""
+    node, work = st.node, st.work
+    stamp = 2 * (work.shape[0] // 5)
+    s = work[0] + 1
+    nn = _next_in_option(node, first)
+    while nn != first:
+        work[_u(stamp + node[TOP, _u(nn)])] = s
+        nn = _next_in_option(node, nn)
+    r = node[DLINK, _u(first)]
+    while r != p:
+        left = 0
+        nn = _next_in_option(node, r)
+        while nn != r:
+            k = _u(stamp + node[TOP, _u(nn)])
+            if work[k] == s:
+                work[k] = s + 1
+                left += 1
+            nn = _next_in_option(node, nn)
+        s += 1
+        if left == 0:
+            work[0] = s
+            return 0
+        r = node[DLINK, _u(r)]
+    work[0] = s
+    return s
+
+
+@njit(inline="always", **PLAIN)
+def _dominate_item(st, p, cap):
+    """Item domination from item ``p`` (see the essay): for each item c that every
+    option of p covers too, hide c's options without p. Return ``(updates, dead)``."""
+    node, item, second, work = st.node, st.item, st.second, st.work
+    length = node[TOP, _u(p)]
+    if length > cap or not _exact_active(item, p):
+        return 0, False
+    if length == 0:
+        return 0, True  # starved (by the cover of the item branched on)
     first = node[DLINK, _u(p)]
+    s = 0
+    if length == 1:
+        _push_single(work, p)
+    else:
+        s = _common_items(st, p, first)
+        if s == 0:
+            return 0, False
+    stamp = 2 * (work.shape[0] // 5)
+    updates = 0
     q = _next_in_option(node, first)
     while q != first:
         c = node[TOP, _u(q)]
         if (
-            c < second
+            (s == 0 or work[_u(stamp + c)] == s)
+            and c < second
             and node[TOP, _u(c)] > length
-            and item[BOUND, _u(c)] == 1
-            and item[SLACK, _u(c)] == 0
-            and _is_active(item, c)
+            and _exact_active(item, c)
         ):
-            r = node[DLINK, _u(first)]
-            while r != p and _option_has(node, r, c):
-                r = node[DLINK, _u(r)]
-            if r == p:  # every option of p covers c
-                x = node[DLINK, _u(c)]
-                while x != c:
-                    after = node[DLINK, _u(x)]
-                    if not _option_has(node, x, p):
-                        cc, left = _unlink(node, x)
-                        done, starved = _hide_option(node, item, x, second)
-                        updates += done + 1
-                        top = dom[DOMINATION_TOP]
-                        dom[DOMINATION_TRAIL + top] = x
-                        dom[DOMINATION_TOP] = top + 1
-                        if starved or _starves(item, cc, left, second):
-                            return updates, True
-                        _push_items(node, second, x, work, dom[DOMINATION_LENGTH])
-                    x = after
+            q2 = _node_in(node, node[ULINK, _u(p)], c) if length == 2 else 0
+            done, dead = _hide_dominated(st, p, c, q, q2, cap)
+            updates += done
+            if dead:
+                return updates, True
         q = _next_in_option(node, q)
     return updates, False
 
 
 @njit(inline="always", **PLAIN)
-def _dominate(st, x, everything):
+def _push_single(work, p):
+    """Push item ``p`` (one option left) on the singles stack, unless it is on it."""
+    n = work.shape[0] // 5
+    if work[_u(4 * n + p)] == 0:
+        work[_u(4 * n + p)] = 1
+        top = work[_u(3 * n)] + 1
+        work[_u(3 * n)] = top
+        work[_u(3 * n + top)] = p
+
+
+@njit(inline="always", **PLAIN)
+def _drop_singles(work, mark):
+    """Cut the singles stack back to ``mark`` entries."""
+    n = work.shape[0] // 5
+    top = work[_u(3 * n)]
+    while top > mark:
+        work[_u(4 * n + work[_u(3 * n + top)])] = 0
+        top -= 1
+    work[_u(3 * n)] = top
+
+
+@njit(inline="always", **PLAIN)
+def _single(st, level):
+    """``(p, least)``: an active item p with one option left from the singles stack
+    (at most ``SINGLES_SCAN`` entries from its top, not below the floor of the level
+    above), or ``p = 0`` and the fewest options an item may have: 2 when every entry
+    above the floor is covered (the level's floor is then the whole stack), else 1."""
+    work, node, item = st.work, st.node, st.item
+    n = work.shape[0] // 5
+    top = work[_u(3 * n)]
+    floor = st.level_data[level - 1, SINGLES_FLOOR] if level > 0 else 0
+    stop = max(floor, top - SINGLES_SCAN)
+    st.level_data[level, SINGLES_FLOOR] = floor
+    k = top
+    while k > stop:
+        p = work[_u(3 * n + k)]
+        if node[TOP, _u(p)] == 1 and _is_active(item, p):
+            return p, 1
+        k -= 1
+    if stop > floor:
+        return 0, 1  # the scan stopped short: M3 scans the active items
+    st.level_data[level, SINGLES_FLOOR] = top
+    return 0, 2
+
+
+@njit(inline="always", **PLAIN)
+def _clear_work(work):
+    """Empty the work stack."""
+    n = work.shape[0] // 5
+    top = work[_u(n)]
+    while top > 0:
+        work[_u(n + work[_u(top)])] = 0
+        top -= 1
+    work[_u(n)] = 0
+
+
+@njit(inline="always", **PLAIN)
+def _dominate(st, x, everything, cap):
     """Apply item domination until nothing changes, after the option of node ``x`` was
-    committed; return ``(updates, dead)``. The items checked first are those that lost
-    options since the last time (the items of the options in the lists of x's items),
-    or every active item if ``everything``."""
+    committed (its commit put the items it left short on the work stack); return
+    ``(updates, dead)``. Also checked: the items of the other options of x's item
+    (its cover shortened them), or every active item if ``everything``."""
     node, item, second, work = st.node, st.item, st.second, st.work
-    n = work.shape[0] // 2
-    max_length = st.domination[DOMINATION_LENGTH]
+    n = work.shape[0] // 5
     if everything:
         p = item[NEXT, 0]
         while p != 0:
-            work[n + p] = 1
-            work[n] += 1
-            work[work[n]] = p
+            if node[TOP, _u(p)] <= cap:
+                _note(work, p)
             p = item[NEXT, _u(p)]
     else:
-        pp = x
-        while True:
-            cc = node[TOP, _u(pp)]
-            rr = node[DLINK, _u(cc)]
-            while rr != cc:
-                if rr != pp:
-                    _push_items(node, second, rr, work, max_length)
-                rr = node[DLINK, _u(rr)]
-            pp = _next_in_option(node, pp)
-            if pp == x:
-                break
-        _push_items(node, second, x, work, max_length)
+        i = node[TOP, _u(x)]
+        r = node[DLINK, _u(i)]
+        while r != i:
+            if r != x:
+                nn = _next_in_option(node, r)
+                while nn != r:
+                    cc = node[TOP, _u(nn)]
+                    if cc < second and node[TOP, _u(cc)] <= cap:
+                        _note(work, cc)
+                    nn = _next_in_option(node, nn)
+            r = node[DLINK, _u(r)]
     updates = 0
-    dead = False
-    while work[n] > 0:  # emptied even at a dead end: the stack is left zero
-        p = work[work[n]]
-        work[n] -= 1
-        work[n + p] = 0
-        done, dead = _dominate_item(st, p, dead)
+    while work[_u(n)] > 0:
+        top = work[_u(n)]
+        p = work[_u(top)]
+        work[_u(n)] = top - 1
+        work[_u(n + p)] = 0
+        done, dead = _dominate_item(st, p, cap)
         updates += done
-    return updates, dead
+        if dead:
+            _clear_work(work)
+            return updates, True
+    return updates, False
 
 
 @njit(inline="always", **PLAIN)
@@ -512,11 +647,51 @@ def _undominate(st, mark):
     dom[DOMINATION_TOP] = top
 
 
+@njit(**PLAIN)
+def _after_commit(st, work, level, x, go, everything):
+    """M6 with the rule (``work`` None: off, and none of this is compiled): note the
+    lengths of the trail and the singles stack, then apply the rule after the commit of
+    node ``x`` if ``go`` (else drop what the commit noted). Return ``(updates, dead)``;
+    a dead end is undone here."""
+    if work is None:
+        return 0, False
+    mark = st.domination[DOMINATION_TOP]
+    st.level_data[level, DOMINATION_MARK] = mark
+    singles = work[_u(3 * (work.shape[0] // 5))]
+    st.level_data[level, SINGLES_MARK] = singles
+    if not go:
+        _clear_work(work)  # what a dead commit noted
+        return 0, False
+    hidden, dead = _dominate(st, x, everything, st.domination[DOMINATION_LENGTH])
+    if dead:
+        _undominate(st, mark)
+        _drop_singles(work, singles)
+    return hidden, dead
+
+
+@njit(**PLAIN)
+def _undo_domination(st, work, level):
+    """M9 with the rule: restore what it hid after the option of ``level``."""
+    if work is not None:
+        _undominate(st, st.level_data[level, DOMINATION_MARK])
+        _drop_singles(work, st.level_data[level, SINGLES_MARK])
+
+
+@njit(**PLAIN)
+def _take_single(st, work, loop, level):
+    """M3 with the rule: ``(p, least)`` from ``_single`` (``p = 0, least = 1`` without
+    the rule, with bounds or loop items, or at level 0 where no domination ran yet)."""
+    if work is None or loop is not None or st.has_bounds:
+        return 0, 1
+    p, least = _single(st, level)
+    return p, (1 if level == 0 else least)
+
+
 # -- Knuth's operations -------------------------------------------------------------------
 
 
 @njit(**PLAIN)
-def _hide_all(node, item, first, n_items, second):
+def _hide_all(node, item, first, n_items, second, work, cap):
     """Hide the options of the list that starts at ``first``, downwards, until one
     starves an item (``_starves``). Return ``(updates, dead_at)``: ``dead_at`` is the
     node of that option in this list (the options below it are left alone), or ``0``
@@ -524,7 +699,7 @@ def _hide_all(node, item, first, n_items, second):
     updates = 0
     rr = first
     while rr > n_items:
-        hidden, dead = _hide_option(node, item, rr, second)
+        hidden, dead = _hide_option(node, item, rr, second, work, cap)
         updates += hidden
         if dead:
             return updates, rr
@@ -545,7 +720,7 @@ def _unhide_all(node, first, last, n_items):
 
 
 @njit(**PLAIN)
-def _cover(node, item, c, n_items, second):
+def _cover(node, item, c, n_items, second, work, cap):
     """cover(c): deactivate primary item ``c`` and hide every option in its list.
 
     No dead end is taken here: an item left without options by this may still be
@@ -555,7 +730,7 @@ def _cover(node, item, c, n_items, second):
     updates = 1
     rr = node[DLINK, _u(c)]
     while rr > n_items:
-        hidden, dead_at = _hide_all(node, item, rr, n_items, second)
+        hidden, dead_at = _hide_all(node, item, rr, n_items, second, work, cap)
         updates += hidden
         if dead_at == 0:
             break
@@ -571,7 +746,7 @@ def _uncover(node, item, c, n_items):
 
 
 @njit(**PLAIN)
-def _purify(node, item, p, n_items, second):
+def _purify(node, item, p, n_items, second, work, cap):
     """purify(p): hide the options whose colour on p's item differs from p's colour
     (and mark the others settled, ``COLOR -1``); return ``(updates, dead)``."""
     cc = node[TOP, _u(p)]
@@ -581,7 +756,7 @@ def _purify(node, item, p, n_items, second):
     rr = node[DLINK, _u(cc)]
     while rr > n_items:
         if node[COLOR, _u(rr)] != x:
-            hidden, dead_here = _hide_option(node, item, rr, second)
+            hidden, dead_here = _hide_option(node, item, rr, second, work, cap)
             updates += hidden
             dead |= dead_here
         elif rr != p:
@@ -605,9 +780,9 @@ def _unpurify(node, p, n_items):
 
 
 @njit(**PLAIN)
-def _tweak(node, item, n, second):
+def _tweak(node, item, n, second, work):
     """tweak(n): hide the option of node ``n``, ``n`` itself included (top of its list)."""
-    updates, dead = _hide_option(node, item, n, second)
+    updates, dead = _hide_option(node, item, n, second, work, -1)
     _unlink(node, n)
     return updates + 1
 
@@ -645,7 +820,7 @@ def _restore_item(node, item, i, first, n_items):
 
 
 @njit(**PLAIN)
-def _commit_option(node, item, x, second, n_items, loop):
+def _commit_option(node, item, x, second, n_items, loop, work, cap):
     """M6: commit the option of node ``x`` (all its items but x's own); return
     ``(updates, last, dead_at)``: ``last`` is ``x`` when done, or the node whose
     item's hiding left the branch dead, stopped after the option of ``dead_at`` in its
@@ -670,10 +845,12 @@ def _commit_option(node, item, x, second, n_items, loop):
         colour = 0 if cc < second else node[COLOR, _u(pp)]
         if colour == 0:
             if cc >= second or item[BOUND, _u(cc)] == 0:
-                hidden, dead_at = _hide_all(node, item, node[DLINK, _u(cc)], n_items, second)
+                hidden, dead_at = _hide_all(
+                    node, item, node[DLINK, _u(cc)], n_items, second, work, cap
+                )
                 updates += 1 + hidden
         elif colour > 0:
-            hidden, dead = _purify(node, item, pp, n_items, second)
+            hidden, dead = _purify(node, item, pp, n_items, second, work, cap)
             updates += hidden
             if loop is not None:
                 _loop_purified(node, loop, cc, colour)
@@ -715,11 +892,11 @@ def _uncommit_option(node, item, x, last, dead_at, second, n_items, loop):
 
 
 @njit(**PLAIN)
-def _choose_item(node, item, has_bounds):
+def _choose_item(node, item, has_bounds, least):
     """M3: the active primary item of least branching degree; returns (item, degree).
 
     Plain exact cover: fewest options left, ties to the leftmost; an item with at most
-    one option ends the scan. With bounds, Knuth's DLX3 rule: degree
+    ``least`` options (no item has fewer) ends the scan. With bounds, Knuth's DLX3 rule: degree
     ``len + min(slack, bound) - bound + 1``; ties to the smaller slack, then to the
     longer list.
     """
@@ -732,7 +909,7 @@ def _choose_item(node, item, has_bounds):
             if t < score:
                 score = t
                 best = k
-                if t <= 1:
+                if t <= least:
                     break
             k = item[NEXT, _u(k)]
         return best, score
@@ -873,13 +1050,17 @@ def _choose(st, loop, level, forced):
     node = st.node
     if level < forced.shape[0]:
         cur = forced[level]
+        st.level_data[level, SINGLES_FLOOR] = 0
         return node[TOP, _u(cur)], cur, 1, 0
     probes = 0
+    i, least = _take_single(st, st.work, loop, level)
+    if i != 0:
+        return i, node[DLINK, _u(i)], 1, 0
     if loop is not None and not st.has_bounds:
         after = st.level_data[level - 1, BEST] if level > 0 else 0
-        i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after)
+        i, score, probes = _choose_loop_item(node, st.item, st.second, loop, after, st.work)
     else:
-        i, score = _choose_item(node, st.item, st.has_bounds)
+        i, score = _choose_item(node, st.item, st.has_bounds, least)
     return i, node[DLINK, _u(i)], score, probes
 
 
@@ -897,7 +1078,7 @@ def _prepare(st, level, i, cur, score):
     item[BOUND, _u(i)] = b
     row[FIRST_TWEAK] = 0 if b == 0 and item[SLACK, _u(i)] == 0 else cur
     if b == 0:
-        return _cover(st.node, item, i, item.shape[1] - 1, st.second)
+        return _cover(st.node, item, i, item.shape[1] - 1, st.second, st.work, -1)
     return 0
 
 
@@ -916,7 +1097,7 @@ def _tweak_choice(st, i, cur):
         if bound == 0:
             _unlink(node, cur)  # tweak'(cur)
             return True, 1
-        return True, _tweak(node, item, cur, st.second)
+        return True, _tweak(node, item, cur, st.second, st.work)
     if bound != 0:
         _deactivate(item, i)
     return True, 0
@@ -937,26 +1118,25 @@ def _try_option(st, loop, level, i, cur, n_forced, n_fixed, memo_keys, memo_coun
         if slot >= 0:
             return False, _memo_add(st, memo_counts, slot), 0
     start = 0 if loop is None else loop.total[LOOP_TRAIL]
-    done, last, dead_at = _commit_option(node, item, cur, second, n_items, loop)
+    cap = st.domination[DOMINATION_LENGTH]
+    dominating = cap > 0 and level + 1 >= n_forced
+    done, last, dead_at = _commit_option(
+        node, item, cur, second, n_items, loop, st.work, cap if dominating else -1
+    )
     if last == cur and loop is not None:
         if loop.total[LOOP_BAD] > 0 or not _loop_settle(
             node, item, second, st.has_bounds, loop, i, cur, start
         ):
             last = cur - 1  # the option breaks the loop rules: undo all of it
             dead_at = cur
-    if st.domination[DOMINATION_LENGTH] > 0:
-        mark = st.domination[DOMINATION_TOP]
-        st.level_data[level, DOMINATION_MARK] = mark
-        if last == cur and level + 1 >= n_forced:
-            everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
-            hidden, dead = _dominate(st, cur, everything)
-            done += hidden
-            if dead:
-                _undominate(st, mark)
-                if loop is not None:
-                    _loop_unsettle(node, item, loop, i)
-                last = cur - 1
-                dead_at = cur
+    everything = level + 1 == n_forced or (n_forced == 0 and level == 0)
+    hidden, dead = _after_commit(st, st.work, level, cur, last == cur and dominating, everything)
+    done += hidden
+    if dead:
+        if loop is not None:
+            _loop_unsettle(node, item, loop, i)
+        last = cur - 1
+        dead_at = cur
     if last != cur:
         _uncommit_option(node, item, cur, last, dead_at, second, n_items, loop)
         return False, False, done
@@ -992,8 +1172,7 @@ def _undo_choice(st, loop, level):
     if cur <= item.shape[1] - 1:
         _reactivate(item, i)
         return False
-    if st.domination[DOMINATION_LENGTH] > 0:
-        _undominate(st, st.level_data[level, DOMINATION_MARK])
+    _undo_domination(st, st.work, level)
     if loop is not None:
         _loop_unsettle(node, item, loop, i)
     _uncommit_option(node, item, cur, cur - 1, cur, st.second, item.shape[1] - 1, loop)
@@ -1582,19 +1761,19 @@ def _loop_unsettle(node, item, loop, i):
 
 
 @njit(**PLAIN)
-def _live_options(node, item, second, loop, i):
+def _live_options(node, item, second, loop, i, work):
     """How many options of active item ``i`` survive their commit and ``_loop_settle``,
     and the fewest trail entries one of those left (a probe: every array is restored)."""
     n_items = item.shape[1] - 1
     item[BOUND, i] -= 1
     _deactivate(item, i)
-    _cover(node, item, i, n_items, second)
+    _cover(node, item, i, n_items, second, work, -1)
     live = 0
     impact = NO_SCORE
     x = node[DLINK, i]
     while x != i:
         start = loop.total[LOOP_TRAIL]
-        done, last, dead_at = _commit_option(node, item, x, second, n_items, loop)
+        done, last, dead_at = _commit_option(node, item, x, second, n_items, loop, work, -1)
         if last == x:
             if loop.total[LOOP_BAD] == 0 and _loop_settle(
                 node, item, second, False, loop, i, x, start
@@ -1612,7 +1791,7 @@ def _live_options(node, item, second, loop, i):
 
 
 @njit(**PLAIN)
-def _choose_loop_item(node, item, second, loop, after):
+def _choose_loop_item(node, item, second, loop, after, work):
     """M3 with loop items: ``(item, degree, probes)``. The leftmost item with at most
     one option ends the scan; else the items are probed from the one after ``after``
     round to it (see "Probing" in the essay): the first with at most one live option
@@ -1634,7 +1813,7 @@ def _choose_loop_item(node, item, second, loop, after):
         while k != 0:
             if (k > after) == (sweep == 0):
                 probes += node[TOP, k]
-                live, impact = _live_options(node, item, second, loop, k)
+                live, impact = _live_options(node, item, second, loop, k, work)
                 if live <= 1:
                     return k, live if live == 0 else node[TOP, k], probes
                 if live < fewest or (live == fewest and impact > most):

@@ -36,7 +36,9 @@ NODE_FIELDS = ITEM_FIELDS = 4
 # level_data[level, field]: the per-level arrays of the search, packed
 CHOICE, BEST, FIRST_TWEAK, BRANCH_INDEX, BRANCH_DEGREE, MEMO_SOLUTIONS, MEMO_NODES = range(7)
 DOMINATION_MARK = 7  # the length of the domination trail before the level's option
-LEVEL_FIELDS = 8
+SINGLES_MARK = 8  # the length of the domination's singles stack before the level's option
+SINGLES_FLOOR = 9  # the singles stack's entries below this are covered (checked at M3)
+LEVEL_FIELDS = 10
 
 # domination[field]: the rule's setting and trail (see "Item domination" in the kernel)
 DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_TRAIL = 0, 1, 2
@@ -318,7 +320,11 @@ class SearchState(NamedTuple):
     first), and ``level_count``: uint64[max_level, limbs], its value on entry to each
     level; ``domination``: int64[DOMINATION_TRAIL + n_nodes]: the longest list checked
     (0: the rule is off), the trail's length, then the trail (nodes of hidden options);
-    ``work``: int64[2 (n_items + 1)], zero: the rule's stack of items to check;
+    ``work``: int64[5 (n_items + 1)], five rows of ``n_items + 1`` end to end (None
+    when the rule is off: numba then compiles the search without it): the rule's stack
+    of items to check (entries from 1; 0 holds the stamp counter), its length and a
+    flag per item, the stamps of ``_common_items``, the singles stack (its length at 0)
+    and a flag per item;
     ``second``, ``has_bounds``: as in ``Arrays``.
     """
 
@@ -330,7 +336,7 @@ class SearchState(NamedTuple):
     extra: np.ndarray
     level_count: np.ndarray
     domination: np.ndarray
-    work: np.ndarray
+    work: np.ndarray | None
     second: int
     has_bounds: bool
 
@@ -385,7 +391,7 @@ def new_state(
         np.zeros(limbs, np.uint64),
         np.zeros((max_level, limbs), np.uint64),
         domination,
-        np.zeros(2 * arrays.item.shape[1] if on else 2, np.int64),
+        np.zeros(5 * arrays.item.shape[1], np.int64) if on else None,
         arrays.second,
         arrays.has_bounds,
     )

@@ -62,6 +62,7 @@ the next step.
 --difficulty (with --generate) grades by what --explain needs: easy: singles only;
 medium: pointing or claiming as well, no guess; hard: one guess; fiendish: two
 guesses or more (each generated puzzle's line says its rule and number of guesses)."""
+PROPAGATE = "domination"  # the search's rule (dlx.count's propagate; README: measured)
 
 
 @dataclass(slots=True)
@@ -242,7 +243,7 @@ def empty_problem(side: int, region, diagonals: bool = False) -> dlx.Problem:
     units = [f"{u}{k}v{v}" for u in "rcb" for k in range(n) for v in range(1, n + 1)]
     if diagonals:
         units += [f"d{k}v{v}" for k in range(2) for v in range(1, n + 1)]
-    problem = dlx.Problem(primary=cells + units)
+    problem = dlx.Problem(primary=cells + units, propagate=PROPAGATE)
     for r in range(n):
         for c in range(n):
             k = region[r][c]
@@ -359,12 +360,15 @@ def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, i
 # -- solving many ------------------------------------------------------------------
 
 
-def solve_all(puzzles: list[Sudoku], limit: int = 2, propagate: str | None = None) -> list[Result]:
+def solve_all(
+    puzzles: list[Sudoku], limit: int = 2, propagate: str | None = PROPAGATE
+) -> list[Result]:
     """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
 
     Everything per puzzle is done on arrays: the givens' options, the kernel's batch
     search, and writing each first solution into its grid. ``propagate``: as for
-    ``dlx.count`` ("domination": locked candidates and more, a smaller tree).
+    ``dlx.count`` ("domination", the default: locked candidates and more, a smaller
+    tree; None: the plain search).
     """
     results: list[Result | None] = [None] * len(puzzles)
     by_shape: dict[tuple, list[int]] = {}
@@ -381,9 +385,9 @@ def solve_all(puzzles: list[Sudoku], limit: int = 2, propagate: str | None = Non
         options = cells * n + grid[rows, cells] - 1
         start = np.zeros(m + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
-        problem = build(group[0])
+        problem = build(group[0]).with_propagation(propagate)
         depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
-        result = dlx.batch(problem, options, limit, start=start, depth=depth, propagate=propagate)
+        result = dlx.batch(problem, options, limit, start=start, depth=depth)
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
         cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]

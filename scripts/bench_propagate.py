@@ -2,12 +2,12 @@
 
     python scripts/bench_propagate.py [--repeat 3] [--puzzles 40]
 
-For each family (tectonic, slitherlink, jigsaw sudoku: the first ``--puzzles`` of the
-shipped puzzlekit files, each counted to 2 = solved and proved unique; pentomino
-boards: every tiling, symmetry broken), prints the search nodes and the seconds with
-and without the rule (medians of ``--repeat`` runs, the two interleaved, on one core)
-and their ratio. The nine-by-nine lists are in ``bench_sudoku.py``. The load average is
-printed: the machine may be shared.
+For each family (tectonic, slitherlink, jigsaw sudoku, 16x16 sudoku: the first
+``--puzzles`` of the shipped puzzlekit files, each counted to 2 = solved and proved
+unique; pentomino boards on the dlx engine: every tiling, symmetry broken), prints
+the search nodes and the seconds with and without the rule (medians of ``--repeat``
+runs, the two interleaved, on one core) and their ratio. The nine-by-nine lists are
+in ``bench_sudoku.py``. The load average is printed: the machine may be shared.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ def families(n: int) -> dict[str, list[tuple[dlx.Problem, list, int | None]]]:
     out["slitherlink"] = [(slitherlink.build(s), [], 2) for s in loops]
     jigsaw = sudoku.parse_all((DATA / "sudoku" / "JigsawSudoku_puzzles.json").read_text())[:n]
     out["jigsaw sudoku"] = [(sudoku.build(s), sudoku.forced(s), 2) for s in jigsaw]
+    grids = sudoku.parse_all((DATA / "sudoku" / "Sudoku_puzzles.json").read_text())
+    big = [s for s in grids if s.side == 16][:n]
+    out["sudoku 16x16"] = [(sudoku.build(s), sudoku.forced(s), 2) for s in big]
     boards = []
     for board in ("6x10", "5x12", "3x20"):
         puzzle = polyomino.make_puzzle(board)
@@ -46,12 +49,14 @@ def families(n: int) -> dict[str, list[tuple[dlx.Problem, list, int | None]]]:
 
 
 def run(searches, propagate) -> tuple[float, int, list[int]]:
-    """Seconds, nodes and counts of every search of a family."""
+    """Seconds, nodes and counts of every search of a family (on the dlx engine), the
+    rule set on each problem beforehand (as an adapter that uses it does)."""
+    searches = [(p.with_propagation(propagate), f, limit) for p, f, limit in searches]
     t0 = time.perf_counter()
     nodes = 0
     counts = []
     for problem, forced, limit in searches:
-        result = dlx.count(problem, limit, forced=forced, propagate=propagate)
+        result = dlx.count(problem, limit, forced=forced, engine="dlx")
         nodes += result.stats.nodes
         counts.append(result.solutions)
     return time.perf_counter() - t0, nodes, counts

@@ -9,14 +9,16 @@ paths, e.g. the whole 17-clue list, as arguments), prints puzzles per second, me
 
 - ``parse``: text to puzzles (``sudoku.parse_all``);
 - ``solve_all``: forcing the givens in the shared empty-grid problem, one batch kernel
-  call, decoding (``sudoku.solve_all``, limit 2: solve and prove uniqueness);
+  call, decoding (``sudoku.solve_all``, limit 2: solve and prove uniqueness), with the
+  plain search (``propagate=None``) and with item domination (the adapter's default),
+  interleaved, and the search nodes a puzzle of each;
 - ``dlx.batch``: the engine's public batch call on the same forced sets, given as
-  lists of options (``sudoku.forced``), and the kernel's share of it;
+  lists of options (``sudoku.forced``), and the kernel's share of it (the default);
 - ``exact_cover`` (C) and ``xcover`` (numba): the same puzzles, each as its reduced
   0/1 matrix (givens' items and clashing options removed), counting to 2 solutions,
   on the first ``--others`` puzzles (they are slower). Matrix building is included.
 
-Ratios are against ``solve_all`` measured in the same run. The load average is
+Ratios are against the plain ``solve_all`` measured in the same run. The load average is
 printed before and after each file (the machine may be shared).
 """
 
@@ -108,11 +110,11 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     t_parse, puzzles = median_time(lambda: sudoku.parse_all(text), repeat)
     n = len(puzzles)
     print(f"\n{path.name}: {n} puzzles, medians of {repeat} runs")
-    sudoku.solve_all(puzzles[:2])  # compile / load the kernel
+    sudoku.solve_all(puzzles[:2], propagate=None)  # compile / load the kernel
     sudoku.solve_all(puzzles[:2], propagate="domination")
     (t_solve, results), (t_dom, dom_results) = interleaved_times(
         [
-            lambda: sudoku.solve_all(puzzles),
+            lambda: sudoku.solve_all(puzzles, propagate=None),
             lambda: sudoku.solve_all(puzzles, propagate="domination"),
         ],
         repeat,
@@ -125,9 +127,9 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     rate = n / t_solve
     rows = [
         ("parse", n / t_parse),
-        ("solve_all", rate),
+        ("solve_all, propagate=None", rate),
         ("solve_all, propagate=domination", n / t_dom),
-        ("parse + solve_all", n / (t_parse + t_solve)),
+        ("parse + solve_all, default", n / (t_parse + t_dom)),
     ]
     print(f"nodes per puzzle, plain:      mean {nodes.mean():.0f}, median {np.median(nodes):.0f}, "
           f"max {nodes.max()}")  # fmt: skip
@@ -144,7 +146,7 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     t_batch, out = median_time(lambda: dlx.batch(problem, forced_sets), repeat)
     assert (out.counts == 1).all()
     t_sub, _ = median_time(lambda: sudoku.solve_all(sub), repeat)
-    rows.append((f"solve_all (first {len(sub)})", len(sub) / t_sub))
+    rows.append((f"solve_all, default (first {len(sub)})", len(sub) / t_sub))
     rows.append((f"dlx.batch (first {len(sub)})", len(sub) / t_batch))
     rows.append((f"  of which kernel (first {len(sub)})", len(sub) / out.seconds))
 

@@ -88,13 +88,15 @@ def test_links_restored_at_every_pause(problem, budget):
     assert np.array_equal(search.node, arrays.node)
     assert np.array_equal(search.item, arrays.item)
     work = search.state.work
-    assert search.state.domination[1] == 0 and not work[len(work) // 2 :].any()  # no trail, no flag
+    n = len(work) // 5  # the work stack and its flags, the stamps, the singles and flags
+    assert search.state.domination[1] == 0  # no trail
+    assert not work[n : 2 * n].any() and not work[3 * n] and not work[4 * n :].any()  # stacks empty
 
 
 def test_forced_options_and_batch():
     text = (dlx.__file__.rsplit("/", 2)[0]) + "/data/sudoku/forum_hardest_1106.txt"
     puzzles = sudoku.parse_all(open(text, encoding="utf-8").read())[:30]
-    problem = sudoku.build(puzzles[0])
+    problem = sudoku.build(puzzles[0]).with_propagation(None)  # the plain search
     forced = [sudoku.forced(s) for s in puzzles]
     plain = dlx.batch(problem, forced)
     pruned = dlx.batch(problem, forced, propagate=ON)

@@ -81,7 +81,8 @@ def check_unique_sample(puzzles):
 
 def test_forum_hardest_sample_unique():
     results = check_unique_sample(load_lines("forum_hardest_1106.txt")[::5])
-    assert sum(r.nodes for r in results) / len(results) > 1000  # hard: much search
+    # hard: much search (with item domination, the default: 936 a puzzle on all 375)
+    assert sum(r.nodes for r in results) / len(results) > 500
 
 
 @pytest.mark.slow
