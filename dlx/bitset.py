@@ -174,7 +174,7 @@ def _shift_or(reach, size, out):
         out[_u(w)] |= v
 
 
-@njit(**PLAIN, inline="always")
+@njit(**PLAIN)
 def _reachable(t, key, level, reach, spare):
     """Fill ``reach`` with the region sizes that the pieces left can fill (bit s: s)."""
     n = reach.shape[0]
@@ -222,7 +222,7 @@ def _lone_cell(t, key, level, o, reach, spare):
     return False
 
 
-@njit(**PLAIN, inline="always")
+@njit(**PLAIN)
 def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
     be filled by size (see the essay); larger regions are not judged.
@@ -232,8 +232,6 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     fill that meets an earlier one's cell is in that one's (too big) region.
     """
     words = t.words
-    if cap == 1:
-        return _lone_cell(t, key, level, o, reach, spare)
     for w in range(words):
         marks[0, _u(w)] = ~key[_u(level), _u(w)] & t.cell_mask[_u(w)]
         marks[1, _u(w)] = _ZERO
@@ -503,16 +501,17 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             if n == 0:
                 step = BACKDOWN
                 continue
-            if (
-                prune_cap > 0
-                and level > 0
-                and _dead_region(
-                    t, key, level, s.choice[_u(level - 1)], prune_cap,
-                    s.marks, s.stack, s.reach, s.spare,
-                )
-            ):  # fmt: skip
-                step = BACKDOWN
-                continue
+            if prune_cap > 0 and level > 0:
+                o = s.choice[_u(level - 1)]
+                if prune_cap == 1:
+                    dead = _lone_cell(t, key, level, o, s.reach, s.spare)
+                else:
+                    dead = _dead_region(
+                        t, key, level, o, prune_cap, s.marks, s.stack, s.reach, s.spare
+                    )
+                if dead:
+                    step = BACKDOWN
+                    continue
             if level == split_depth:
                 code = LEAF
                 step = BACKDOWN
