@@ -364,7 +364,10 @@ def _quiet_dask_logs() -> None:
     """Silence dask.distributed's own logs: a client made here (``dask=``) that loses its
     scheduler logs tracebacks as it tries to reconnect, and this module says what
     failed in one line instead."""
-    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+    libraries = ("distributed", "tornado", "asyncio")  # and what it runs on
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith(libraries)]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for name in libraries:
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 

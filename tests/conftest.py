@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from shared import EXPECTED, load
 
 import dlx
+
+# A shell that runs the suite in the background (`... &` without job control) starts it
+# with Ctrl-C ignored, and the children inherit that: the tests of Ctrl-C need it back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
