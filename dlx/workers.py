@@ -336,7 +336,6 @@ class Runner:
 
 def _dask_failed(client, what: str, error: BaseException) -> WorkerError:
     """A one-line WorkerError for a Dask cluster that failed the run."""
-    _quiet_dask_logs()
     reason = (str(error).strip().splitlines() or [""])[0]
     reason = f"{type(error).__name__}: {reason}" if reason else type(error).__name__
     try:
@@ -365,9 +364,8 @@ def _quiet_dask_logs() -> None:
     scheduler logs tracebacks as it tries to reconnect, and this module says what
     failed in one line instead."""
     libraries = ("distributed", "tornado", "asyncio")  # and what it runs on
-    for name in [n for n in logging.root.manager.loggerDict if n.startswith(libraries)]:
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-    for name in libraries:
+    existing = [n for n in logging.root.manager.loggerDict if n.startswith(libraries)]
+    for name in {*libraries, *existing}:  # later loggers inherit from the libraries' own
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 

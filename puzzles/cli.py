@@ -241,8 +241,6 @@ def _check(args) -> None:
         raise PuzzleError("--time-limit must be more than 0 seconds")
     if args.workers is not None and args.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
-    if args.checkpoint is not None and not args.count:
-        raise PuzzleError("--checkpoint goes with --count (it records a count's progress)")
     for flag, path in (("--out", args.out), ("--svg", args.svg)):
         if path is not None and args.file not in (None, "-") and os.path.exists(path):
             if os.path.samefile(path, args.file):
@@ -271,6 +269,8 @@ def run(module, args) -> int:
     if getattr(module, "COUNT_BY_DEFAULT", False) and not (args.unique or args.all or args.limit):
         args.count = args.count or not args.out  # --out FILE alone: every solution there
         args.all = not args.count
+    if args.checkpoint is not None and not args.count:  # (after a default count is set)
+        raise PuzzleError("--checkpoint goes with --count (it records a count's progress)")
     if args.checkpoint is not None and len(puzzles) > 1:
         raise PuzzleError(f"--checkpoint counts one puzzle; {name} holds {len(puzzles)}")
     if args.workers is None:  # the module's default counts; lists stream on one process
