@@ -48,6 +48,27 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def children_can_be_waited_for() -> None:
+    """Undo an ignored SIGCHLD inherited from the parent (some supervisors and CI
+    runners start programs so): with it the kernel reaps child processes at once, a
+    process pool cannot join its workers (its manager thread spins) and every child's
+    exit status reads 0. Main thread only (where signals can be set)."""
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGCHLD) is signal.SIG_IGN:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+
+
+def stop_signals_delivered() -> None:
+    """For a command line: Ctrl-C and SIGTERM reach this process even where its parent
+    left them blocked (a signal mask survives exec), and child processes can be waited
+    for. (An ignored Ctrl-C stays ignored: so shells start jobs in the background.)"""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    children_can_be_waited_for()
+
+
 @contextmanager
 def terminate_as_interrupt():
     """Within: SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C does."""
@@ -64,6 +85,7 @@ def terminate_as_interrupt():
 def run_command(command, *args, **keywords) -> int:
     """Run a command's body (which returns its exit status) so that Ctrl-C and SIGTERM
     print ``message`` on stderr and give status 130, without a traceback."""
+    stop_signals_delivered()
     with terminate_as_interrupt():
         try:
             return command(*args, **keywords)

@@ -29,6 +29,7 @@ from queue import Empty
 
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
+from dlx.stopping import children_can_be_waited_for
 from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
@@ -236,6 +237,7 @@ class Runner:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         """A fresh process pool that holds the job and a queue for progress reports."""
+        children_can_be_waited_for()
         context = self.mp_context or multiprocessing.get_context()
         self.progress_queue = context.Queue()
         return ProcessPoolExecutor(
@@ -320,7 +322,7 @@ class Runner:
         if self.kind == "pool":
             if stop_running:
                 for process in list((getattr(self.executor, "_processes", None) or {}).values()):
-                    process.terminate()
+                    process.kill()  # (SIGTERM may be blocked where they came from)
             try:
                 self.executor.shutdown(wait=True, cancel_futures=True)
             except RuntimeError:  # closed from the pool's own thread (a stream's __del__)

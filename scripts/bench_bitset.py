@@ -8,14 +8,24 @@ ratio dlx / bitset and the load average before and after (the machine may be sha
     python scripts/bench_bitset.py --runs 3            # 6x10, 5x12, 4x15, 3x20, 8x8+O
     python scripts/bench_bitset.py --runs 1 --all      # also 8x8+O without symmetry breaking
     python scripts/bench_bitset.py --cases 6x10 --variants
+    python scripts/bench_bitset.py --runs 3 --knuth DIR   # also Knuth's DLX1 and SSXCC
+
+``--knuth DIR``: a folder holding Knuth's ``dlx1`` and ``ssxcc``, built for instance with
+``build_knuth.sh`` from a snapshot of his programs (nothing of them is in this project);
+each case is written as a ``.dlx`` file and fed to both, timed from start to exit (their
+reading of the input included), interleaved with the two kernels, and their counts
+checked against ours.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -65,13 +75,30 @@ def timed(problem, engine: str, **choices):
     return result.stats.seconds, result.stats.nodes, result.solutions
 
 
+KNUTH = ("dlx1", "ssxcc")
+
+
+def knuth_timed(program: Path, dlx_file: Path):
+    """(seconds from start to exit, nodes, count) of one run of Knuth's ``program``."""
+    with dlx_file.open() as given:
+        start = time.perf_counter()
+        done = subprocess.run([str(program)], stdin=given, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    said = re.search(r"Altogether (\d+) solutions?,.* (\d+) nodes", done.stderr)
+    if done.returncode != 0 or said is None:
+        raise SystemExit(f"{program}: {done.stderr.strip().splitlines()[-1:]}")
+    return seconds, int(said.group(2)), int(said.group(1))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
     parser.add_argument("--all", action="store_true", help="also count 8x8+O without symmetry")
     parser.add_argument("--variants", action="store_true", help="time the bitset choices")
+    parser.add_argument("--knuth", type=Path, metavar="DIR", help="where dlx1 and ssxcc are")
     args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="bench_bitset_"))
     jobs = [(c, True) for c in args.cases.split(",")]
     if args.all:
         jobs.append(("8x8+O", False))
@@ -88,9 +115,16 @@ def main(argv=None) -> int:
         for engine in ("dlx", "bitset"):
             dlx.count(problem, engine=engine, workers=1, node_limit=1000)  # compile or load
         runs = {"dlx": [], "bitset": []}
+        dlx_file = scratch / f"{name.replace(' ', '_')}.dlx"
+        if args.knuth:
+            dlx_file.write_text(dlx.write(problem))
+            runs.update({program: [] for program in KNUTH})
         for _ in range(args.runs):
             for engine in runs:
-                runs[engine].append(timed(problem, engine))
+                if engine in KNUTH:
+                    runs[engine].append(knuth_timed(args.knuth / engine, dlx_file))
+                else:
+                    runs[engine].append(timed(problem, engine))
         counts = {r[2] for rs in runs.values() for r in rs}
         assert len(counts) == 1, f"{name}: the kernels disagree: {counts}"
         d = statistics.median(r[0] for r in runs["dlx"])
@@ -100,6 +134,13 @@ def main(argv=None) -> int:
             f"  bitset {b:7.3f} s {runs['bitset'][0][1]:>11,} nodes  ratio {d / b:5.2f}",
             flush=True,
         )
+        for program in KNUTH if args.knuth else ():
+            k = statistics.median(r[0] for r in runs[program])
+            print(
+                f"{'':10} {program.upper():>5} {k:7.3f} s {runs[program][0][1]:>11,} nodes"
+                f"  (from start to exit)  {program.upper()} / bitset {k / b:5.2f}",
+                flush=True,
+            )
     print(f"load average after: {os.getloadavg()} ({time.strftime('%H:%M')})")
     return 0
 

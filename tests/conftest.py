@@ -10,10 +10,18 @@ from shared import EXPECTED, load
 
 import dlx
 
-# A shell that runs the suite in the background (`... &` without job control) starts it
-# with Ctrl-C ignored, and the children inherit that: the tests of Ctrl-C need it back.
-if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+# The suite runs as from a terminal, whatever started it: a shell that runs it in the
+# background (`... &` without job control) ignores Ctrl-C; some CI runners block SIGINT
+# and SIGTERM or ignore SIGCHLD (then no child's exit status can be read). Children
+# inherit all of that, and the tests of stopping and of worker pools need it undone.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGCHLD})
+for _signum, _usual in [
+    (signal.SIGINT, signal.default_int_handler),
+    (signal.SIGTERM, signal.SIG_DFL),
+    (signal.SIGCHLD, signal.SIG_DFL),
+]:
+    if signal.getsignal(_signum) is signal.SIG_IGN:
+        signal.signal(_signum, _usual)
 
 
 @pytest.fixture(scope="session")

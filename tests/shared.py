@@ -4,6 +4,8 @@ helpers that check what a search reports."""
 from __future__ import annotations
 
 import os
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,19 @@ EXPECTED = dict(
     (name, int(n)) for name, n in (line.split() for line in (DATA / "EXPECTED.tsv").open())
 )
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+@contextmanager
+def watchdog(*processes, seconds: float = 120):
+    """Within: the child ``processes`` are killed once ``seconds`` have passed, so that a
+    test whose child hangs fails (its reads end) instead of hanging the suite."""
+    timer = threading.Timer(seconds, lambda: [p.kill() for p in processes])
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def examples(n: int) -> int:

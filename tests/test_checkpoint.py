@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from shared import DATA, EXPECTED, load
+from shared import DATA, EXPECTED, load, watchdog
 
 import dlx
 from dlx.cli import main
@@ -65,7 +65,8 @@ def test_a_locked_checkpoint_says_who_holds_it(tmp_path):
         text=True,
     )
     try:
-        assert holder.stdout.readline().strip() == "locked"
+        with watchdog(holder):
+            assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(dlx.CheckpointError, match=f"in use by process {holder.pid}"):
             dlx.count(load("scott_sym"), workers=2, checkpoint=path)
         assert not path.exists()  # nothing was written

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared import watchdog
 
 from puzzles import loop, pipes, slitherlink, sudoku, tectonic
 from puzzles.cli import COMMANDS, main
@@ -446,10 +447,11 @@ def test_interrupt_prints_one_line(signum):
         stderr=subprocess.PIPE,
         text=True,
     )
-    first = child.stdout.readline()  # the first solution has been found
-    assert first.strip()
-    child.send_signal(signum)
-    out, err = child.stdout.read(), child.stderr.read()  # (not communicate: first read)
+    with watchdog(child):
+        first = child.stdout.readline()  # the first solution has been found
+        assert first.strip()
+        child.send_signal(signum)
+        out, err = child.stdout.read(), child.stderr.read()  # (not communicate: first read)
     assert child.wait(timeout=60) == 130, err
     assert "Traceback" not in err
     (line,) = err.splitlines()
@@ -466,11 +468,12 @@ def test_interrupted_count_says_how_far():
         [*command, "--progress"], cwd=ROOT, stderr=subprocess.PIPE, text=True, bufsize=0
     )
     seen, shown = "", None
-    while shown is None:  # the first progress output with solutions counted
-        seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
-        shown = re.search(r"\b([1-9]\d*) solutions$", seen)
-    child.send_signal(signal.SIGINT)
-    err = child.stderr.read()
+    with watchdog(child):
+        while shown is None:  # the first progress output with solutions counted
+            seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
+            shown = re.search(r"\b([1-9]\d*) solutions$", seen)
+        child.send_signal(signal.SIGINT)
+        err = child.stderr.read()
     assert child.wait(timeout=60) == 130, err
     assert "Traceback" not in err
     (said,) = [line for line in re.split(r"[\r\n]", err) if line.startswith("interrupted")]

@@ -101,6 +101,57 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path, workers):
     assert gone(pids)
 
 
+def _as_some_runners_start_programs() -> None:
+    """(In the child, before exec) stop signals blocked, SIGCHLD ignored."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
+def test_stops_where_the_parent_blocked_signals_and_ignored_sigchld(expected):
+    """A parent that blocks SIGTERM and ignores SIGCHLD (as some CI runners do): the
+    count with workers is exact, and SIGTERM still stops it with one line."""
+    flags = ["--count", "--workers", "2", "--no-progress"]
+    done = subprocess.run(
+        [sys.executable, "-m", "dlx", str(DATA / "pent6x10_sym.dlx"), *flags],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        preexec_fn=_as_some_runners_start_programs,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout.split()[0] == str(expected["pent6x10_sym"])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dlx", LONG, *flags],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_as_some_runners_start_programs,
+    )
+    pids = wait_for_workers(process, 2)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("interrupted: at least ")
+    assert gone(pids)
+
+
+def test_a_pool_where_sigchld_is_ignored(expected):
+    """Counts with workers in a process that ignores SIGCHLD: exact, and one stopped by
+    its time limit ends (its pool's workers are joined)."""
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        count = dlx.count(load("pent6x10_sym"), workers=2)
+        assert count.complete and count.solutions == expected["pent6x10_sym"]
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # (the pool undid it)
+        start = time.monotonic()
+        count = dlx.count(load("pent6x10_all"), workers=2, time_limit=1)
+        assert not count.complete and time.monotonic() - start < 10
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+
+
 def test_ctrl_c_in_a_count_tells_how_far_it_got():
     import _thread
     import threading

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 import runners
-from shared import DATA, load
+from shared import DATA, load, watchdog
 
 import dlx
 from dlx.cli import main
@@ -70,17 +70,19 @@ def test_a_scheduler_dying_mid_run_is_one_line():
         [sys.executable, "-c", SCHEDULER], stdout=subprocess.PIPE, text=True, env=env
     )
     try:
-        address = scheduler.stdout.readline().strip()
+        with watchdog(scheduler):
+            address = scheduler.stdout.readline().strip()
         command = [sys.executable, "-m", "dlx", str(DATA / "pent6x10_all.dlx"), "--count"]
         child = subprocess.Popen(
             [*command, "--dask", address, "--tasks", "400", "--progress"],
             cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=0,
         )  # fmt: skip
         seen = ""
-        while not re.search(r"\b[1-9]\d* solutions$", seen):  # tasks are finishing
-            seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
-        scheduler.kill()
-        err = child.stderr.read()
+        with watchdog(child, scheduler):
+            while not re.search(r"\b[1-9]\d* solutions$", seen):  # tasks are finishing
+                seen += child.stderr.read(1) or pytest.fail(f"no progress shown: {seen!r}")
+            scheduler.kill()
+            err = child.stderr.read()
         assert child.wait(timeout=60) == 1, err
     finally:
         scheduler.kill()
