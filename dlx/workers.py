@@ -29,11 +29,11 @@ from queue import Empty
 
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
-from dlx.stopping import children_can_be_waited_for
 from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
 from dlx.split import Task
+from dlx.stopping import children_can_be_waited_for
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
 CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
