@@ -81,7 +81,8 @@ class BitLayout:
     """The kernel's arrays for one problem; options are numbered in *list order*.
 
     ``mask``: uint64[n_options, words]; ``test_mask``: the same less the bit of the
-    option's piece (tested once per group); ``primary_mask``: uint64[words], the
+    option's piece (tested once per group), without the words past its last bit (a
+    board of up to 64 cells: one word); ``primary_mask``: uint64[words], the
     primary bits; a bit's list is split into *groups* of options of one piece:
     ``group_start[g]:group_start[g + 1]``, the piece's bit ``group_guard[g]`` (-1: none),
     the groups of bit ``b`` ``list_group_start[b]:list_group_start[b + 1]``; ``halo``:
@@ -342,6 +343,8 @@ def _compile(problem: Problem, arrays) -> BitLayout:
     np.bitwise_xor.at(
         test_mask, (rows[guarded[has_bit]], bits[guarded[has_bit]] >> 6), one[guarded[has_bit]]
     )
+    held = np.flatnonzero(test_mask.any(axis=0))  # only the words up to the last one held
+    test_mask = np.ascontiguousarray(test_mask[:, : held[-1] + 1 if len(held) else 1])
     primary_mask = np.zeros(words, np.uint64)
     for b in range(n_primary_bits):
         primary_mask[b >> 6] |= np.uint64(1) << np.uint64(b & 63)

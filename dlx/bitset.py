@@ -113,7 +113,7 @@ def _fits(mask, option_counter_start, option_counter, counter_hi, key, level, o,
 def _fits_listed(t, key, level, o):
     """``_fits`` for an option of a list whose group's piece is known to be free: only
     the words of ``test_mask`` that hold bits."""
-    for w in range(t.words):
+    for w in range(t.test_mask.shape[1]):
         if t.test_mask[_u(o), _u(w)] & key[_u(level), _u(w)]:
             return False
     if t.counter_hi.shape[0]:
