@@ -29,8 +29,9 @@ with the module's ``svg(answer)``); ``search`` is
 - ``add_arguments(parser)``: its own flags only (the shared ones are added here);
 - ``read(text, args) -> list``: its puzzles, using its own flags (default:
   ``parse_all(text)``); a puzzle's ``label`` names it in messages;
-- ``act(args, text) -> str | None``: an action of its own that replaces solving
-  (sudoku's ``--generate``, ``--explain`` and ``--hint``), returning what to print;
+- ``act(args, text) -> str | (str, status) | None``: an action of its own that
+  replaces solving (sudoku's ``--generate``, ``--explain`` and ``--hint``), returning
+  what to print (and the exit status, 0 if not given);
 - ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
@@ -255,9 +256,10 @@ def run(module, args) -> int:
     act = getattr(module, "act", None)
     output = act(args, text) if act is not None else None
     if output is not None:
+        output, status = output if isinstance(output, tuple) else (output, 0)
         with _output(args.out) as sink:
             sink.write(output)
-        return 0
+        return status
     if text is None and getattr(module, "FILE_REQUIRED", True):
         raise PuzzleError("give a puzzle FILE")
     name = "<stdin>" if args.file == "-" else args.file

@@ -689,10 +689,10 @@ def read(text: str, args) -> list[Sudoku]:
     return parse_all(text, args.diagonals)
 
 
-def act(args, text: str | None) -> str | None:
+def act(args, text: str | None) -> str | tuple[str, int] | None:
     """``--generate``: the generated puzzles as text (one-line, or grids for jigsaw)
-    like ``text`` (a template) if given; ``--explain``/``--hint``: each puzzle's steps;
-    None to solve as usual."""
+    like ``text`` (a template) if given; ``--explain``/``--hint``: each puzzle's steps
+    and the exit status (1 when a puzzle has no solution); None to solve as usual."""
     if args.explain or args.hint:
         return _explain_all(args, text)
     if args.generate is None:
@@ -726,9 +726,12 @@ def _explain_all(args, text: str | None) -> str:
     except PuzzleError as e:
         raise PuzzleError(f"{'<stdin>' if args.file == '-' else args.file}: {e}") from None
     out = []
+    status = 0
     for s in puzzles:
         if args.hint:
             out.append((f"{s.label}: " if len(puzzles) > 1 else "") + hint(s) + "\n")
         else:
             out.append((f"# {s.label}\n" if len(puzzles) > 1 else "") + explanation(s))
-    return ("" if args.hint else "\n").join(out)
+        if dlx.first(build(s), forced=forced(s)) is None:
+            status = 1  # as solving says of a puzzle with no solution
+    return ("" if args.hint else "\n").join(out), status

@@ -189,6 +189,12 @@ def test_a_puzzle_without_solution_ends_in_a_contradiction(capsys, tmp_path):
     assert "contradiction: 2 has no place left in row 1" in text
     with pytest.raises(sudoku.PuzzleError, match="no solution to grade"):
         sudoku.grade(puzzle)
+    path = tmp_path / "none.txt"
+    path.write_text("31.....2..1..3..\n")
+    for flag in ("--explain", "--hint"):  # exit status 1, as solving it gives
+        assert main(["sudoku", str(path), flag]) == 1
+        assert "contradiction" in capsys.readouterr().out
+    assert main(["sudoku", str(path)]) == 1
 
 
 def test_a_stuck_hint_says_where_to_guess():
