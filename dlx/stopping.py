@@ -82,6 +82,30 @@ def terminate_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextmanager
+def interrupts_deferred():
+    """Within: Ctrl-C (and SIGTERM where it raises as Ctrl-C does) wait for the block
+    to end, then raise KeyboardInterrupt. For code that must not stop halfway:
+    ``concurrent.futures.wait`` takes a lock per future and, interrupted between two,
+    leaves them held, and the pool's shutdown then waits forever. Main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {}
+    for signum in STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if handler is signal.default_int_handler or handler is _raise_interrupt:
+            previous[signum] = signal.signal(signum, lambda n, frame: caught.append(n))
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def run_command(command, *args, **keywords) -> int:
     """Run a command's body (which returns its exit status) so that Ctrl-C and SIGTERM
     print ``message`` on stderr and give status 130, without a traceback."""

@@ -33,7 +33,7 @@ from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
 from dlx.split import Task
-from dlx.stopping import children_can_be_waited_for
+from dlx.stopping import children_can_be_waited_for, interrupts_deferred
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
 CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
@@ -268,11 +268,12 @@ class Runner:
             for task in tasks:
                 yield self.task_runner(task, self.job)
             return
-        for task in tasks:
-            pending[self.executor.submit(self.task_runner, task, *self._job_arg)] = task
+        with interrupts_deferred():
+            for task in tasks:
+                pending[self.executor.submit(self.task_runner, task, *self._job_arg)] = task
         while pending:
-            timeout = REPORT_SECONDS if on_tick is not None else None
-            done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            with interrupts_deferred():  # (Ctrl-C within REPORT_SECONDS)
+                done, _ = wait(pending, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
             if on_tick is not None and on_tick():
                 return
             broken = False

@@ -152,6 +152,19 @@ def test_a_pool_where_sigchld_is_ignored(expected):
         signal.signal(signal.SIGCHLD, previous)
 
 
+def test_interrupts_wait_for_the_end_of_a_deferring_block():
+    """Ctrl-C inside ``interrupts_deferred`` (around the pool's waits, which leave locks
+    held when interrupted halfway and then hang the shutdown) raises after the block."""
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with dlx.stopping.interrupts_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # (the handler has run by now)
+            reached.append("end of block")
+    assert reached == ["end of block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_ctrl_c_in_a_count_tells_how_far_it_got():
     import _thread
     import threading
