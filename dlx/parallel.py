@@ -155,7 +155,7 @@ def _count_tasks(
     todo, solutions, nodes, updates, done_weight = _resume(the_split, store)
     run = ParallelRun(None, the_split, resumed=len(tasks) - len(todo))  # type: ignore[arg-type]
     stopped_by = None
-    bar = Progress(progress, "count")
+    bar = Progress(progress, "count", initial=done_weight / total_weight)
     bar.update(done_weight / total_weight, solutions)
     runner = None
     finished = len(todo) == 0

@@ -134,13 +134,16 @@ class Progress:
     ``sum_l k_l / (d_1 ... d_l)``: it only grows, and reaches 1 at the end.
     """
 
-    def __init__(self, enabled: bool, desc: str = "search"):
+    def __init__(self, enabled: bool, desc: str = "search", initial: float = 0.0):
+        """``initial``: the fraction done before this run (resumed from a checkpoint),
+        left out of the rate, so the time left is that of this run's speed."""
         self.bar = None
         if enabled:
             from tqdm.auto import tqdm
 
             self.bar = tqdm(
                 total=1.0,
+                initial=initial,
                 desc=desc,
                 bar_format="{desc}: {percentage:5.1f}%|{bar}| {elapsed}<{remaining} {postfix}",
                 smoothing=0.05,

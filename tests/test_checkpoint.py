@@ -162,3 +162,22 @@ def test_a_full_disk_is_one_line_and_the_records_before_it_survive(tmp_path, mon
     assert run.count.solutions == EXPECTED["scott_sym"]
     assert path.read_bytes().startswith(kept)  # the records before the full disk are kept
     assert run.resumed == kept.count(b"\n") - 1 > 0  # the header, then finished tasks
+
+
+def test_a_resumed_bar_rates_only_this_runs_work(monkeypatch):
+    """The time left after a resume comes from this run's speed: the fraction taken
+    from the checkpoint is the bar's starting point, not work done in its first second
+    (it said 16 minutes left for a 2-hour count resumed at 3%)."""
+    import io
+    import re
+
+    from dlx.search import Progress
+
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    bar = Progress(True, "count", initial=0.5)
+    bar.update(0.5, 0)
+    bar.bar.start_t -= 1.0  # a second of this run, in which 1% more was done
+    bar.update(0.51, 0)
+    minutes, seconds = re.search(r"<(\d\d):(\d\d)", str(bar.bar)).groups()
+    assert 40 <= 60 * int(minutes) + int(seconds) <= 60, str(bar.bar)
+    bar.close(None, 0)
