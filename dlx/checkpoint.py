@@ -242,5 +242,8 @@ class Checkpoint:
             if remove:
                 os.unlink(self.path + ".lock")
             os.ftruncate(self._lock, 0)
-            os.close(self._lock)  # closing the descriptor releases the flock
+            # unlocked before closing: processes forked while it was held (the pool's
+            # workers) share the descriptor, and closing ours alone would leave it held
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+            os.close(self._lock)
             self._lock = None

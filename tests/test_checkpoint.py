@@ -50,6 +50,29 @@ def test_a_checkpoint_of_another_problem_keeps_its_last_line(tmp_path):
     assert path.read_bytes() == before  # not even the half line was cut
 
 
+def test_the_lock_is_given_back_while_forked_children_live(tmp_path):
+    """A process forked while the checkpoint was locked (a pool's worker still
+    ending, say) shares the lock's descriptor: the lock is given back all the same."""
+    import multiprocessing
+    import time
+
+    from dlx.checkpoint import Checkpoint
+
+    path = tmp_path / "run.ckpt"
+    first = Checkpoint(path)
+    assert first.load("0" * 32) is None
+    child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+    child.start()
+    try:
+        first.close()
+        second = Checkpoint(path)
+        assert second.load("0" * 32) is None  # not "in use by process ..."
+        second.close()
+    finally:
+        child.kill()
+        child.join()
+
+
 def test_a_locked_checkpoint_says_who_holds_it(tmp_path):
     path = tmp_path / "run.ckpt"
     holder = subprocess.Popen(
