@@ -61,6 +61,17 @@ def wait_for_workers(process: subprocess.Popen, n: int) -> set[int]:
     raise AssertionError("the workers did not start")
 
 
+def ended(process: subprocess.Popen, seconds: float = 30) -> tuple[str, str]:
+    """The output of ``process`` once it ends; killed (and the test failed) if it has
+    not ended within ``seconds``, so that no hung child outlives the test."""
+    try:
+        return process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"the command did not end within {seconds} s")
+
+
 def gone(pids: set[int], seconds: float = 5.0) -> bool:
     """Whether every process of ``pids`` ends within ``seconds``."""
     deadline = time.monotonic() + seconds
@@ -90,7 +101,7 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path, workers):
     if workers == "1":
         time.sleep(3)  # the kernel is loaded, the count under way
     process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=30)
+    out, err = ended(process)
     assert process.returncode == 130, err
     assert "Traceback" not in err
     line = err.strip().splitlines()[-1]
@@ -131,7 +142,7 @@ def test_stops_where_the_parent_blocked_signals_and_ignored_sigchld(expected):
     )
     pids = wait_for_workers(process, 2)
     process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=30)
+    out, err = ended(process)
     assert process.returncode == 130 and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].startswith("interrupted: at least ")
     assert gone(pids)
