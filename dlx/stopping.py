@@ -63,10 +63,10 @@ def children_can_be_waited_for() -> None:
 
 def stop_signals_delivered() -> None:
     """For a command line: Ctrl-C and SIGTERM reach this process even where its parent
-    left them blocked (a signal mask survives exec), and child processes can be waited
-    for. (An ignored Ctrl-C stays ignored: so shells start jobs in the background.)"""
+    left them blocked (a signal mask survives exec). (An ignored Ctrl-C stays ignored:
+    so shells start jobs in the background; an ignored SIGCHLD is undone by the pools,
+    ``children_can_be_waited_for``.)"""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-    children_can_be_waited_for()
 
 
 @contextmanager

@@ -532,6 +532,11 @@ def grade(sudoku: Sudoku) -> Grade:
 def explanation(sudoku: Sudoku) -> str:
     """Every step of a sudoku, numbered, in sudoku words, then a summary and the solved
     grid (``--explain``); after a guess, the steps hold for the solution guessed."""
+    return _explained(sudoku)[0]
+
+
+def _explained(sudoku: Sudoku) -> tuple[str, bool]:
+    """``explanation(sudoku)``, and whether the sudoku has a solution."""
     steps, found = reasoning(sudoku)
     lines = []
     if len(found) > 1:
@@ -549,7 +554,7 @@ def explanation(sudoku: Sudoku) -> str:
         lines.append(render(decode(sudoku, found[0])).rstrip("\n"))
     elif not found:
         lines.append("no solution (the engine's search found none)")
-    return "".join(line + "\n" for line in lines)
+    return "".join(line + "\n" for line in lines), bool(found)
 
 
 def _summary(sudoku: Sudoku, steps: list[logic.Step]) -> str:
@@ -730,8 +735,10 @@ def _explain_all(args, text: str | None) -> str:
     for s in puzzles:
         if args.hint:
             out.append((f"{s.label}: " if len(puzzles) > 1 else "") + hint(s) + "\n")
+            solvable = dlx.first(build(s), forced=forced(s)) is not None
         else:
-            out.append((f"# {s.label}\n" if len(puzzles) > 1 else "") + explanation(s))
-        if dlx.first(build(s), forced=forced(s)) is None:
+            text, solvable = _explained(s)
+            out.append((f"# {s.label}\n" if len(puzzles) > 1 else "") + text)
+        if not solvable:
             status = 1  # as solving says of a puzzle with no solution
     return ("" if args.hint else "\n").join(out), status

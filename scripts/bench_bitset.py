@@ -98,7 +98,14 @@ def main(argv=None) -> int:
     parser.add_argument("--variants", action="store_true", help="time the bitset choices")
     parser.add_argument("--knuth", type=Path, metavar="DIR", help="where dlx1 and ssxcc are")
     args = parser.parse_args(argv)
-    scratch = Path(tempfile.mkdtemp(prefix="bench_bitset_"))
+    with tempfile.TemporaryDirectory(prefix="bench_bitset_") as scratch:
+        bench(args, Path(scratch))
+    print(f"load average after: {os.getloadavg()} ({time.strftime('%H:%M')})")
+    return 0
+
+
+def bench(args, scratch: Path) -> None:
+    """Time the cases of ``args`` (``.dlx`` files for Knuth's programs in ``scratch``)."""
     jobs = [(c, True) for c in args.cases.split(",")]
     if args.all:
         jobs.append(("8x8+O", False))
@@ -141,8 +148,6 @@ def main(argv=None) -> int:
                 f"  (from start to exit)  {program.upper()} / bitset {k / b:5.2f}",
                 flush=True,
             )
-    print(f"load average after: {os.getloadavg()} ({time.strftime('%H:%M')})")
-    return 0
 
 
 if __name__ == "__main__":
