@@ -58,6 +58,7 @@ MAX_PAIRS = 4_000_000  # no region pruning when options hold more pairs of cells
 SWEEP_MAX_CELLS = 1024  # no sweep for more cells (a dense eigensolver: n^3)
 SWEEP_MAX_ENTRIES = 4_000_000  # nor for more options x cells (a dense incidence)
 SWEEP_GAIN = 0.8  # the sweep is taken where options span at most this share as much
+HASH_SEED = 20261124  # the memo's random words: the same on every run and machine
 
 
 # What the kernel takes: the arrays of a problem (``BitLayout``) and those of one
@@ -67,12 +68,12 @@ Tables = namedtuple(
     "words n_cells mask test_mask list_start group_start group_guard "
     "list_group_start halo primary_mask option_counter_start option_counter "
     "counter_lo counter_hi urgent_bit urgent_start urgent_option "
-    "cell_mask neighbours piece_bit piece_counter piece_size_start piece_size",
+    "cell_mask neighbours piece_bit piece_counter piece_size_start piece_size option_hash",
 )
 State = namedtuple(
     "State",
     "key cand cand_start choice branch_index branch_degree level_nodes state stats "
-    "total level_entry memo_keys memo_counts marks stack reach spare",
+    "key_hash total level_entry memo marks stack reach spare",
 )
 
 
@@ -94,7 +95,9 @@ class BitLayout:
     ``counter_hi``: int64[n_counters]; ``urgent_bit``:
     int64[n_urgent], the urgent items, their options
     ``urgent_option[urgent_start[u]:urgent_start[u + 1]]``; ``cell_mask``:
-    uint64[words]; ``neighbours``: uint64[n_bits, words] (cells only); ``piece_bit`` /
+    uint64[words]; ``neighbours``: uint64[n_bits, words] (cells only); ``option_hash``:
+    uint64[n_options], what taking the option adds to a key's hash (see ``key_hashes``);
+    ``piece_bit`` /
     ``piece_counter``: int64[n_pieces]; piece ``p``'s option sizes in cells
     ``piece_size[piece_size_start[p]:piece_size_start[p + 1]]``; ``bit_item``: the
     item number (``dlx.problem.Arrays`` numbering) of each bit.
@@ -128,6 +131,7 @@ class BitLayout:
     piece_size_start: np.ndarray
     piece_size: np.ndarray
     bit_item: np.ndarray
+    option_hash: np.ndarray
     max_level: int
     max_branches: int
 
@@ -448,9 +452,26 @@ def _compile(problem: Problem, arrays) -> BitLayout:
         piece_size_start=piece_size_start,
         piece_size=piece_size,
         bit_item=bit_item.astype(np.int64),
+        option_hash=_option_hash(position[option_of], entry_bit, entry_counter, n_options),
         max_level=max_level,
         max_branches=max_branches,
     )
+
+
+def _option_hash(entry_row, entry_bit, entry_counter, n_options) -> np.ndarray:
+    """Each option's share of a memo key's hash: a key hashes to the sum (mod 2**64) of a
+    fixed random word per bit covered and per use of each counter, so a child's hash is
+    its parent's plus the option's, known before the child is made (see "Memo" in
+    ``dlx/bitset.py``)."""
+    rng = np.random.default_rng(HASH_SEED)
+    n_bits = int(entry_bit.max(initial=-1)) + 1
+    n_counters = int(entry_counter.max(initial=-1)) + 1
+    word = rng.integers(0, 1 << 64, size=n_bits + n_counters, dtype=np.uint64, endpoint=False)
+    entry_word = np.where(entry_bit >= 0, entry_bit, n_bits + entry_counter)
+    held = (entry_bit >= 0) | (entry_counter >= 0)
+    total = np.zeros(n_options, np.uint64)
+    np.add.at(total, entry_row[held], word[entry_word[held]])  # wraps: a sum mod 2**64
+    return total
 
 
 def suits(problem: Problem) -> bool:

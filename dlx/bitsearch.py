@@ -14,6 +14,7 @@ entries stay valid and make the second run quick.
 
 from __future__ import annotations
 
+import mmap
 import time
 
 import numpy as np
@@ -25,7 +26,9 @@ from dlx.layout import DONE, LIMIT, NO_SPLIT, PAUSED
 from dlx.problem import Problem
 from dlx.search import FIRST_BUDGET, Stats, adapt_budget, forced_nodes, next_budget, tree_fraction
 
-MEMO_BYTES = 1 << 20  # the memo table, at most (keys and counts together)
+MEMO_BYTES = 16 << 20  # the memo table at first (one-limb counts)
+MEMO_BIG_BYTES = 64 << 20  # ... and once its searches have run MEMO_GROW_AFTER seconds
+MEMO_GROW_AFTER = 2.0
 URGENT, MEMO_LEVELS = True, 1 << 30  # the kernel's defaults (see ``options``)
 
 
@@ -46,7 +49,7 @@ def _tables(lay: BitLayout) -> Tables:
         lay.counter_lo.astype(np.uint64), lay.counter_hi.astype(np.uint64),
         lay.urgent_bit, lay.urgent_start, lay.urgent_option,
         lay.cell_mask, lay.neighbours, lay.piece_bit, lay.piece_counter,
-        lay.piece_size_start, lay.piece_size,
+        lay.piece_size_start, lay.piece_size, lay.option_hash,
     )  # fmt: skip
 
 
@@ -54,17 +57,29 @@ class BitMemo:
     """A table of subtree counts for full counts of one problem (see "Memo" in
     ``dlx/bitset.py``); the searches of one problem's subproblems may share it.
 
-    ``keys``: uint64[slots, key_words + 1]; ``counts``: uint64[slots, limbs]; ``slots``
-    is the largest power of two that keeps both within ``nbytes``.
+    ``table``: uint64[2 * buckets, width], a row per entry (the key's words, the nodes
+    its subtree took, 0 for an empty row, then the count's limbs), two rows a bucket;
+    ``buckets`` is the largest power of two that keeps it within ``nbytes`` (for one
+    limb), and ``width`` a power of two, so that a bucket of a key of up to three
+    words is one 64-byte cache line. The table is anonymous memory: untouched pages
+    cost nothing, and Linux may back it with huge pages (fewer TLB misses).
     """
 
     def __init__(self, lay: BitLayout, nbytes: int = MEMO_BYTES, limbs: int = 1):
         self.layout = lay
-        width = lay.key_words + 1 + limbs
-        slots = max(nbytes // (8 * width), 16)
-        slots = 1 << (slots.bit_length() - 1)
-        self.keys = np.zeros((slots, lay.key_words + 1), np.uint64)
-        self.counts = np.zeros((slots, limbs), np.uint64)
+        self.table = _table(lay.key_words, limbs, nbytes)
+        self.seconds = 0.0  # of the searches that used it
+        self.grown = nbytes >= MEMO_BIG_BYTES
+
+    def used_for(self, seconds: float) -> None:
+        """Note ``seconds`` more of search with this memo; past ``MEMO_GROW_AFTER`` in
+        all, the table grows to ``MEMO_BIG_BYTES`` (empty: a memo only forgets), which
+        a long count repays and a short one would pay for in page faults."""
+        self.seconds += seconds
+        if not self.grown and self.seconds >= MEMO_GROW_AFTER:
+            limbs = self.table.shape[1] - self.layout.key_words - 1
+            self.table = _table(self.layout.key_words, limbs, MEMO_BIG_BYTES)
+            self.grown = True
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> BitMemo:
@@ -74,17 +89,45 @@ class BitMemo:
     @property
     def nbytes(self) -> int:
         """The table's size in bytes."""
-        return self.keys.nbytes + self.counts.nbytes
+        return self.table.nbytes
 
     def widen(self, limbs: int) -> None:
         """Hold counts of ``limbs`` words (the entries kept are still exact)."""
-        if limbs > self.counts.shape[1]:
-            wider = np.zeros((self.counts.shape[0], limbs), np.uint64)
-            wider[:, : self.counts.shape[1]] = self.counts
-            self.counts = wider
+        width = _row_width(self.layout.key_words, limbs)
+        if width > self.table.shape[1]:  # the limbs past the old ones are 0 in every row
+            wider = _anonymous((self.table.shape[0], width))
+            wider[:, : self.table.shape[1]] = self.table
+            self.table = wider
 
 
-_NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros((0, 1), np.uint64))
+def _table(key_words: int, limbs: int, nbytes: int) -> np.ndarray:
+    """An empty memo table of at most ``nbytes`` (for one limb; see ``BitMemo``)."""
+    width = _row_width(key_words, limbs)
+    buckets = max(nbytes // (16 * _row_width(key_words, 1)), 8)
+    return _anonymous((2 * (1 << (buckets.bit_length() - 1)), width))
+
+
+def _row_width(key_words: int, limbs: int) -> int:
+    """Words of a memo row: a power of two that holds a key, its weight and a count."""
+    need = key_words + 1 + limbs
+    return 1 << (need - 1).bit_length()
+
+
+def _anonymous(shape: tuple[int, int]) -> np.ndarray:
+    """A zeroed uint64 array of ``shape`` in its own anonymous mapping (page-aligned,
+    advised to use huge pages where the system has them)."""
+    nbytes = shape[0] * shape[1] * 8
+    # private: a process forked later gets a copy, never the same table
+    region = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            region.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:  # no transparent huge pages here: plain pages then
+            pass
+    return np.frombuffer(region, np.uint64).reshape(shape)
+
+
+_NO_MEMO = np.zeros((0, 4), np.uint64)
 
 
 class BitsetSearch:
@@ -100,7 +143,7 @@ class BitsetSearch:
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
         next to the option just taken (default 1: lone cells only, checked without a
         fill; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only
-        (default: with pieces, the levels of the first half of them plus one, where a
+        (default: with pieces, the levels of the first two thirds of them plus one, where
         lookup pays for its hashing; else all).
     """
 
@@ -143,7 +186,7 @@ class BitsetSearch:
         cap = 1 if prune_cap is None else int(prune_cap)
         if memo_levels is None:
             pieces = len(lay.piece_bit) if lay.n_cells else 0
-            memo_levels = pieces // 2 + 1 if pieces else MEMO_LEVELS
+            memo_levels = 2 * pieces // 3 + 1 if pieces else MEMO_LEVELS
         self.options = np.array([int(bool(urgent)), cap, int(memo_levels)], np.int64)
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -172,6 +215,7 @@ class BitsetSearch:
         levels = np.zeros(rows, np.int64)
         self._state = State(
             key=np.zeros((rows, lay.key_words), np.uint64),
+            key_hash=np.zeros(rows, np.uint64),
             cand=np.zeros(rows * lay.max_branches, np.int64),
             cand_start=levels.copy(),
             choice=levels.copy(),
@@ -182,8 +226,7 @@ class BitsetSearch:
             stats=self.kernel_stats,
             total=np.zeros(limbs, np.uint64),
             level_entry=np.zeros((rows, limbs), np.uint64),
-            memo_keys=_NO_MEMO[0],
-            memo_counts=_NO_MEMO[1],
+            memo=_NO_MEMO,
             marks=np.zeros((3, lay.words), np.uint64),
             stack=np.zeros(max(lay.n_bits, 1), np.int64),
             reach=np.zeros(n_sums, np.uint64),
@@ -234,8 +277,8 @@ class BitsetSearch:
         chosen = self._state.choice[: self.level]
         return tuple(int(k) for k in self._layout.option[chosen])
 
-    def _memo_arrays(self, stream: bool, max_solutions: int | None) -> tuple:
-        """The memo's arrays for this call (none for streams, limits and splits)."""
+    def _memo_table(self, stream: bool, max_solutions: int | None) -> np.ndarray:
+        """The memo's table for this call (none for streams, limits and splits)."""
         if self.memo is not None and (
             stream or max_solutions is not None or self.split_depth != NO_SPLIT
         ):
@@ -243,7 +286,7 @@ class BitsetSearch:
         if self.memo is None:
             return _NO_MEMO
         self.memo.widen(self.limbs)
-        return self.memo.keys, self.memo.counts
+        return self.memo.table
 
     def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
         """Run until a stopping event; return the kernel's code (or LIMIT)."""
@@ -255,8 +298,7 @@ class BitsetSearch:
             budget = next_budget(self, self.solutions, max_solutions)
             if budget is None:
                 return LIMIT
-            keys, counts = self._memo_arrays(stream, max_solutions)
-            state = self._state._replace(memo_keys=keys, memo_counts=counts)
+            state = self._state._replace(memo=self._memo_table(stream, max_solutions))
             t0 = time.perf_counter()
             nodes_before = int(self.kernel_stats[1])
             code = _kernel().search(
@@ -265,6 +307,8 @@ class BitsetSearch:
             )  # fmt: skip
             dt = time.perf_counter() - t0
             self.seconds += dt
+            if self.memo is not None:
+                self.memo.used_for(dt)
             if code == OVERFLOW:
                 self._new_state(limbs=2 * self.limbs)  # start again, counts twice as wide
                 continue

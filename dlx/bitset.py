@@ -45,15 +45,20 @@ word, with no fill, and it is dead unless a piece of one cell is left.
 
 Memo: for full counts, the number of solutions below a node depends only on its key
 (the residual problem is the options that fit, the counters' bounds left, and the bits
-still to cover). Before entering a child, its key is looked up in a direct-mapped table
-(``memo_keys[slot, :key_words]``, then a word that is 1 for a used slot;
-``memo_counts[slot]``, the count); a hit adds the count and the child is skipped. On
-leaving a level below the fixed ones whose subtree took at least ``MEMO_MIN_NODES``
-nodes, its count (``total`` now minus ``level_entry[l]``, kept at entry) is stored,
-overwriting whatever was in the slot: every stored count is that of a whole subtree,
-so the table stays exact whatever it forgets.
+still to cover). A key hashes to the sum of a fixed random word per bit covered and per
+use of each counter, so a child's hash is its parent's plus the option's
+(``option_hash``, ``key_hash[l]``): when a level's options are known, the table's rows
+of all its children are prefetched at once, and the lookups that follow find them in
+the cache. The table (``memo``) holds two rows a bucket: the key's words, the nodes its
+subtree took (0: an empty row), then its count. Before entering a child, its key is
+looked up in its bucket; a hit adds the count and the child is skipped. On leaving a
+level between the fixed ones and ``memo_levels`` whose subtree took at least
+``MEMO_MIN_NODES`` nodes, its count (``total`` now minus ``level_entry[l]``, kept at
+entry) is stored in the bucket's first row if that row's subtree took no more nodes
+(its entry moves to the second row), else in the second. Every stored count is that
+of a whole subtree, so the table stays exact whatever it forgets.
 
-Counts are exact at any size: ``total``, ``level_entry`` and ``memo_counts`` hold each
+Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
 count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
 of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
 
@@ -62,15 +67,44 @@ call stops after a budget of nodes (``PAUSED``) and the next goes on.
 """
 
 import numpy as np
-from numba import config, njit
+from llvmlite import ir
+from numba import config, njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
-if config.DISABLE_JIT:  # the intrinsic has no pure-Python version
+if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
 
     def trailing_zeros(x):  # noqa: F811
         """The number of zero bits below the lowest bit set."""
         x = int(x)
         return (x & -x).bit_length() - 1
+
+    def _prefetch_row(array, row):
+        """Nothing to do without JIT."""
+
+else:
+
+    @intrinsic
+    def _prefetch_row(typingctx, array, row):
+        """Ask the processor to load row ``row`` of a 2-D ``array`` into its caches (a
+        hint: nothing waits for it)."""
+
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            zero = context.get_constant(types.intp, 0)
+            pointer = cgutils.get_item_pointer(
+                context, builder, signature.args[0], ary, [args[1], zero]
+            )
+            byte_pointer = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            kind = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
+            prefetch = cgutils.get_or_insert_function(builder.module, kind, "llvm.prefetch.p0")
+            # a read, kept in every cache level, of data
+            builder.call(prefetch, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.none(array, row), codegen
 
 
 from dlx.bitlayout import OVERFLOW
@@ -281,12 +315,12 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
 
 
 @njit(**PLAIN)
-def _add(total, counts, row):
-    """``total += counts[row]`` (limbs); return False on a carry out of the top."""
+def _add(total, memo, row, col):
+    """``total += memo[row, col:]`` (limbs); return False on a carry out of the top."""
     carry = _ZERO
     for k in range(total.shape[0]):
         a = total[_u(k)]
-        b = counts[_u(row), _u(k)]
+        b = memo[_u(row), _u(col + k)]
         s = a + b
         c1 = s < a
         s2 = s + carry
@@ -306,37 +340,48 @@ def _add_one(total):
     return False
 
 
-@njit(**PLAIN)
-def _memo_slot(key, level, memo_keys):
-    """The table slot of ``key[level]``: a multiply-xorshift hash of its words."""
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(key.shape[1]):
-        h = (h ^ key[_u(level), _u(w)]) * np.uint64(0xFF51AFD7ED558CCD)
-        h ^= h >> np.uint64(29)
-    return h & np.uint64(memo_keys.shape[0] - 1)
+@njit(**PLAIN, inline="always")
+def _bucket(h, memo):
+    """The first row of the bucket of a key that hashes to ``h`` (two rows a bucket)."""
+    return ((h ^ (h >> np.uint64(29))) & np.uint64((memo.shape[0] >> 1) - 1)) << _ONE
 
 
 @njit(**PLAIN)
-def _memo_find(key, level, memo_keys):
-    """The slot holding ``key[level]``, or -1."""
-    slot = _memo_slot(key, level, memo_keys)
+def _memo_find(key, level, h, memo):
+    """The row of the memo holding ``key[level]`` (whose hash is ``h``), or -1."""
+    first = _bucket(h, memo)
     n = key.shape[1]
-    if memo_keys[slot, _u(n)] == _ZERO:
-        return -1
-    for w in range(n):
-        if memo_keys[slot, _u(w)] != key[_u(level), _u(w)]:
-            return -1
-    return np.int64(slot)
+    for r in range(first, first + _u(2)):
+        if memo[r, _u(n)] == _ZERO:
+            continue
+        same = True
+        for w in range(n):
+            if memo[r, _u(w)] != key[_u(level), _u(w)]:
+                same = False
+                break
+        if same:
+            return np.int64(r)
+    return -1
 
 
 @njit(**PLAIN)
-def _memo_store(key, level, memo_keys, memo_counts, total, entry):
-    """Keep ``total - entry[level]`` (the subtree's count) under ``key[level]``."""
-    slot = _memo_slot(key, level, memo_keys)
+def _memo_store(key, level, h, memo, total, entry, weight):
+    """Keep ``total - entry[level]`` (the subtree's count, found in ``weight`` nodes)
+    under ``key[level]``: in the bucket's first row if its entry took no more nodes
+    (that entry moves to the second row), else in the second."""
+    first = _bucket(h, memo)
     n = key.shape[1]
+    r = first + _ONE
+    held = memo[first, _u(n)]
+    if held == _ZERO:
+        r = first
+    elif held <= weight:
+        for w in range(memo.shape[1]):
+            memo[first + _ONE, _u(w)] = memo[first, _u(w)]
+        r = first
     for w in range(n):
-        memo_keys[slot, _u(w)] = key[_u(level), _u(w)]
-    memo_keys[slot, _u(n)] = _ONE
+        memo[r, _u(w)] = key[_u(level), _u(w)]
+    memo[r, _u(n)] = weight
     borrow = _ZERO
     for k in range(total.shape[0]):
         a = total[_u(k)]
@@ -345,7 +390,7 @@ def _memo_store(key, level, memo_keys, memo_counts, total, entry):
         b1 = a < b
         d2 = d - borrow
         b2 = d < borrow
-        memo_counts[slot, _u(k)] = d2
+        memo[r, _u(n + 1 + k)] = d2
         borrow = _ONE if (b1 or b2) else _ZERO
 
 
@@ -424,8 +469,8 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         ``branch_index``, ``branch_degree``, ``level_nodes`` int64[max_level + 1];
         ``state`` int64[2] (level, step); ``stats`` int64[3] (solutions, capped;
         nodes entered; options tested); ``total`` uint64[limbs]; ``level_entry``
-        uint64[max_level + 1, limbs]; ``memo_keys`` uint64[slots, key_words + 1] and
-        ``memo_counts`` uint64[slots, limbs] (no rows: no memo); ``marks``, ``reach``,
+        uint64[max_level + 1, limbs]; ``key_hash`` uint64[max_level + 1]; ``memo``
+        uint64[2 * buckets, width] (no rows: no memo); ``marks``, ``reach``,
         ``spare`` uint64 and ``stack`` int64 scratch for region pruning.
     forced : int64[k]
         Options (list order) taken at levels ``0..k-1``.
@@ -451,7 +496,9 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
     cand = s.cand
     stats = s.stats
     total = s.total
-    memo_on = s.memo_keys.shape[0] > 0
+    memo = s.memo
+    memo_on = memo.shape[0] > 0
+    key_hash = s.key_hash
     urgent_mode = options[0]
     prune_cap = options[1] if t.n_cells > 0 else 0
     memo_levels = options[2]
@@ -468,7 +515,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 code = PAUSED
                 break
             nodes += 1
-            if memo_on:
+            if memo_on and level <= memo_levels:
                 for k in range(total.shape[0]):
                     s.level_entry[_u(level), _u(k)] = total[_u(k)]
                 s.level_nodes[_u(level)] = nodes
@@ -512,6 +559,10 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 if dead:
                     step = BACKDOWN
                     continue
+            if memo_on and n_fixed <= level + 1 <= memo_levels:
+                for j in range(start, start + n):
+                    h = key_hash[_u(level)] + t.option_hash[_u(cand[_u(j)])]
+                    _prefetch_row(memo, _bucket(h, memo))
             if level == split_depth:
                 code = LEAF
                 step = BACKDOWN
@@ -533,10 +584,11 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 continue
             o = cand[_u(s.cand_start[_u(level)] + i)]
             _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
+            key_hash[_u(level + 1)] = key_hash[_u(level)] + t.option_hash[_u(o)]
             if memo_on and n_fixed <= level + 1 <= memo_levels:
-                slot = _memo_find(key, level + 1, s.memo_keys)
-                if slot >= 0:
-                    if not _add(total, s.memo_counts, slot):
+                row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
+                if row >= 0:
+                    if not _add(total, memo, row, key.shape[1] + 1):
                         code = OVERFLOW
                         break
                     if level < n_fixed:
@@ -548,12 +600,11 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             level += 1
             step = FORWARD
         else:
-            if (
-                memo_on
-                and n_fixed <= level <= memo_levels
-                and nodes - s.level_nodes[_u(level)] >= MEMO_MIN_NODES
-            ):
-                _memo_store(key, level, s.memo_keys, s.memo_counts, total, s.level_entry)
+            if memo_on and n_fixed <= level <= memo_levels:
+                weight = nodes - s.level_nodes[_u(level)]
+                if weight >= MEMO_MIN_NODES:
+                    h = key_hash[_u(level)]
+                    _memo_store(key, level, h, memo, total, s.level_entry, _u(weight))
             if level == 0:
                 code = DONE
                 break

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dlx
-from dlx import engines
+from dlx import bitsearch, engines
 from dlx.bitlayout import fits, layout, suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
@@ -42,9 +42,11 @@ CHOICES = [
 ]
 
 
-def bit_count(problem, memo=True, **choices) -> int:
-    """The bitset kernel's full count (with a fresh memo, unless ``memo`` is False)."""
-    search = BitsetSearch(problem, memo=BitMemo.of(problem) if memo else None, **choices)
+def bit_count(problem, memo=True, memo_bytes=None, **choices) -> int:
+    """The bitset kernel's full count (with a fresh memo, unless ``memo`` is False; of
+    ``memo_bytes`` if given: 1 for the smallest table, where most keys collide)."""
+    table = BitMemo.of(problem) if memo_bytes is None else BitMemo.of(problem, memo_bytes)
+    search = BitsetSearch(problem, memo=table if memo else None, **choices)
     while search.run() == PAUSED:
         pass
     assert search.done
@@ -241,6 +243,7 @@ def test_random_tilings_agree(tiling):
         found = bit_solutions(problem, **choices)
         assert len(found) == len(dlx_found) and as_set(found) == dlx_found, choices
         assert bit_count(problem, **choices) == len(dlx_found), choices
+    assert bit_count(problem, memo_bytes=1) == len(dlx_found)
     if problem.n_options <= 14:
         assert as_set(naive_solutions(problem)) == dlx_found
 
@@ -313,6 +316,23 @@ def test_split_paths_replay_the_tree():
                 pass
             counted += sub.solutions
         assert counted == total
+
+
+@pytest.mark.parametrize("name", ["scott_sym", "pent6x10_sym"])
+def test_a_memo_that_collides_or_grows_stays_exact(name, monkeypatch):
+    """Eight two-row buckets (every key collides), and a table that grows between two
+    kernel calls (its entries dropped), count what the search without a memo counts."""
+    problem = dlx.read(str(DATA / "dlx" / f"{name}.dlx"))
+    expected = EXPECTED[name]
+    assert bit_count(problem, memo=False) == expected
+    assert bit_count(problem, memo_bytes=1) == expected
+    monkeypatch.setattr(bitsearch, "MEMO_GROW_AFTER", 0.0)
+    memo = BitMemo.of(problem)
+    small = memo.table.shape
+    search = BitsetSearch(problem, memo=memo, budget=5000)
+    while search.run() == PAUSED:
+        pass
+    assert memo.table.shape[0] > small[0] and search.solutions == expected
 
 
 def test_forced_options_are_reported():
