@@ -65,14 +65,14 @@ HASH_SEED = 20261124  # the memo's random words: the same on every run and machi
 # search (``dlx.bitsearch``), one argument each (see ``dlx/bitset.py`` for both).
 Tables = namedtuple(
     "Tables",
-    "words n_cells mask test_mask list_start group_start group_guard "
-    "list_group_start halo primary_mask option_counter_start option_counter "
+    "words n_cells mask test_mask list_start group_start slot_group bit_slots "
+    "option_slot halo primary_mask option_counter_start option_counter "
     "counter_lo counter_hi urgent_bit urgent_start urgent_option "
     "cell_mask neighbours piece_bit piece_counter piece_size_start piece_size option_hash",
 )
 State = namedtuple(
     "State",
-    "key cand cand_start choice branch_index branch_degree level_nodes state stats "
+    "key free cand cand_start choice branch_index branch_degree level_nodes state stats "
     "key_hash total level_entry memo marks stack reach spare",
 )
 
@@ -85,8 +85,11 @@ class BitLayout:
     option's piece (tested once per group), without the words past its last bit (a
     board of up to 64 cells: one word); ``primary_mask``: uint64[words], the
     primary bits; a bit's list is split into *groups* of options of one piece:
-    ``group_start[g]:group_start[g + 1]``, the piece's bit ``group_guard[g]`` (-1: none),
-    the groups of bit ``b`` ``list_group_start[b]:list_group_start[b + 1]``; ``halo``:
+    ``group_start[g]:group_start[g + 1]``. Pieces are numbered (their *slots*; with no
+    pieces, one slot holds every group): ``slot_group[b, p]`` is the group of piece
+    ``p`` in the list of bit ``b`` (-1: none), ``bit_slots``: uint64[n_primary_bits,
+    slot_words] the pieces that have one, ``option_slot``: int64[n_options] the piece of
+    each option when it is a bit (used up once taken), else -1; ``halo``:
     uint64[n_options, words], the cells next to each option's cells; ``max_size``: the
     most cells of an option; ``option``: int64[n_options], the problem's
     option index of each; ``list_start``: int64[n_primary_bits + 1] (the list of bit
@@ -111,8 +114,9 @@ class BitLayout:
     test_mask: np.ndarray
     primary_mask: np.ndarray
     group_start: np.ndarray
-    group_guard: np.ndarray
-    list_group_start: np.ndarray
+    slot_group: np.ndarray
+    bit_slots: np.ndarray
+    option_slot: np.ndarray
     halo: np.ndarray
     max_size: int
     option: np.ndarray
@@ -359,11 +363,25 @@ def _compile(problem: Problem, arrays) -> BitLayout:
     )
     group_start = np.append(np.flatnonzero(new_group), n_options).astype(np.int64)
     group_piece = sorted_piece[group_start[:-1]]
-    group_guard = np.where(group_piece >= 0, bit_of[np.maximum(group_piece, 0)], -1).astype(
-        np.int64
-    )
     group_lowest = sorted_lowest[group_start[:-1]]
-    list_group_start = np.searchsorted(group_lowest, np.arange(n_primary_bits + 1)).astype(np.int64)
+    slot_of = np.zeros(n_items + 1, np.int64)  # with no pieces, every group is slot 0's
+    slot_of[pieces] = np.arange(len(pieces))
+    n_slots = max(len(pieces), 1)
+    slot_group = np.full((n_primary_bits, n_slots), -1, np.int64)
+    bit_slots = np.zeros((n_primary_bits, (n_slots + 63) // 64), np.uint64)
+    listed = group_lowest < n_primary_bits
+    g_bit, g_slot = group_lowest[listed], slot_of[np.maximum(group_piece[listed], 0)]
+    slot_group[g_bit, g_slot] = np.flatnonzero(listed)
+    np.bitwise_or.at(
+        bit_slots,
+        (g_bit, g_slot >> 6),
+        np.left_shift(np.uint64(1), (g_slot & 63).astype(np.uint64)),
+    )
+    option_slot = np.where(
+        (sorted_piece >= 0) & (bit_of[np.maximum(sorted_piece, 0)] >= 0),
+        slot_of[np.maximum(sorted_piece, 0)],
+        -1,
+    ).astype(np.int64)
     list_start = np.searchsorted(sorted_lowest, np.arange(n_primary_bits + 1)).astype(np.int64)
 
     # counters of each option (CSR, list order)
@@ -432,8 +450,9 @@ def _compile(problem: Problem, arrays) -> BitLayout:
         test_mask=test_mask,
         primary_mask=primary_mask,
         group_start=group_start,
-        group_guard=group_guard,
-        list_group_start=list_group_start,
+        slot_group=slot_group,
+        bit_slots=bit_slots,
+        option_slot=option_slot,
         halo=halo,
         max_size=max_size,
         option=order.astype(np.int64),

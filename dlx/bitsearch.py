@@ -43,7 +43,8 @@ def _tables(lay: BitLayout) -> Tables:
     """The layout as the kernel takes it."""
     return Tables(
         lay.words, lay.n_cells, lay.mask, lay.test_mask,
-        lay.list_start, lay.group_start, lay.group_guard, lay.list_group_start, lay.halo,
+        lay.list_start, lay.group_start, lay.slot_group, lay.bit_slots, lay.option_slot,
+        lay.halo,
         lay.primary_mask,
         lay.option_counter_start, lay.option_counter,
         lay.counter_lo.astype(np.uint64), lay.counter_hi.astype(np.uint64),
@@ -51,6 +52,15 @@ def _tables(lay: BitLayout) -> Tables:
         lay.cell_mask, lay.neighbours, lay.piece_bit, lay.piece_counter,
         lay.piece_size_start, lay.piece_size, lay.option_hash,
     )  # fmt: skip
+
+
+def _all_slots(lay: BitLayout) -> np.ndarray:
+    """The free pieces at the root: every slot (see ``BitLayout``)."""
+    n_slots = lay.slot_group.shape[1]
+    words = np.zeros(lay.bit_slots.shape[1], np.uint64)
+    for p in range(n_slots):
+        words[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    return words
 
 
 class BitMemo:
@@ -215,6 +225,7 @@ class BitsetSearch:
         levels = np.zeros(rows, np.int64)
         self._state = State(
             key=np.zeros((rows, lay.key_words), np.uint64),
+            free=np.repeat(_all_slots(lay)[None, :], rows, axis=0),
             key_hash=np.zeros(rows, np.uint64),
             cand=np.zeros(rows * lay.max_branches, np.int64),
             cand_start=levels.copy(),

@@ -171,6 +171,15 @@ def _push(mask, option_counter_start, option_counter, key, level, o, words):
 
 
 @njit(**PLAIN, inline="always")
+def _use_piece(free, level, p):
+    """The child's free pieces: level's, less piece ``p`` (none if ``p`` < 0)."""
+    for w in range(free.shape[1]):
+        free[_u(level + 1), _u(w)] = free[_u(level), _u(w)]
+    if p >= 0:
+        free[_u(level + 1), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
+
+
+@njit(**PLAIN, inline="always")
 def _first_free(key, level, primary_mask):
     """The first primary bit not covered at ``level`` (-1 if none)."""
     for w in range(primary_mask.shape[0]):
@@ -406,7 +415,7 @@ def _at_least(total, n):
 
 
 @njit(**PLAIN, inline="always")
-def _branches(t, key, level, cand, start, urgent_mode, stats):
+def _branches(t, key, free, level, cand, start, urgent_mode, stats):
     """Write the options that fit at ``level`` to ``cand[start:]``; return how many
     (-1 when every primary bit is covered)."""
     words = t.words
@@ -440,17 +449,18 @@ def _branches(t, key, level, cand, start, urgent_mode, stats):
     b = _first_free(key, level, t.primary_mask)
     if b < 0:
         return -1
-    for g in range(t.list_group_start[_u(b)], t.list_group_start[_u(b + 1)]):
-        guard = t.group_guard[_u(g)]
-        if guard >= 0 and _is_set(key, level, guard):
-            continue  # the group's piece is used
-        first = t.group_start[_u(g)]
-        last = t.group_start[_u(g + 1)]
-        stats[2] += last - first
-        for o in range(first, last):
-            if _fits_listed(t, key, level, o):
-                cand[_u(start + n)] = o
-                n += 1
+    for w in range(free.shape[1]):
+        pieces = t.bit_slots[_u(b), _u(w)] & free[_u(level), _u(w)]  # listed and not used
+        while pieces:
+            g = t.slot_group[_u(b), _u(w * 64 + _low(pieces))]
+            pieces &= pieces - _ONE
+            first = t.group_start[_u(g)]
+            last = t.group_start[_u(g + 1)]
+            stats[2] += last - first
+            for o in range(first, last):
+                if _fits_listed(t, key, level, o):
+                    cand[_u(start + n)] = o
+                    n += 1
     return n
 
 
@@ -530,7 +540,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                     cand[_u(start)] = o
                     n = 1
             else:
-                n = _branches(t, key, level, cand, start, urgent_mode, stats)
+                n = _branches(t, key, s.free, level, cand, start, urgent_mode, stats)
             if n < 0:
                 step = BACKDOWN
                 if not _counters_done(key, level, t.words, t.counter_lo):
@@ -585,6 +595,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             o = cand[_u(s.cand_start[_u(level)] + i)]
             _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
             key_hash[_u(level + 1)] = key_hash[_u(level)] + t.option_hash[_u(o)]
+            _use_piece(s.free, level, t.option_slot[_u(o)])
             if memo_on and n_fixed <= level + 1 <= memo_levels:
                 row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
                 if row >= 0:
