@@ -73,7 +73,7 @@ Tables = namedtuple(
 State = namedtuple(
     "State",
     "key free cand cand_start choice branch_index branch_degree level_nodes state stats "
-    "key_hash total level_entry memo marks stack reach spare",
+    "key_hash total level_entry memo reach spare",
 )
 
 

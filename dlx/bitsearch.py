@@ -198,6 +198,10 @@ class BitsetSearch:
             pieces = len(lay.piece_bit) if lay.n_cells else 0
             memo_levels = 2 * pieces // 3 + 1 if pieces else MEMO_LEVELS
         self.options = np.array([int(bool(urgent)), cap, int(memo_levels)], np.int64)
+        self._regions = None  # lone cells need no fill (the kernel is compiled without)
+        if cap > 1 and lay.n_cells:
+            marks = np.zeros((3, lay.words), np.uint64)
+            self._regions = (marks, np.zeros(max(lay.n_bits, 1), np.int64))
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.progress_enabled = progress
@@ -238,8 +242,6 @@ class BitsetSearch:
             total=np.zeros(limbs, np.uint64),
             level_entry=np.zeros((rows, limbs), np.uint64),
             memo=_NO_MEMO,
-            marks=np.zeros((3, lay.words), np.uint64),
-            stack=np.zeros(max(lay.n_bits, 1), np.int64),
             reach=np.zeros(n_sums, np.uint64),
             spare=np.zeros(n_sums, np.uint64),
         )
@@ -313,7 +315,7 @@ class BitsetSearch:
             t0 = time.perf_counter()
             nodes_before = int(self.kernel_stats[1])
             code = _kernel().search(
-                self._tables, state, self.forced, self.prefix, self.split_depth,
+                self._tables, state, self._regions, self.forced, self.prefix, self.split_depth,
                 budget, -1 if max_solutions is None else max_solutions, stream, self.options,
             )  # fmt: skip
             dt = time.perf_counter() - t0

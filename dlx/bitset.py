@@ -204,7 +204,7 @@ def _is_set(key, level, b):
     return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _shift_or(reach, size, out):
     """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
     n = reach.shape[0]
@@ -217,7 +217,7 @@ def _shift_or(reach, size, out):
         out[_u(w)] |= v
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _reachable(t, key, level, reach, spare):
     """Fill ``reach`` with the region sizes that the pieces left can fill (bit s: s)."""
     n = reach.shape[0]
@@ -323,7 +323,7 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     return False
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _add(total, memo, row, col):
     """``total += memo[row, col:]`` (limbs); return False on a carry out of the top."""
     carry = _ZERO
@@ -339,7 +339,7 @@ def _add(total, memo, row, col):
     return carry == _ZERO
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _add_one(total):
     """``total += 1`` (limbs); return False on a carry out of the top."""
     for k in range(total.shape[0]):
@@ -355,7 +355,7 @@ def _bucket(h, memo):
     return ((h ^ (h >> np.uint64(29))) & np.uint64((memo.shape[0] >> 1) - 1)) << _ONE
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _memo_find(key, level, h, memo):
     """The row of the memo holding ``key[level]`` (whose hash is ``h``), or -1."""
     first = _bucket(h, memo)
@@ -373,7 +373,7 @@ def _memo_find(key, level, h, memo):
     return -1
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _memo_store(key, level, h, memo, total, entry, weight):
     """Keep ``total - entry[level]`` (the subtree's count, found in ``weight`` nodes)
     under ``key[level]``: in the bucket's first row if its entry took no more nodes
@@ -403,7 +403,7 @@ def _memo_store(key, level, h, memo, total, entry, weight):
         borrow = _ONE if (b1 or b2) else _ZERO
 
 
-@njit(**PLAIN)
+@njit(**PLAIN, inline="always")
 def _at_least(total, n):
     """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
     if n < 0:
@@ -465,7 +465,7 @@ def _branches(t, key, free, level, cand, start, urgent_mode, stats):
 
 
 @njit(**PLAIN)
-def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream, options):
+def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solutions, stream, options):
     """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
     limit, an overflow or the budget.
 
@@ -480,8 +480,11 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         ``state`` int64[2] (level, step); ``stats`` int64[3] (solutions, capped;
         nodes entered; options tested); ``total`` uint64[limbs]; ``level_entry``
         uint64[max_level + 1, limbs]; ``key_hash`` uint64[max_level + 1]; ``memo``
-        uint64[2 * buckets, width] (no rows: no memo); ``marks``, ``reach``,
-        ``spare`` uint64 and ``stack`` int64 scratch for region pruning.
+        uint64[2 * buckets, width] (no rows: no memo); ``reach`` and ``spare``
+        uint64 scratch for region pruning.
+    regions : None, or (``marks`` uint64[3, words], ``stack`` int64[n_bits]), the
+        scratch of a fill: None for ``prune_cap`` 0 or 1 (lone cells only), a
+        specialisation compiled without the fill.
     forced : int64[k]
         Options (list order) taken at levels ``0..k-1``.
     prefix : int64[m]
@@ -560,12 +563,11 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 continue
             if prune_cap > 0 and level > 0:
                 o = s.choice[_u(level - 1)]
-                if prune_cap == 1:
+                if regions is None:  # compiled without the fill: see ``regions``
                     dead = _lone_cell(t, key, level, o, s.reach, s.spare)
                 else:
-                    dead = _dead_region(
-                        t, key, level, o, prune_cap, s.marks, s.stack, s.reach, s.spare
-                    )
+                    marks, stack = regions
+                    dead = _dead_region(t, key, level, o, prune_cap, marks, stack, s.reach, s.spare)
                 if dead:
                     step = BACKDOWN
                     continue
