@@ -129,7 +129,7 @@ def _low(x):
     return np.int64(trailing_zeros(x))
 
 
-@njit(**PLAIN, inline="always")
+@njit(**PLAIN)
 def _fits(mask, option_counter_start, option_counter, counter_hi, key, level, o, words):
     """Whether option ``o`` fits the node of ``level``."""
     for w in range(words):
