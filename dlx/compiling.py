@@ -24,7 +24,8 @@ import threading
 import time
 
 NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
-USUAL = "usually 5 to 40 s"  # the first-ever compilation (see README, "First run")
+# the first-ever compilation of each kernel, quiet machine to loaded (README, "First run")
+USUAL = {"search": "usually 5 to 40 s", "batch": "usually 5 to 40 s", "bitset": "usually 4 to 20 s"}
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
@@ -58,7 +59,7 @@ def _warm(kind: str, dispatcher, loop: bool, run) -> None:
     _done.add((kind, loop))
     quiet = multiprocessing.parent_process() is not None
     what = f"the {kind} kernel" + (" for loop items" if loop else "")
-    message = f"compiling {what} (first run only, {USUAL}) ..."
+    message = f"compiling {what} (first run only, {USUAL[kind]}) ..."
     said = threading.Event()
 
     def notice() -> None:

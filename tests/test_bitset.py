@@ -101,6 +101,27 @@ def test_polyomino_layout_finds_pieces_cells_and_x():
         assert reached == cells
 
 
+@pytest.mark.parametrize("name", ["pent6x10_sym", "sudoku_escargot"])
+def test_piece_slots_cover_each_list(name):
+    """The groups that the free-piece bitset visits at bit ``b`` are exactly the options
+    listed under ``b`` (with no pieces, one slot holds each list), each of one piece."""
+    lay = layout(dlx.read(str(DATA / "dlx" / f"{name}.dlx")))
+    for b in range(lay.n_primary_bits):
+        listed = set(range(lay.list_start[b], lay.list_start[b + 1]))
+        visited = set()
+        for p in range(lay.slot_group.shape[1]):
+            g = lay.slot_group[b, p]
+            has = bool(int(lay.bit_slots[b, p >> 6]) >> (p & 63) & 1)
+            assert has == (g >= 0)
+            if not has:
+                continue
+            first, last = lay.group_start[g], lay.group_start[g + 1]
+            assert last > first
+            visited |= set(range(first, last))
+            assert all(lay.option_slot[o] in (p, -1) for o in range(first, last))
+        assert visited == listed
+
+
 @pytest.mark.parametrize("name, short", [("pent6x10_sym", 6), ("pent3x20_sym", 3)])
 def test_cells_declared_along_the_long_side_are_swept(name, short):
     """These .dlx files number their cells row by row along the board's long side
