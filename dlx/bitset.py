@@ -325,9 +325,12 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
 
 @njit(**PLAIN, inline="always")
 def _add(total, memo, row, col):
-    """``total += memo[row, col:]`` (limbs); return False on a carry out of the top."""
+    """``total += memo[row, col:]`` (limbs); return False on a carry out of the top, or
+    when the entry has more limbs than ``total`` (a search of wider counts, sharing the
+    memo, stored it)."""
     carry = _ZERO
-    for k in range(total.shape[0]):
+    limbs = total.shape[0]
+    for k in range(limbs):
         a = total[_u(k)]
         b = memo[_u(row), _u(col + k)]
         s = a + b
@@ -336,6 +339,9 @@ def _add(total, memo, row, col):
         c2 = s2 < s
         total[_u(k)] = s2
         carry = _ONE if (c1 or c2) else _ZERO
+    for k in range(col + limbs, memo.shape[1]):
+        if memo[_u(row), _u(k)] != _ZERO:
+            return False
     return carry == _ZERO
 
 
@@ -401,6 +407,8 @@ def _memo_store(key, level, h, memo, total, entry, weight):
         b2 = d < borrow
         memo[r, _u(n + 1 + k)] = d2
         borrow = _ONE if (b1 or b2) else _ZERO
+    for k in range(n + 1 + total.shape[0], memo.shape[1]):
+        memo[r, _u(k)] = _ZERO  # what a wider count left in the row
 
 
 @njit(**PLAIN, inline="always")
