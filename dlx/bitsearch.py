@@ -127,6 +127,8 @@ def _anonymous(shape: tuple[int, int]) -> np.ndarray:
     """A zeroed uint64 array of ``shape`` in its own anonymous mapping (page-aligned,
     advised to use huge pages where the system has them)."""
     nbytes = shape[0] * shape[1] * 8
+    if not hasattr(mmap, "MAP_ANONYMOUS"):  # not a Unix: an ordinary array
+        return np.zeros(shape, np.uint64)
     # private: a process forked later gets a copy, never the same table
     region = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hasattr(mmap, "MADV_HUGEPAGE"):
