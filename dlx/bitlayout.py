@@ -99,7 +99,7 @@ class BitLayout:
     int64[n_urgent], the urgent items, their options
     ``urgent_option[urgent_start[u]:urgent_start[u + 1]]``; ``cell_mask``:
     uint64[words]; ``neighbours``: uint64[n_bits, words] (cells only); ``option_hash``:
-    uint64[n_options], what taking the option adds to a key's hash (see ``key_hashes``);
+    uint64[n_options], what taking the option adds to a key's hash (``_option_hash``);
     ``piece_bit`` /
     ``piece_counter``: int64[n_pieces]; piece ``p``'s option sizes in cells
     ``piece_size[piece_size_start[p]:piece_size_start[p + 1]]``; ``bit_item``: the

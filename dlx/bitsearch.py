@@ -54,15 +54,6 @@ def _tables(lay: BitLayout) -> Tables:
     )  # fmt: skip
 
 
-def _all_slots(lay: BitLayout) -> np.ndarray:
-    """The free pieces at the root: every slot (see ``BitLayout``)."""
-    n_slots = lay.slot_group.shape[1]
-    words = np.zeros(lay.bit_slots.shape[1], np.uint64)
-    for p in range(n_slots):
-        words[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
-    return words
-
-
 class BitMemo:
     """A table of subtree counts for full counts of one problem (see "Memo" in
     ``dlx/bitset.py``); the searches of one problem's subproblems may share it.
@@ -231,7 +222,8 @@ class BitsetSearch:
         levels = np.zeros(rows, np.int64)
         self._state = State(
             key=np.zeros((rows, lay.key_words), np.uint64),
-            free=np.repeat(_all_slots(lay)[None, :], rows, axis=0),
+            # at the root every piece that some list holds is free (see ``BitLayout``)
+            free=np.repeat(np.bitwise_or.reduce(lay.bit_slots, axis=0)[None, :], rows, axis=0),
             key_hash=np.zeros(rows, np.uint64),
             cand=np.zeros(rows * lay.max_branches, np.int64),
             cand_start=levels.copy(),
