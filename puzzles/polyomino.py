@@ -50,6 +50,7 @@ from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     COUNT_BY_DEFAULT,
     EPILOG,
     FILE_REQUIRED,
+    TAKES_FILE,
     WORKERS,
     count,
     draw,
@@ -188,7 +189,7 @@ def read_piece_picture(text: str, where: str = "picture") -> list[Piece]:
     return pieces
 
 
-def parse_pieces(spec: str, option: str = "--pieces") -> list[Piece]:
+def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
     """Pieces from a spec: names, set names, files or pictures, with ``*K`` for copies.
 
     Tokens are separated by commas or blanks. A token is a set (``pentominoes``,
@@ -276,14 +277,14 @@ def parse_board(spec: str) -> frozenset[Cell]:
     if m:
         width, height = int(m.group(1)), int(m.group(2))
         if width < 1 or height < 1:
-            raise PuzzleError(f"--board {spec}: the board is empty")
+            raise PuzzleError(f"board {spec!r}: the board is empty")
         if width * height > MAX_BOARD_CELLS:
-            raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
+            raise PuzzleError(f"board {spec!r}: more than {MAX_BOARD_CELLS} cells")
         return frozenset((r, c) for r in range(height) for c in range(width))
-    where = "--board"
+    where = "board"
     if "\n" not in spec:
         if not Path(spec).is_file():
-            raise PuzzleError(f"--board {spec!r}: neither WxH nor a board file")
+            raise PuzzleError(f"board {spec!r}: neither WxH nor a board file")
         where = spec
         spec = read_text(spec)
     lines = spec.replace("\r", "").split("\n")
@@ -335,7 +336,7 @@ def make_puzzle(board, pieces="pentominoes", extra=(), one_sided: bool = False) 
     """
     cells = parse_board(board) if isinstance(board, str) else frozenset(board)
     found: list[Piece] = []
-    specs = [("--pieces", pieces)] + [("--extra", spec) for spec in extra]
+    specs = [("pieces", pieces)] + [("extra", spec) for spec in extra]
     for option, spec in specs:
         if isinstance(spec, str):
             found.extend(parse_pieces(spec, option))
@@ -428,9 +429,11 @@ def add_arguments(parser) -> None:
 
 def read(text, args) -> list:
     """The one puzzle of ``--board``, ``--pieces`` and ``--extra`` (a FILE is not read)."""
-    if text is not None:
-        raise PuzzleError("pentomino takes no FILE: give --board (and --pieces)")
-    puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
+    tiling_cli.refuse_file(args, "pentomino", parse_board)
+    try:
+        puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
+    except PuzzleError as e:
+        raise PuzzleError(tiling_cli.flag_names(e)) from None
     args.restrict = ALIASES.get(args.restrict, args.restrict)
     args.breaker = ALIASES.get(args.breaker, args.breaker)
     return [tiling_cli.tiling_puzzle(args, puzzle, render, svg)]

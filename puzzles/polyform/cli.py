@@ -32,6 +32,7 @@ from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform import tiling
+from puzzles.polyform.boards import parse_board
 
 EPILOG = """\
 A tiling's solutions are its distinct tilings, one per class of the board's symmetry
@@ -45,6 +46,7 @@ ENGINE = "auto"  # the tiling commands' default --engine (one place to change it
 COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
+TAKES_FILE = False  # the board and pieces are flags
 HEADER = re.compile(r"^# solution \d+$")
 
 
@@ -191,11 +193,37 @@ def _check_engine(engine: str) -> None:
         raise PuzzleError(f"--engine {engine}: not a kernel of this dlx (known: {known})")
 
 
+def refuse_file(args, command: str, parse_board) -> None:
+    """Refuse a FILE (a tiling command reads none) in one line: most often a flag's
+    value split by a blank (``--board 8x 8``), so a board that does not parse is named."""
+    if args.file is None:
+        return
+    try:
+        parse_board(args.board)
+    except PuzzleError as e:
+        raise PuzzleError(
+            f"{flag_names(e)} ({args.file!r} after it is not an argument: write the board "
+            "as one word, e.g. --board 8x8)"
+        ) from None
+    raise PuzzleError(
+        f"{command} reads no FILE, but got {args.file!r}: give --board and --pieces, "
+        "each value one word (or quoted)"
+    )
+
+
+def flag_names(error: PuzzleError) -> str:
+    """An error of the Python functions, which name their arguments (``board``,
+    ``pieces``, ``extra``), as the command's flags name them (``--board``...)."""
+    return re.sub(r"^(board|pieces|extra)\b", r"--\1", str(error))
+
+
 def read(text, args) -> list[Tilings]:
     """The one puzzle of ``--board`` and ``--pieces`` (a FILE is not read)."""
-    if text is not None:
-        raise PuzzleError("polyform takes no FILE: give --board and --pieces")
-    puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
+    refuse_file(args, "polyform", lambda board: parse_board(board, args.lattice))
+    try:
+        puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
+    except PuzzleError as e:
+        raise PuzzleError(flag_names(e)) from None
     found = tiling_puzzle(args, puzzle)
     if args.dlx:
         plan = found.plan()

@@ -393,7 +393,7 @@ SET_HELP = (
 )  # fmt: skip
 
 
-def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces") -> Selection:
+def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") -> Selection:
     """Pieces from a spec: sets, families with sizes, names, ``-NAME``, ``NAME*K``, files.
 
     Tokens are separated by commas or blanks and read in order: a set (``hexiamonds``),
@@ -459,8 +459,8 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces"
                 _add(pieces, Piece(p.name, p.shape, p.copies * copies), lat, where)
             continue
         raise PuzzleError(
-            f"{where}: unknown piece or set on the {lattice} lattice (another lattice: "
-            f"--lattice); {SET_HELP}"
+            f"{where}: unknown piece or set on the {lattice} lattice (one of another lattice: "
+            f"name that lattice); {SET_HELP}"
         )
     if not pieces:
         raise PuzzleError(f"{option}: every piece was removed")
