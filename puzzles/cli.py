@@ -300,7 +300,7 @@ def run(module, args) -> int:
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
     if not (args.count or args.unique):
         puzzles_text += f"{printer.found} solutions, "
-    print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
+    print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
 
 
@@ -397,6 +397,7 @@ class Printer:
         self.drawn: list = []  # answers to draw
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
+        self.resumed = ""  # with --checkpoint: what the checkpoint held (as python -m dlx)
         if args.json:
             sink.write('{"puzzles": [\n')
 
@@ -447,6 +448,9 @@ class Printer:
             if lines is not None:
                 line = lines()
             entry.update(count=o.found, complete=o.complete)
+            if args.checkpoint is not None and getattr(o.result, "tasks", None) is not None:
+                done = f"{o.result.resumed} of {o.result.tasks} subproblems were done before"
+                self.resumed = f"; {args.checkpoint}: {done}"
             if hasattr(o.result, "to_json"):
                 entry.update(o.result.to_json())
             self.status = self.status or int(o.complete and o.found == 0)

@@ -1,6 +1,7 @@
 """The frictions a new user met (issue 27, point 4), one test each: what they typed, and
 what they should see. Every solution shown here goes through a checker."""
 
+import contextlib
 import io
 import json
 import subprocess
@@ -173,3 +174,166 @@ def test_python_errors_name_the_argument_and_commands_the_flag(capsys):
     assert status == 2 and err.startswith("error: --extra, item 1 'Q'")
     status, _, err = run(capsys, "pentomino", "--board", "0x8")
     assert status == 2 and err.startswith("error: --board '0x8': the board is empty")
+
+
+# -- tilings: the piece O, pictures, summaries --------------------------------------------
+
+
+def test_piece_o_wherever_extra_takes_it(capsys):
+    """``O`` (the 2x2 square, ``O4``) in ``--pieces`` of both tiling commands, as in
+    ``--extra``; the solutions listed are checked."""
+    makers = {"polyform": tiling.make_puzzle, "pentomino": P.make_puzzle}
+    for command, make in makers.items():
+        puzzle = make("8x8", "pentominoes,O")
+        assert puzzle.names[-1] == "O4"
+        argv = ["--board", "8x8", "--pieces", "pentominoes,O", "--restrict", "O", "--limit", "2"]
+        status, out, _ = run(capsys, command, *argv, "--json", "--no-progress")
+        assert status == 0
+        solutions = json.loads(out)["puzzles"][0]["solutions"]
+        assert len(solutions) == 2
+        for solution in solutions:
+            found = [(p["piece"], frozenset(map(tuple, p["cells"]))) for p in solution]
+            assert tiling.faults(puzzle, found) == []
+    status, out, _ = run(capsys, "polyform", "--board", "4x4", "--pieces", "O*4", "--json")
+    entry = json.loads(out)["puzzles"][0]
+    assert status == 0 and (entry["all"], entry["distinct"]) == (1, 1)
+    status, out, _ = run(capsys, "polyform", "--board", "8x8", "--pieces", "pentominoes,-O")
+    assert status == 2
+
+
+def test_svg_of_one_tiling():
+    for puzzle, module in (
+        (P.make_puzzle("3x20"), P),
+        (tiling.make_puzzle("6x6", "hexiamonds"), tiling),
+    ):
+        first = next(module.distinct_tilings(puzzle))
+        assert tiling.faults(puzzle, first) == []
+        one = module.svg(puzzle, first)
+        assert one == module.svg(puzzle, [first])
+        assert one.startswith("<svg") and one.count("<path") == 12
+
+
+def test_print_puzzle_is_a_summary():
+    text = str(P.make_puzzle("6x10"))
+    assert text == (
+        "60 cells on the square lattice, 12 free pieces (F I L N P T U V W X Y Z), 2056 placements"
+    )
+    assert "lambda" not in repr(P.make_puzzle("6x10")) and text in repr(P.make_puzzle("6x10"))
+    cube = tiling.make_puzzle("3x3x3", "soma")
+    assert str(cube).startswith("27 cells on the cubic lattice, 7 pieces (V L T Z A B P)")
+    assert "lambda" not in repr(cube) and "lambda" not in repr(cube.lattice)
+
+
+def test_tilings_draw_themselves():
+    for puzzle, module in ((P.make_puzzle("3x20"), P), (tiling.make_puzzle("4x4", "O*4"), tiling)):
+        first = next(module.distinct_tilings(puzzle))
+        assert tiling.faults(puzzle, first) == []
+        assert first._repr_svg_() == module.svg(puzzle, [first])
+        assert str(first) == module.render(puzzle, first)
+        assert first == list(first) and isinstance(first, list)
+    cube = tiling.make_puzzle("3x3x3", "soma")
+    found = next(tiling.distinct_tilings(cube))
+    assert tiling.faults(cube, found) == []
+    assert found._repr_svg_().startswith("<svg") and "\n\n" in str(found)  # layers
+
+
+def test_a_resumed_tiling_count_says_so(tmp_path, capsys):
+    """As ``python -m dlx --checkpoint`` does: how many subproblems the checkpoint held.
+    3x20 pentominoes: 8 all, 2 distinct (Polyform Puzzler, Pentominoes3x20)."""
+    argv = ["pentomino", "--board", "3x20", "--workers", "1", "--no-progress"]
+    argv += ["--checkpoint", str(tmp_path / "c.ckpt")]
+    status, out, err = run(capsys, *argv)
+    assert status == 0 and out == "all solutions: 8\ndistinct solutions: 2\n"
+    tasks = int(err.split(": 0 of ")[1].split()[0])
+    assert tasks > 0 and err.rstrip().endswith(f"0 of {tasks} subproblems were done before")
+    status, out, err = run(capsys, *argv)
+    assert status == 0 and out == "all solutions: 8\ndistinct solutions: 2\n"
+    assert err.rstrip().endswith(f"c.ckpt: {tasks} of {tasks} subproblems were done before")
+
+
+# -- --dask on the tiling commands ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A small in-process Dask cluster (the tests skip without dask.distributed)."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_tiling_commands_search_on_dask(dask_client, capsys):
+    """The count's tasks run on the cluster (its task stream sees them); 5x12
+    pentominoes: 1010 distinct, 4040 all (Polyform Puzzler, Pentominoes5x12)."""
+    from dask.distributed import get_task_stream
+
+    address = dask_client.scheduler.address
+    with get_task_stream(dask_client) as tasks:
+        status, out, _ = run(capsys, "pentomino", "--board", "5x12", "--dask", address)
+    assert status == 0 and out == "all solutions: 4040\ndistinct solutions: 1010\n"
+    assert len(tasks.data) > 1
+    argv = ["polyform", "--board", "3x20", "--pieces", "pentominoes", "--dask", address]
+    status, out, _ = run(capsys, *argv, "--count", "--no-progress")
+    assert status == 0 and out == "all solutions: 8\ndistinct solutions: 2\n"
+    status, out, _ = run(capsys, *argv, "--all", "--json", "--no-progress")
+    solutions = json.loads(out)["puzzles"][0]["solutions"]
+    puzzle = tiling.make_puzzle("3x20", "pentominoes")
+    assert status == 0 and len(solutions) == 2
+    for solution in solutions:
+        found = [(p["piece"], frozenset(map(tuple, p["cells"]))) for p in solution]
+        assert tiling.faults(puzzle, found) == []
+
+
+@pytest.mark.parametrize("command", [["pentomino"], ["polyform", "--pieces", "pentominoes"]])
+def test_dask_missing_is_one_line(monkeypatch, capsys, command):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # the import fails
+    status, out, err = run(capsys, *command, "--board", "3x20", "--dask", "tcp://127.0.0.1:1")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("error: --dask: searching on Dask needs the dask.distributed package")
+
+
+# -- the polyform API ------------------------------------------------------------------
+
+
+def test_polyform_api_is_exported_and_documented():
+    import puzzles.polyform as api
+
+    assert sorted(api.__all__) == sorted(set(api.__all__))
+    for name in api.__all__:
+        thing = getattr(api, name)
+        assert thing.__doc__ and len(thing.__doc__.strip()) > 20, name
+    for name in ("make_puzzle", "count_tilings", "distinct_tilings", "svg", "render"):
+        doc = getattr(api, name).__doc__
+        assert ">>> " in doc, name
+    for name in ("make_puzzle", "count_tilings", "distinct_tilings", "svg"):
+        assert "Parameters\n    ----------" in getattr(api, name).__doc__, name
+
+
+def test_tilings_count_with_the_commands_default_engine(monkeypatch):
+    """The tiling commands' default kernel is auto, and so is the Python API's."""
+    from puzzles.polyform import cli
+
+    engines = []
+    count, solutions = dlx.count, dlx.solutions
+    monkeypatch.setattr(dlx, "count", lambda *a, **k: engines.append(k["engine"]) or count(*a, **k))
+    monkeypatch.setattr(
+        dlx, "solutions", lambda *a, **k: engines.append(k["engine"]) or solutions(*a, **k)
+    )
+    puzzle = tiling.make_puzzle("3x20", "pentominoes")
+    assert tiling.count_tilings(puzzle).distinct == 2
+    assert len(list(tiling.distinct_tilings(puzzle))) == 2
+    assert engines == ["auto", "auto"] and cli.ENGINE == "auto"
+    assert "(default auto)" in " ".join(cli_help("polyform").split())
+
+
+def cli_help(command: str) -> str:
+    """The text of ``python -m puzzles COMMAND --help``."""
+    out = io.StringIO()
+    with pytest.raises(SystemExit), contextlib.redirect_stdout(out):
+        main([command, "--help"])
+    return out.getvalue()

@@ -130,9 +130,22 @@ def _hex_norm(i: int, j: int) -> int:
 def parse_board(spec: str, lattice: str | None = None) -> tuple[str, frozenset]:
     """(lattice, board cells) from a shape, a picture, a picture file or a cell list.
 
-    A cell-list file names its own lattice (it must agree with ``lattice`` when that is
-    given); shapes and pictures need ``lattice`` (default square).
+    Parameters
+    ----------
+    spec : str
+        A shape (see the module), a picture (a text with a newline), or the path of a
+        picture or cell-list file.
+    lattice : str, optional
+        A cell-list file names its own lattice (it must agree with ``lattice`` when
+        that is given); shapes and pictures need ``lattice`` (default square).
 
+    Raises
+    ------
+    PuzzleError
+        Naming ``board`` (or the file) and the line at fault.
+
+    Examples
+    --------
     >>> lattice, cells = parse_board("6x6", "triangular")
     >>> lattice, len(cells)
     ('triangular', 72)

@@ -42,7 +42,7 @@ group G (every tiling with --no-symmetry). With no mode given it counts (on ever
 --limit N lists N distinct solutions; --out FILE alone writes every one there (one
 picture each, a blank line between two; on a 3-D board each starts with a line
 "# solution K"); --json gives each solution as a list of pieces with their cells."""
-ENGINE = "auto"  # the tiling commands' default --engine (one place to change it)
+ENGINE = tiling.ENGINE  # the tiling commands' default --engine (one place to change it)
 COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
@@ -67,6 +67,12 @@ def add_tiling_arguments(parser) -> None:
         default=ENGINE,
         help=f"the search kernel: dlx, bitset (fills the first empty cell), or auto "
         f"(bitset when the problem fits it) (default {ENGINE})",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="search on the Dask cluster whose scheduler is at ADDRESS (needs the "
+        "dask.distributed package)",
     )
 
 
@@ -109,6 +115,7 @@ class Tilings:
     draw: object = tiling.svg
     label: str = ""
     shown: int = 0  # answers made so far (their headers' numbers)
+    dask: str | None = None  # the scheduler's address, to search on a Dask cluster
 
     def plan(self):
         """The symmetry plan (None without symmetry breaking)."""
@@ -181,9 +188,29 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
             file=sys.stderr,
         )
     _check_engine(args.engine)
+    if args.dask is not None:
+        _check_dask()
     return Tilings(
-        puzzle, not args.no_symmetry, args.restrict, args.breaker, args.engine, render, draw
+        puzzle,
+        not args.no_symmetry,
+        args.restrict,
+        args.breaker,
+        args.engine,
+        render,
+        draw,
+        dask=args.dask,
     )
+
+
+def _check_dask() -> None:
+    """Refuse ``--dask`` in one line where ``dask.distributed`` is not installed."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise PuzzleError(
+            "--dask: searching on Dask needs the dask.distributed package "
+            "(pip install 'dask[distributed]')"
+        ) from None
 
 
 def _check_engine(engine: str) -> None:
@@ -238,7 +265,9 @@ def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
     """The distinct tilings (every one with ``--no-symmetry``), streamed."""
     puzzle, plan = tilings.puzzle, tilings.plan()
     found = dlx.solutions(
-        tiling.build(puzzle, plan), engine=tilings.engine, **search_options(**search)
+        tiling.build(puzzle, plan),
+        engine=tilings.engine,
+        **search_options(**search, dask=tilings.dask),
     )
 
     def keep(answer: TilingAnswer) -> bool:
@@ -259,7 +288,15 @@ class TilingCount(dlx.Count):
 
     def __new__(cls, counts: tiling.Counts, symmetry: bool = True):
         found = (counts.distinct if symmetry else counts.all) or 0
-        self = super().__new__(cls, found, counts.complete, counts.stats, counts.stopped_by)
+        self = super().__new__(
+            cls,
+            found,
+            counts.complete,
+            counts.stats,
+            counts.stopped_by,
+            counts.resumed,
+            counts.tasks,
+        )
         self.all, self.distinct, self.symmetric = counts.all, counts.distinct, counts.symmetric
         self.how = counts.how
         return self
@@ -290,6 +327,6 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
         breaker=tilings.breaker,
         engine=tilings.engine,
         limit=limit,
-        **search_options(**search),
+        **search_options(**search, dask=tilings.dask),
     )
     return TilingCount(result, tilings.symmetry)
