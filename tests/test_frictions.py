@@ -254,19 +254,6 @@ def test_a_resumed_tiling_count_says_so(tmp_path, capsys):
 # -- --dask on the tiling commands ----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def dask_client():
-    """A small in-process Dask cluster (the tests skip without dask.distributed)."""
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    )
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-
-
 def test_tiling_commands_search_on_dask(dask_client, capsys):
     """The count's tasks run on the cluster (its task stream sees them); 5x12
     pentominoes: 1010 distinct, 4040 all (Polyform Puzzler, Pentominoes5x12)."""

@@ -587,12 +587,9 @@ def count_tilings(
     -----
     With a breaker piece the restricted problem is counted with no Python work per
     solution and all = distinct x |G|; without one each solution is reduced in Python,
-    which also counts the symmetric classes. Without ``symmetry`` every tiling
-    is counted and the distinct count is unknown unless G = {e}. ``limit`` stops at
-    that many distinct solutions (all, without ``symmetry``); ``search``: the keywords
-    of ``dlx.count`` (``progress``, ``workers``, ``time_limit``, ``node_limit``,
-    ``engine``). A Ctrl-C while solutions are reduced raises ``Interrupted`` with the
-    distinct solutions found so far.
+    which also counts the symmetric classes (a checkpoint is then refused). A Ctrl-C
+    while solutions are reduced raises ``dlx.Interrupted`` with the distinct
+    solutions found so far.
     """
     search.setdefault("engine", ENGINE)
     if not symmetry:
