@@ -176,11 +176,12 @@ class Progress:
 
     def update(self, fraction: float, solutions: int) -> None:
         """Show the fraction done and the solutions so far."""
-        if self.bar is not None and time.monotonic() - self.drawn >= self.interval:
-            self.drawn = time.monotonic()
+        if self.bar is not None:
             self.bar.n = min(max(fraction, self.bar.n), 1.0)
             self.bar.set_postfix_str(f"{solutions} solutions", refresh=False)
-            self.bar.refresh()
+            if time.monotonic() - self.drawn >= self.interval:
+                self.drawn = time.monotonic()
+                self.bar.refresh()
 
     def close(self, fraction: float | None, solutions: int) -> None:
         """Close the bar, showing the final count (and 100% if the search finished)."""
