@@ -5,6 +5,8 @@ polysticks; the lattices are in ``puzzles.lattices``). A *puzzle* is a board and
 pieces that must cover it; a *tiling* is one way they do, as a list of (piece name,
 cells); *distinct* tilings are one per class of the board's symmetries.
 
+Examples
+--------
 >>> from puzzles.polyform import count_tilings, distinct_tilings, make_puzzle, svg
 >>> puzzle = make_puzzle("5x3", "F,P,U")
 >>> counts = count_tilings(puzzle)
@@ -17,6 +19,8 @@ PPFFU
 PFFUU
 >>> picture = svg(puzzle, tiling)  # Jupyter draws a tiling itself (``_repr_svg_``)
 
+Notes
+-----
 The modules: ``tiling`` (build, decode, render, draw, count), ``pieces`` (the
 catalogue, piece-set specs), ``boards`` (shapes, pictures, cell lists), ``symmetry``
 (the exact symmetry-breaking plan and its proof) and ``cli`` (``python -m puzzles

@@ -91,6 +91,8 @@ class Tiling(list):
     A list, that compares as one; ``str()`` is its text picture (``render``) and
     Jupyter draws it (``_repr_svg_``: ``svg``).
 
+    Examples
+    --------
     >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
     >>> tiling = next(distinct_tilings(puzzle))
     >>> print(tiling)
@@ -224,6 +226,8 @@ def symmetry_group(puzzle: Puzzle) -> list:
     map the board onto itself and the piece set onto itself (see
     ``symmetry.symmetry_group``); the identity first.
 
+    Examples
+    --------
     >>> len(symmetry_group(make_puzzle("6x10", "pentominoes")))
     4
     """
@@ -264,6 +268,8 @@ def build(puzzle: Puzzle, plan=None) -> dlx.Problem:
     """The exact-cover problem of a puzzle (items and options: see the module); with a
     ``plan``, the symmetry-breaking restrictions too.
 
+    Examples
+    --------
     >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
     >>> print(build(puzzle), dlx.count(build(puzzle)))
     Problem(12 primary, 0 secondary items, 36 options) 8
@@ -306,6 +312,8 @@ def decode(puzzle: Puzzle, solution) -> Tiling:
     """The tiling of a solution of ``build(puzzle)``: (piece name, cells) per placed
     piece, by least cell.
 
+    Examples
+    --------
     >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
     >>> tiling = decode(puzzle, dlx.first(build(puzzle)))
     >>> sorted(name for name, cells in tiling), faults(puzzle, tiling)
@@ -324,6 +332,8 @@ def faults(puzzle: Puzzle, tiling) -> list[str]:
     """What is wrong with a tiling (empty when it is a solution): cells, counts, shapes,
     crossings; from the rules alone, not from the exact-cover problem.
 
+    Examples
+    --------
     >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
     >>> faults(puzzle, next(distinct_tilings(puzzle))[:2])
     ['cells outside the board or left empty', "pieces used {'T4': 1, 'L3': 1}"]
@@ -365,6 +375,8 @@ def letters(puzzle: Puzzle) -> dict[str, str]:
 def render(puzzle: Puzzle, tiling: Tiling) -> str:
     """A tiling as a text picture in the lattice's text, a letter per cell.
 
+    Examples
+    --------
     >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
     >>> print(render(puzzle, next(distinct_tilings(puzzle))))
     TII
