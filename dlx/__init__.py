@@ -26,6 +26,18 @@ try:
 except _metadata.PackageNotFoundError:  # run from a checkout, not installed
     __version__ = "0.1.0+unknown"
 
+
+def __getattr__(name: str):
+    """``dlx.logic``, imported on first use (``import dlx`` stays light)."""
+    if name in _LAZY_SUBMODULES:
+        from importlib import import_module
+
+        return import_module(f"dlx.{name}")
+    raise AttributeError(f"module 'dlx' has no attribute {name!r}")
+
+
+_LAZY_SUBMODULES = ("logic",)
+
 __all__ = [
     "BatchResult",
     "CheckpointError",

@@ -55,7 +55,7 @@ def resolve(engine: str | None, problem: Problem | None = None) -> str:
         return name
     if name in RESERVED:
         raise ValueError(f"engine {name!r} is not available in this version (use 'dlx')")
-    known = ", ".join(repr(k) for k in ENGINES)
+    known = ", ".join(repr(k) for k in CHOICES)
     raise ValueError(f"unknown engine {name!r} (known: {known})")
 
 

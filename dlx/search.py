@@ -111,10 +111,27 @@ class Count(int):
 
 @dataclass(frozen=True)
 class Solution:
-    """A solution: the chosen options, by index, in the order the search chose them."""
+    """A solution: the chosen options, by index, in the order the search chose them.
+
+    ``print`` shows each option's items (after its name, if it has one), a line each.
+
+    >>> from dlx import Problem, first
+    >>> p = Problem(primary=["a", "b"])
+    >>> _ = p.add_option(["a", "b"], name="both")
+    >>> s = first(p)
+    >>> s
+    Solution(options=(0,))
+    >>> print(s)
+    both: a b
+    """
 
     options: tuple[int, ...]
     problem: Problem = field(repr=False, compare=False)
+
+    def __str__(self) -> str:
+        rows = (" ".join(row) for row in self.rows)
+        named = zip(self.names, rows, strict=True)
+        return "\n".join(r if n is None else f"{n}: {r}" for n, r in named)
 
     @property
     def names(self) -> list[str | None]:
@@ -131,16 +148,24 @@ class Progress:
     """Knuth's estimate of the fraction of the tree done, shown with tqdm on stderr.
 
     If the choice at level l is branch k_l (from 0) of d_l, the fraction done is
-    ``sum_l k_l / (d_1 ... d_l)``: it only grows, and reaches 1 at the end.
+    ``sum_l k_l / (d_1 ... d_l)``: it only grows, and reaches 1 at the end. Where
+    standard error is not a terminal (a log file), the bar is redrawn at most once every
+    ``LOG_SECONDS``.
     """
+
+    LOG_SECONDS = 5.0
 
     def __init__(self, enabled: bool, desc: str = "search", initial: float = 0.0):
         """``initial``: the fraction done before this run (resumed from a checkpoint),
         left out of the rate, so the time left is that of this run's speed."""
         self.bar = None
+        self.drawn = time.monotonic()
         if enabled:
+            import sys
+
             from tqdm.auto import tqdm
 
+            self.interval = 0.0 if sys.stderr.isatty() else self.LOG_SECONDS
             self.bar = tqdm(
                 total=1.0,
                 initial=initial,
@@ -154,7 +179,9 @@ class Progress:
         if self.bar is not None:
             self.bar.n = min(max(fraction, self.bar.n), 1.0)
             self.bar.set_postfix_str(f"{solutions} solutions", refresh=False)
-            self.bar.refresh()
+            if time.monotonic() - self.drawn >= self.interval:
+                self.drawn = time.monotonic()
+                self.bar.refresh()
 
     def close(self, fraction: float | None, solutions: int) -> None:
         """Close the bar, showing the final count (and 100% if the search finished)."""

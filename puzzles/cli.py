@@ -35,7 +35,10 @@ with the module's ``svg(answer)``); ``search`` is
 - ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
-  when the puzzle may come from flags alone; ``COUNT_BY_DEFAULT = True`` to count
+  when the puzzle may come from flags alone; ``FILE_OR_STDIN = True`` when, given no
+  FILE and no action, it reads standard input (refused in one line on a terminal);
+  ``TAKES_FILE = False`` when it never reads one (its ``read`` refuses ``args.file``);
+  ``COUNT_BY_DEFAULT = True`` to count
   when no mode is asked for (``--limit N`` then lists N solutions);
 - ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``EPILOG``: what its flags mean for it, shown at the end of ``--help``.
@@ -252,7 +255,8 @@ def run(module, args) -> int:
     """Read the puzzles, search each one as the flags say, print the answers as they
     come (a puzzle at a time)."""
     _check(args)
-    text = None if args.file is None else read_text(args.file)
+    takes_file = getattr(module, "TAKES_FILE", True)  # else ``read`` refuses a FILE itself
+    text = None if args.file is None or not takes_file else read_text(args.file)
     act = getattr(module, "act", None)
     output = act(args, text) if act is not None else None
     if output is not None:
@@ -260,9 +264,11 @@ def run(module, args) -> int:
         with _output(args.out) as sink:
             sink.write(output)
         return status
+    if text is None and getattr(module, "FILE_OR_STDIN", False):
+        text, args.file = _standard_input(), "-"
     if text is None and getattr(module, "FILE_REQUIRED", True):
         raise PuzzleError("give a puzzle FILE")
-    name = "<stdin>" if args.file == "-" else args.file
+    name = "<stdin>" if args.file == "-" else args.file if takes_file else None
     try:
         reader = getattr(module, "read", None)
         puzzles = reader(text, args) if reader is not None else module.parse_all(text)
@@ -294,8 +300,16 @@ def run(module, args) -> int:
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
     if not (args.count or args.unique):
         puzzles_text += f"{printer.found} solutions, "
-    print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}", file=sys.stderr)
+    print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
+
+
+def _standard_input() -> str:
+    """The puzzles of standard input when no FILE is given: read when it is a pipe or a
+    file, refused in one line when it is a terminal (nobody would type a puzzle there)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise PuzzleError("give a puzzle FILE (- for standard input), or pipe puzzles in")
+    return read_text("-")
 
 
 def _search_all(module, puzzles: list, args, progress: bool, printer):
@@ -383,6 +397,7 @@ class Printer:
         self.drawn: list = []  # answers to draw
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
+        self.resumed = ""  # with --checkpoint: what the checkpoint held (as python -m dlx)
         if args.json:
             sink.write('{"puzzles": [\n')
 
@@ -433,6 +448,9 @@ class Printer:
             if lines is not None:
                 line = lines()
             entry.update(count=o.found, complete=o.complete)
+            if args.checkpoint is not None and getattr(o.result, "tasks", None) is not None:
+                done = f"{o.result.resumed} of {o.result.tasks} subproblems were done before"
+                self.resumed = f"; {args.checkpoint}: {done}"
             if hasattr(o.result, "to_json"):
                 entry.update(o.result.to_json())
             self.status = self.status or int(o.complete and o.found == 0)

@@ -226,22 +226,23 @@ class Answers:
         return self.account.stats.nodes
 
 
-SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint")
+SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint", "dask")
 
 
 def search_options(**search) -> dict:
     """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
-    ``time_limit``, ``node_limit``, ``checkpoint`` (left out when None: a parallel
-    stream takes none of them), ``progress`` and ``workers``; any other name is
-    refused."""
+    ``time_limit``, ``node_limit``, ``checkpoint``, ``dask`` (a scheduler's address;
+    each left out when None: a parallel stream takes none of them), ``progress`` and
+    ``workers``; any other name is refused."""
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         raise TypeError(
             f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
         )
     options = {k: v for k, v in search.items() if v is not None or k == "workers"}
-    if "checkpoint" in options:  # any number of workers, one included (tasks in this process)
-        options["parallel"] = dlx.Parallel(checkpoint=options.pop("checkpoint"))
+    if "checkpoint" in options or "dask" in options:  # any number of workers, one included
+        settings = {k: options.pop(k) for k in ("checkpoint", "dask") if k in options}
+        options["parallel"] = dlx.Parallel(**settings)
     return options
 
 

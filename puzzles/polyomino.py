@@ -50,6 +50,7 @@ from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
     COUNT_BY_DEFAULT,
     EPILOG,
     FILE_REQUIRED,
+    TAKES_FILE,
     WORKERS,
     count,
     draw,
@@ -74,7 +75,7 @@ from puzzles.polyform.tiling import (  # noqa: F401 (public names of this module
 Cell = tuple[int, int]
 Shape = frozenset  # of Cell, normalised (smallest row and column are 0)
 Placement = frozenset  # of Cell, on the board
-Tiling = list  # of (piece name, Placement)
+Tiling = tiling.Tiling  # (piece name, Placement) per piece
 
 SQUARE = LATTICES["square"]  # its D4 acts on (row, column) cells as well as on (x, y)
 SVG_MAX = tiling.SVG_MAX
@@ -141,7 +142,7 @@ def _from_xy(shape) -> Shape:
 
 PENTOMINOES = {n: catalogue.OMINOES[n] for n in catalogue.PENTOMINOES}
 SMALL = {n: p for n, p in catalogue.OMINOES.items() if n not in PENTOMINOES}
-ALIASES = {"O": "O4", "Z4": "S4", "J4": "L4", "V3": "L3", "D": "I2", "M": "I1"}
+ALIASES = catalogue.ALIASES["square"]
 SETS = {
     "pentominoes": list(PENTOMINOES),
     "tetrominoes": ["I4", "O4", "T4", "S4", "L4"],
@@ -188,7 +189,7 @@ def read_piece_picture(text: str, where: str = "picture") -> list[Piece]:
     return pieces
 
 
-def parse_pieces(spec: str, option: str = "--pieces") -> list[Piece]:
+def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
     """Pieces from a spec: names, set names, files or pictures, with ``*K`` for copies.
 
     Tokens are separated by commas or blanks. A token is a set (``pentominoes``,
@@ -276,14 +277,14 @@ def parse_board(spec: str) -> frozenset[Cell]:
     if m:
         width, height = int(m.group(1)), int(m.group(2))
         if width < 1 or height < 1:
-            raise PuzzleError(f"--board {spec}: the board is empty")
+            raise PuzzleError(f"board {spec!r}: the board is empty")
         if width * height > MAX_BOARD_CELLS:
-            raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
+            raise PuzzleError(f"board {spec!r}: more than {MAX_BOARD_CELLS} cells")
         return frozenset((r, c) for r in range(height) for c in range(width))
-    where = "--board"
+    where = "board"
     if "\n" not in spec:
         if not Path(spec).is_file():
-            raise PuzzleError(f"--board {spec!r}: neither WxH nor a board file")
+            raise PuzzleError(f"board {spec!r}: neither WxH nor a board file")
         where = spec
         spec = read_text(spec)
     lines = spec.replace("\r", "").split("\n")
@@ -311,9 +312,17 @@ def parse_board(spec: str) -> frozenset[Cell]:
 # -- the puzzle -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Puzzle(tiling.Puzzle):
     """A board of (row, column) cells, a piece set and whether pieces may turn over."""
+
+    def render(self, tiling: Tiling) -> str:
+        """A tiling of this puzzle as a text picture (rows and columns)."""
+        return render(self, tiling)
+
+    def svg(self, tilings, **drawing) -> str:
+        """One tiling or several of this puzzle as an SVG picture."""
+        return svg(self, tilings, **drawing)
 
     @property
     def height(self) -> int:
@@ -335,7 +344,7 @@ def make_puzzle(board, pieces="pentominoes", extra=(), one_sided: bool = False) 
     """
     cells = parse_board(board) if isinstance(board, str) else frozenset(board)
     found: list[Piece] = []
-    specs = [("--pieces", pieces)] + [("--extra", spec) for spec in extra]
+    specs = [("pieces", pieces)] + [("extra", spec) for spec in extra]
     for option, spec in specs:
         if isinstance(spec, str):
             found.extend(parse_pieces(spec, option))
@@ -368,8 +377,6 @@ def board_symmetries(board) -> list[dict[Cell, Cell]]:
 
 def plan_symmetry(puzzle: Puzzle, restrict=None, breaker=None, fallback: bool = False) -> Plan:
     """The symmetry plan (``puzzles.polyform.symmetry``); piece aliases accepted."""
-    restrict = ALIASES.get(restrict, restrict)
-    breaker = ALIASES.get(breaker, breaker)
     return tiling.plan_symmetry(puzzle, restrict, breaker, fallback)
 
 
@@ -399,9 +406,11 @@ def render(puzzle: Puzzle, tiling: Tiling) -> str:
     return "\n".join("".join(row) for row in grid)
 
 
-def svg(puzzle: Puzzle, tilings: list[Tiling], cell: int = 20, columns: int | None = None):
-    """An SVG drawing of one tiling or a grid of many: each piece one outlined path with
-    its letter (``puzzles.polyform.tiling.svg`` on the cells as (x, y) = (column, -row))."""
+def svg(puzzle: Puzzle, tilings, cell: int = 20, columns: int | None = None) -> str:
+    """An SVG drawing of one tiling or a grid of many (a list of tilings): each piece
+    one outlined path with its letter (``puzzles.polyform.tiling.svg`` on the cells as
+    (x, y) = (column, -row))."""
+    tilings = tiling.as_tilings(tilings)
     flip = {(r, c): (c, -r) for r, c in puzzle.board}
     drawn = tiling.Puzzle(SQUARE, frozenset(flip.values()), puzzle.pieces, puzzle.one_sided)
     moved = [[(n, frozenset(flip[c] for c in cells)) for n, cells in t] for t in tilings]
@@ -428,9 +437,9 @@ def add_arguments(parser) -> None:
 
 def read(text, args) -> list:
     """The one puzzle of ``--board``, ``--pieces`` and ``--extra`` (a FILE is not read)."""
-    if text is not None:
-        raise PuzzleError("pentomino takes no FILE: give --board (and --pieces)")
-    puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
-    args.restrict = ALIASES.get(args.restrict, args.restrict)
-    args.breaker = ALIASES.get(args.breaker, args.breaker)
+    tiling_cli.refuse_file(args, "pentomino", parse_board)
+    try:
+        puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
+    except PuzzleError as e:
+        raise PuzzleError(tiling_cli.flag_names(e)) from None
     return [tiling_cli.tiling_puzzle(args, puzzle, render, svg)]

@@ -50,6 +50,7 @@ from puzzles.numbergrid import (
 
 MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
 FILE_REQUIRED = False  # the command generates puzzles without one
+FILE_OR_STDIN = True  # else, with no FILE, it reads standard input
 EPILOG = """\
 --explain prints the steps a person can follow, simplest rule first: naked single (a
 cell has one candidate left), hidden single (a value has one place left in a row,

@@ -41,3 +41,17 @@ def paused_search():
         return dlx.Search(problem, budget=budget, **keywords)
 
     return make
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A small in-process Dask cluster (the tests that use it skip without
+    dask.distributed)."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

@@ -281,19 +281,6 @@ def test_cli_parallel(capsys):
     assert main([str(DATA / f"{name}.dlx"), "--count", "--workers", "-1"]) == 2
 
 
-@pytest.fixture(scope="module")
-def dask_client():
-    """A small in-process Dask cluster."""
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    )
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-
-
 def test_dask_count_and_stream(dask_client, capsys):
     problem = load("pent3x20_sym")
     result = dlx.count(problem, client=dask_client)

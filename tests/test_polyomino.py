@@ -227,9 +227,9 @@ def test_ragged_board_names_the_line():
 
 
 def test_unknown_piece_names_its_position():
-    with pytest.raises(PuzzleError, match=r"--pieces, item 2 'FQ'.*character 2"):
+    with pytest.raises(PuzzleError, match=r"^pieces, item 2 'FQ'.*character 2"):
         pm.parse_pieces("pentominoes, FQ")
-    with pytest.raises(PuzzleError, match=r"--extra, item 1 'Q'"):
+    with pytest.raises(PuzzleError, match=r"^extra, item 1 'Q'"):
         pm.make_puzzle("8x8", "pentominoes", ["Q"])
 
 

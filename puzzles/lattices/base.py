@@ -61,7 +61,14 @@ def determinant(m: Matrix) -> int:
     )
 
 
-@dataclass
+def lattice_named(name: str) -> Lattice:
+    """The lattice of that name (``puzzles.lattices.LATTICES``)."""
+    from puzzles.lattices import LATTICES
+
+    return LATTICES[name]
+
+
+@dataclass(repr=False)
 class Lattice:
     """One lattice: cells, centres, point group, neighbours and drawing.
 
@@ -93,6 +100,12 @@ class Lattice:
 
     def __post_init__(self):
         self.group, self.n_rotations = generate(self.generators, lambda m: determinant(m) > 0)
+
+    def __repr__(self) -> str:
+        return f"<the {self.name} lattice>"
+
+    def __reduce__(self):
+        return (lattice_named, (self.name,))  # pickled by name (it holds functions)
 
     def motions(self, one_sided: bool = False) -> list[Matrix]:
         """The point-group elements a piece may use."""

@@ -81,11 +81,11 @@ def shape(spec: str, lattice: str):
         d = m.group(3)
         if (d is None) != (lattice != "cubic"):
             need = "WxHxD" if lattice == "cubic" else "WxH"
-            raise PuzzleError(f"--board {spec}: the {lattice} lattice takes {need}")
+            raise PuzzleError(f"board {spec!r}: the {lattice} lattice takes {need}")
         if min(w, h, int(d or 1)) < 1:
-            raise PuzzleError(f"--board {spec}: the board is empty")
+            raise PuzzleError(f"board {spec!r}: the board is empty")
         if w * h * int(d or 1) > MAX_BOARD_CELLS:
-            raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
+            raise PuzzleError(f"board {spec!r}: more than {MAX_BOARD_CELLS} cells")
         if lattice == "cubic":
             return {(x, y, z) for x in range(w) for y in range(h) for z in range(int(d))}
         if lattice == "triangular":
@@ -100,9 +100,9 @@ def shape(spec: str, lattice: str):
         return None
     kind, n = m.group(1), int(m.group(2))
     if n < 1:
-        raise PuzzleError(f"--board {spec}: the side must be at least 1")
+        raise PuzzleError(f"board {spec!r}: the side must be at least 1")
     if 8 * n * n > MAX_BOARD_CELLS:
-        raise PuzzleError(f"--board {spec}: more than {MAX_BOARD_CELLS} cells")
+        raise PuzzleError(f"board {spec!r}: more than {MAX_BOARD_CELLS} cells")
     if lattice == "triangular":
         if kind == "triangle":
             return {(x, y, z) for x in range(n) for y in range(n) for z in (0, 1) if x + y + z < n}
@@ -119,7 +119,7 @@ def shape(spec: str, lattice: str):
             return {(x, y) for x in range(n) for y in range(n) if x + y < n}
         return {(x, y) for x in range(2 * n - 1) for y in range(2 * n - 1)
                 if _hex_norm(x - n + 1, y - n + 1) < n}  # fmt: skip
-    raise PuzzleError(f"--board {spec}: {kind}s are boards of the triangular or hexagonal lattice")
+    raise PuzzleError(f"board {spec!r}: {kind}s are boards of the triangular or hexagonal lattice")
 
 
 def _hex_norm(i: int, j: int) -> int:
@@ -130,21 +130,34 @@ def _hex_norm(i: int, j: int) -> int:
 def parse_board(spec: str, lattice: str | None = None) -> tuple[str, frozenset]:
     """(lattice, board cells) from a shape, a picture, a picture file or a cell list.
 
-    A cell-list file names its own lattice (it must agree with ``lattice`` when that is
-    given); shapes and pictures need ``lattice`` (default square).
+    Parameters
+    ----------
+    spec : str
+        A shape (see the module), a picture (a text with a newline), or the path of a
+        picture or cell-list file.
+    lattice : str, optional
+        A cell-list file names its own lattice (it must agree with ``lattice`` when
+        that is given); shapes and pictures need ``lattice`` (default square).
 
+    Raises
+    ------
+    PuzzleError
+        Naming ``board`` (or the file) and the line at fault.
+
+    Examples
+    --------
     >>> lattice, cells = parse_board("6x6", "triangular")
     >>> lattice, len(cells)
     ('triangular', 72)
     """
-    where = "--board"
+    where = "board"
     text = spec
     if "\n" not in spec:
         cells = shape(spec, lattice or "square")
         if cells is not None:
             return lattice or "square", LATTICES[lattice or "square"].normalise(cells)
         if not Path(spec).is_file():
-            raise PuzzleError(f"--board {spec!r}: neither a shape (WxH, WxHxD, triangle:N, "
+            raise PuzzleError(f"board {spec!r}: neither a shape (WxH, WxHxD, triangle:N, "
                               "hexagon:N) nor a board file")  # fmt: skip
         where = spec
         text = read_text(spec)

@@ -32,6 +32,7 @@ from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform import tiling
+from puzzles.polyform.boards import parse_board
 
 EPILOG = """\
 A tiling's solutions are its distinct tilings, one per class of the board's symmetry
@@ -41,10 +42,11 @@ group G (every tiling with --no-symmetry). With no mode given it counts (on ever
 --limit N lists N distinct solutions; --out FILE alone writes every one there (one
 picture each, a blank line between two; on a 3-D board each starts with a line
 "# solution K"); --json gives each solution as a list of pieces with their cells."""
-ENGINE = "auto"  # the tiling commands' default --engine (one place to change it)
+ENGINE = tiling.ENGINE  # the tiling commands' default --engine (one place to change it)
 COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
+TAKES_FILE = False  # the board and pieces are flags
 HEADER = re.compile(r"^# solution \d+$")
 
 
@@ -65,6 +67,12 @@ def add_tiling_arguments(parser) -> None:
         default=ENGINE,
         help=f"the search kernel: dlx, bitset (fills the first empty cell), or auto "
         f"(bitset when the problem fits it) (default {ENGINE})",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="search on the Dask cluster whose scheduler is at ADDRESS (needs the "
+        "dask.distributed package)",
     )
 
 
@@ -107,6 +115,7 @@ class Tilings:
     draw: object = tiling.svg
     label: str = ""
     shown: int = 0  # answers made so far (their headers' numbers)
+    dask: str | None = None  # the scheduler's address, to search on a Dask cluster
 
     def plan(self):
         """The symmetry plan (None without symmetry breaking)."""
@@ -179,9 +188,29 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
             file=sys.stderr,
         )
     _check_engine(args.engine)
+    if args.dask is not None:
+        _check_dask()
     return Tilings(
-        puzzle, not args.no_symmetry, args.restrict, args.breaker, args.engine, render, draw
+        puzzle,
+        not args.no_symmetry,
+        args.restrict,
+        args.breaker,
+        args.engine,
+        render,
+        draw,
+        dask=args.dask,
     )
+
+
+def _check_dask() -> None:
+    """Refuse ``--dask`` in one line where ``dask.distributed`` is not installed."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise PuzzleError(
+            "--dask: searching on Dask needs the dask.distributed package "
+            "(pip install 'dask[distributed]')"
+        ) from None
 
 
 def _check_engine(engine: str) -> None:
@@ -191,11 +220,37 @@ def _check_engine(engine: str) -> None:
         raise PuzzleError(f"--engine {engine}: not a kernel of this dlx (known: {known})")
 
 
+def refuse_file(args, command: str, parse_board) -> None:
+    """Refuse a FILE (a tiling command reads none) in one line: most often a flag's
+    value split by a blank (``--board 8x 8``), so a board that does not parse is named."""
+    if args.file is None:
+        return
+    try:
+        parse_board(args.board)
+    except PuzzleError as e:
+        raise PuzzleError(
+            f"{flag_names(e)} ({args.file!r} after it is not an argument: write the board "
+            "as one word, e.g. --board 8x8)"
+        ) from None
+    raise PuzzleError(
+        f"{command} reads no FILE, but got {args.file!r}: give --board and --pieces, "
+        "each value one word (or quoted)"
+    )
+
+
+def flag_names(error: PuzzleError) -> str:
+    """An error of the Python functions, which name their arguments (``board``,
+    ``pieces``, ``extra``), as the command's flags name them (``--board``...)."""
+    return re.sub(r"^(board|pieces|extra)\b", r"--\1", str(error))
+
+
 def read(text, args) -> list[Tilings]:
     """The one puzzle of ``--board`` and ``--pieces`` (a FILE is not read)."""
-    if text is not None:
-        raise PuzzleError("polyform takes no FILE: give --board and --pieces")
-    puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
+    refuse_file(args, "polyform", lambda board: parse_board(board, args.lattice))
+    try:
+        puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
+    except PuzzleError as e:
+        raise PuzzleError(flag_names(e)) from None
     found = tiling_puzzle(args, puzzle)
     if args.dlx:
         plan = found.plan()
@@ -210,7 +265,9 @@ def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
     """The distinct tilings (every one with ``--no-symmetry``), streamed."""
     puzzle, plan = tilings.puzzle, tilings.plan()
     found = dlx.solutions(
-        tiling.build(puzzle, plan), engine=tilings.engine, **search_options(**search)
+        tiling.build(puzzle, plan),
+        engine=tilings.engine,
+        **search_options(**search, dask=tilings.dask),
     )
 
     def keep(answer: TilingAnswer) -> bool:
@@ -231,7 +288,15 @@ class TilingCount(dlx.Count):
 
     def __new__(cls, counts: tiling.Counts, symmetry: bool = True):
         found = (counts.distinct if symmetry else counts.all) or 0
-        self = super().__new__(cls, found, counts.complete, counts.stats, counts.stopped_by)
+        self = super().__new__(
+            cls,
+            found,
+            counts.complete,
+            counts.stats,
+            counts.stopped_by,
+            counts.resumed,
+            counts.tasks,
+        )
         self.all, self.distinct, self.symmetric = counts.all, counts.distinct, counts.symmetric
         self.how = counts.how
         return self
@@ -262,6 +327,6 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
         breaker=tilings.breaker,
         engine=tilings.engine,
         limit=limit,
-        **search_options(**search),
+        **search_options(**search, dask=tilings.dask),
     )
     return TilingCount(result, tilings.symmetry)

@@ -393,7 +393,7 @@ SET_HELP = (
 )  # fmt: skip
 
 
-def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces") -> Selection:
+def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") -> Selection:
     """Pieces from a spec: sets, families with sizes, names, ``-NAME``, ``NAME*K``, files.
 
     Tokens are separated by commas or blanks and read in order: a set (``hexiamonds``),
@@ -402,11 +402,31 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces"
     before it, then in the lattice's families); ``-NAME`` removes a piece named before;
     ``NAME*K`` asks for K copies; a file of pieces (a picture in the lattice's text, each
     character a piece, or a cell-list file ``lattice: ...`` with ``NAME x y [z]`` lines).
-    The lattice comes from ``lattice``, else from the first set or family.
+    The lattice comes from ``lattice``, else from the first set or family. On the
+    square lattice ``O`` names the 2x2 square (``O4``; see ``ALIASES``).
 
+    Parameters
+    ----------
+    spec : str
+        The tokens, e.g. ``"pentominoes,O"``, ``"one-sided-tetriamonds"``.
+    lattice : str, optional
+        The lattice the pieces are on.
+    option : str
+        What errors call the spec (``pieces``; the commands say ``--pieces``).
+
+    Returns
+    -------
+    Selection
+        The lattice, the pieces (``Piece``: name, shape, copies) and whether they are
+        one-sided.
+
+    Examples
+    --------
     >>> s = parse_pieces("tetrasticks,-H")
     >>> s.lattice, len(s.pieces)
     ('sticks', 15)
+    >>> [(p.name, p.copies) for p in parse_pieces("pentominoes,O*2").pieces][-2:]
+    [('Z', 1), ('O4', 2)]
     """
     tokens = [t for t in re.split(r"[,\s]+", spec) if t]
     if not tokens:
@@ -432,7 +452,7 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces"
             if copies < 1:
                 raise PuzzleError(f"{where}: the number of copies must be at least 1")
         if token.startswith("-") and len(token) > 1:
-            name = token[1:]
+            name = token[1:] if token[1:] in pieces else alias(lattice, token[1:])
             if name not in pieces:
                 raise PuzzleError(f"{where}: no piece {name!r} to remove")
             del pieces[name]
@@ -450,17 +470,18 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "--pieces"
             for name, shape in piece_set.shapes.items():
                 _add(pieces, Piece(name, shape, copies), lat, where)
             continue
-        shape = context.get(token) or _lattice_names(lattice).get(token)
+        name = token if token in context else alias(lattice, token)
+        shape = context.get(name) or _lattice_names(lattice).get(name)
         if shape is not None:
-            _add(pieces, Piece(token, shape, copies), lat, where)
+            _add(pieces, Piece(name, shape, copies), lat, where)
             continue
         if Path(token).is_file():
             for p in read_piece_file(read_text(token), lattice, token):
                 _add(pieces, Piece(p.name, p.shape, p.copies * copies), lat, where)
             continue
         raise PuzzleError(
-            f"{where}: unknown piece or set on the {lattice} lattice (another lattice: "
-            f"--lattice); {SET_HELP}"
+            f"{where}: unknown piece or set on the {lattice} lattice (one of another lattice: "
+            f"name that lattice); {SET_HELP}"
         )
     if not pieces:
         raise PuzzleError(f"{option}: every piece was removed")
@@ -502,6 +523,19 @@ def _set_of(token: str):
     if sided and not LATTICES[found.lattice].pieces_turn_over:
         raise PuzzleError(f"{token}: 3-D pieces are always one-sided (they only rotate)")
     return found, sided
+
+
+ALIASES = {"square": {"O": "O4", "Z4": "S4", "J4": "L4", "V3": "L3", "D": "I2", "M": "I1"}}
+
+
+def alias(lattice: str, name):
+    """The catalogue's name for ``name`` on a lattice (``O`` is ``O4``, the 2x2 square,
+    on the square lattice); other names unchanged.
+
+    >>> alias("square", "O"), alias("square", "F"), alias("hexagonal", "O")
+    ('O4', 'F', 'O')
+    """
+    return ALIASES.get(lattice, {}).get(name, name)
 
 
 @cache

@@ -15,6 +15,8 @@ Exact cover
 >>> counts = count_tilings(puzzle)
 >>> counts.all, counts.distinct
 (624, 156)
+
+The public names are gathered in ``puzzles.polyform``.
 """
 
 from __future__ import annotations
@@ -27,15 +29,20 @@ from puzzles.common import PuzzleError, colour, svg_document
 from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
-from puzzles.polyform.pieces import Piece, parse_pieces
+from puzzles.polyform.pieces import Piece, alias, parse_pieces
 
 SVG_MAX = 100  # solutions drawn at most
-Tiling = list  # of (piece name, frozenset of cells)
+ENGINE = "auto"  # the tilings' default kernel: bitset where the problem fits it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Puzzle:
-    """A board on a lattice, a piece set and whether pieces may be turned over."""
+    """A board on a lattice, a piece set and whether pieces may be turned over.
+
+    ``placements`` maps each piece name to every placement of it on the board (the
+    sets of cells one copy may cover). ``print(puzzle)`` summarises it; ``render`` and
+    ``svg`` show its tilings (as the module's functions of the same names).
+    """
 
     lattice: Lattice
     board: frozenset
@@ -43,10 +50,32 @@ class Puzzle:
     one_sided: bool = False
     placements: dict = field(default=None, compare=False, repr=False)
 
+    def __str__(self) -> str:
+        turn = self.lattice.pieces_turn_over  # 3-D pieces only rotate
+        sides = ("one-sided " if self.one_sided else "free ") if turn else ""
+        listed = " ".join(f"{p.name}*{p.copies}" if p.copies > 1 else p.name for p in self.pieces)
+        copies = sum(p.copies for p in self.pieces)
+        places = sum(len(v) for v in (self.placements or {}).values())
+        return (
+            f"{len(self.board)} cells on the {self.lattice.name} lattice, {copies} {sides}"
+            f"piece{'s' * (copies != 1)} ({listed}), {places} placements"
+        )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self}>"
+
     @property
     def names(self) -> list[str]:
         """The piece names, in order."""
         return [p.name for p in self.pieces]
+
+    def render(self, tiling) -> str:
+        """A tiling of this puzzle as a text picture."""
+        return render(self, tiling)
+
+    def svg(self, tilings, **drawing) -> str:
+        """One tiling or several of this puzzle as an SVG picture."""
+        return svg(self, tilings, **drawing)
 
     def piece(self, name: str) -> Piece:
         """The piece of that name."""
@@ -56,11 +85,71 @@ class Puzzle:
         raise PuzzleError(f"no piece {name!r} in the set ({', '.join(self.names)})")
 
 
-def make_puzzle(board, pieces, one_sided: bool = False, lattice: str | None = None) -> Puzzle:
-    """A puzzle from a board spec (``boards.parse_board``) and a piece spec
-    (``pieces.parse_pieces``) or their parsed forms; the areas must agree.
+class Tiling(list):
+    """One tiling of a puzzle: (piece name, cells) per placed piece, by least cell.
 
-    The lattice comes from ``lattice``, else the piece spec, else the board file.
+    A list, that compares as one; ``str()`` is its text picture (``render``) and
+    Jupyter draws it (``_repr_svg_``: ``svg``).
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
+    >>> tiling = next(distinct_tilings(puzzle))
+    >>> print(tiling)
+    TII
+    TTL
+    TLL
+    >>> [name for name, cells in tiling]
+    ['T4', 'L3', 'I2']
+    """
+
+    def __init__(self, pieces=(), puzzle: Puzzle | None = None):
+        super().__init__(pieces)
+        self.puzzle = puzzle
+
+    def __str__(self) -> str:
+        return list.__repr__(self) if self.puzzle is None else self.puzzle.render(self)
+
+    def _repr_svg_(self) -> str | None:
+        return None if self.puzzle is None else self.puzzle.svg(self)
+
+
+def make_puzzle(board, pieces, one_sided: bool = False, lattice: str | None = None) -> Puzzle:
+    """A tiling puzzle: a board and the pieces that must cover it, each exactly once.
+
+    Parameters
+    ----------
+    board : str or set of cells
+        A shape (``"6x10"``, ``"4x4x4"``, ``"triangle:6"``, ``"hexagon:3"``), a
+        picture (a text with a newline), a picture file or a cell-list file (see
+        ``puzzles.polyform.boards``); or the cells themselves.
+    pieces : str or list of Piece
+        Sets, families, names, files (``"pentominoes,O"``, ``"polyiamonds:1-5"``,
+        ``"tetrasticks,-H"``, ``"I2*20"``: see ``parse_pieces``); or Piece objects.
+    one_sided : bool
+        Pieces may not be turned over (a ``one-sided-`` set sets it too).
+    lattice : str, optional
+        ``square``, ``triangular``, ``hexagonal``, ``cubic`` or ``sticks``; default:
+        that of the piece spec, else of the board file, else square.
+
+    Returns
+    -------
+    Puzzle
+        With every placement of every piece on the board.
+
+    Raises
+    ------
+    PuzzleError
+        A bad spec (naming the argument, ``board`` or ``pieces``, and the item at
+        fault), or pieces whose cells do not add up to the board's.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("6x10", "pentominoes")
+    >>> print(puzzle)
+    60 cells on the square lattice, 12 free pieces (F I L N P T U V W X Y Z), 2056 placements
+    >>> print(make_puzzle("triangle:4", "I6,I5,I4,T1", lattice="triangular"))
+    16 cells on the triangular lattice, 4 free pieces (I6 I5 I4 T1), 52 placements
     """
     if isinstance(pieces, str):
         selection = parse_pieces(pieces, lattice)
@@ -133,12 +222,40 @@ def cell_item(cell) -> str:
 
 
 def symmetry_group(puzzle: Puzzle) -> list:
-    """G for this puzzle (see ``symmetry.symmetry_group``)."""
+    """G, the board's symmetry group for this puzzle: the motions of the lattice that
+    map the board onto itself and the piece set onto itself (see
+    ``symmetry.symmetry_group``); the identity first.
+
+    Examples
+    --------
+    >>> len(symmetry_group(make_puzzle("6x10", "pentominoes")))
+    4
+    """
     return sym.symmetry_group(puzzle.lattice, puzzle.board, puzzle.pieces, puzzle.one_sided)
 
 
 def plan_symmetry(puzzle: Puzzle, restrict=None, breaker=None, fallback: bool = False):
-    """The symmetry-breaking plan of a puzzle (see ``symmetry.plan_symmetry``)."""
+    """The symmetry-breaking plan of a puzzle (see ``symmetry.plan_symmetry``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        From ``make_puzzle``.
+    restrict, breaker : str, optional
+        The piece P kept at one placement per class of G, and the piece Q that breaks
+        the symmetry P's symmetric placements leave (piece aliases accepted: ``O`` for
+        ``O4``); default: chosen as ``symmetry.plan_symmetry`` says.
+    fallback : bool
+        Where no P and Q break G exactly, give a plan that reduces each solution in
+        Python (``plan.filter``) rather than raise ``symmetry.NoSymmetryBreaking``.
+
+    Examples
+    --------
+    >>> plan = plan_symmetry(make_puzzle("6x10", "pentominoes"))
+    >>> plan.describe()
+    '|G| = 4; X kept at 8 places'
+    """
+    restrict, breaker = (alias(puzzle.lattice.name, name) for name in (restrict, breaker))
     for name in (restrict, breaker):
         if name is not None:
             puzzle.piece(name)
@@ -148,7 +265,15 @@ def plan_symmetry(puzzle: Puzzle, restrict=None, breaker=None, fallback: bool = 
 
 
 def build(puzzle: Puzzle, plan=None) -> dlx.Problem:
-    """The exact-cover problem; with a ``plan``, the symmetry-breaking restrictions too."""
+    """The exact-cover problem of a puzzle (items and options: see the module); with a
+    ``plan``, the symmetry-breaking restrictions too.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
+    >>> print(build(puzzle), dlx.count(build(puzzle)))
+    Problem(12 primary, 0 secondary items, 36 options) 8
+    """
     problem = dlx.Problem()
     for cell in cell_order(puzzle.board):
         problem.add_primary(cell_item(cell))
@@ -184,19 +309,35 @@ def build(puzzle: Puzzle, plan=None) -> dlx.Problem:
 
 
 def decode(puzzle: Puzzle, solution) -> Tiling:
-    """The tiling of a solution: (piece name, cells) per placed piece, by least cell."""
+    """The tiling of a solution of ``build(puzzle)``: (piece name, cells) per placed
+    piece, by least cell.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
+    >>> tiling = decode(puzzle, dlx.first(build(puzzle)))
+    >>> sorted(name for name, cells in tiling), faults(puzzle, tiling)
+    (['I2', 'L3', 'T4'], [])
+    """
     tiling = []
     for row in solution.rows:
         cells = frozenset(
             tuple(int(v) for v in item.split(",")) for item in row[1:] if item[0] not in "!+"
         )
         tiling.append((row[0], cells))
-    return sorted(tiling, key=lambda t: min(t[1]))
+    return Tiling(sorted(tiling, key=lambda t: min(t[1])), puzzle)
 
 
 def faults(puzzle: Puzzle, tiling) -> list[str]:
     """What is wrong with a tiling (empty when it is a solution): cells, counts, shapes,
-    crossings."""
+    crossings; from the rules alone, not from the exact-cover problem.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
+    >>> faults(puzzle, next(distinct_tilings(puzzle))[:2])
+    ['cells outside the board or left empty', "pieces used {'T4': 1, 'L3': 1}"]
+    """
     out = []
     covered = Counter(c for _, cells in tiling for c in cells)
     if set(covered) != set(puzzle.board):
@@ -232,7 +373,16 @@ def letters(puzzle: Puzzle) -> dict[str, str]:
 
 
 def render(puzzle: Puzzle, tiling: Tiling) -> str:
-    """A text picture in the lattice's text: a letter per cell."""
+    """A tiling as a text picture in the lattice's text, a letter per cell.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
+    >>> print(render(puzzle, next(distinct_tilings(puzzle))))
+    TII
+    TTL
+    TLL
+    """
     show = letters(puzzle)
     return puzzle.lattice.write_picture({c: show[name] for name, cells in tiling for c in cells})
 
@@ -279,10 +429,35 @@ def _corners(loop: list) -> list:
 def svg(
     puzzle: Puzzle, tilings: list, unit: float = 24, columns: int | None = None, show=None
 ) -> str:
-    """An SVG drawing of one tiling or a grid of many: each piece one outlined path with
-    its letter (sticks: one stroked path); 3-D solutions as their layers side by side.
+    """An SVG drawing of one tiling, or of a list of tilings as a grid.
 
-    ``show``: the letter of each piece (default ``letters(puzzle)``)."""
+    Each piece is one outlined path with its letter (sticks: one stroked path); a 3-D
+    tiling shows its layers side by side.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle the tilings are of.
+    tilings : Tiling or list of Tiling
+        One tiling, or several (drawn in ``columns`` columns, default about a square).
+    unit : float
+        The length of a cell's edge, in pixels.
+    show : dict, optional
+        The letter of each piece (default ``letters(puzzle)``).
+
+    Returns
+    -------
+    str
+        A standalone SVG document.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x3", "L3,T4,I2")
+    >>> picture = svg(puzzle, next(distinct_tilings(puzzle)))
+    >>> picture.startswith("<svg"), picture.count("<path")
+    (True, 3)
+    """
+    tilings = as_tilings(tilings)
     if not tilings:
         raise PuzzleError("no solution to draw")
     lat = puzzle.lattice
@@ -340,6 +515,15 @@ def svg(
     return svg_document(columns * (w + gap) + gap, -(-n // columns) * (h + gap) + gap, body)
 
 
+def as_tilings(tilings) -> list:
+    """A list of tilings: ``tilings`` itself, or ``[tilings]`` when it is one tiling
+    (a list of (piece name, cells))."""
+    tilings = list(tilings)
+    if tilings and isinstance(tilings[0], tuple) and isinstance(tilings[0][0], str):
+        return [tilings]
+    return tilings
+
+
 def _label_point(lat: Lattice, cells, point) -> tuple[float, float]:
     """Where a piece's letter goes: the centre of its cell nearest the middle of ``cells``."""
     centres = []
@@ -358,7 +542,8 @@ def _label_point(lat: Lattice, cells, point) -> tuple[float, float]:
 class Counts:
     """All and distinct solutions (None when unknown), symmetric classes (None when
     unknown), whether the count finished (if not, each number is "at least"; the limit
-    that stopped it is ``stopped_by``), and how they were found."""
+    that stopped it is ``stopped_by``), and how they were found; for a parallel count,
+    its ``tasks`` and how many of them a checkpoint held (``resumed``)."""
 
     all: int | None
     distinct: int | None
@@ -367,6 +552,8 @@ class Counts:
     how: str
     stats: object = None
     stopped_by: str | None = None
+    resumed: int | None = None
+    tasks: int | None = None
 
 
 def count_tilings(
@@ -377,24 +564,53 @@ def count_tilings(
     limit: int | None = None,
     **search,
 ) -> Counts:
-    """Count all and distinct tilings, exactly (the steps of ``symmetry.py``).
+    """Count the tilings of a puzzle: all of them, and the distinct ones (one per class
+    of the board's symmetries), exactly (the steps of ``symmetry.py``).
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+        From ``make_puzzle``.
+    symmetry : bool
+        Break the board's symmetry (default); False counts every tiling, and the
+        distinct count is then unknown (None) unless the board has no symmetry.
+    restrict, breaker : str, optional
+        The piece placed once per symmetry class, and the one that breaks what it
+        leaves (default: chosen by ``symmetry.plan_symmetry``).
+    limit : int, optional
+        Stop at that many distinct tilings (all of them, without ``symmetry``).
+    **search
+        The keywords of ``dlx.count``: ``engine`` (default ``"auto"``), ``progress``,
+        ``workers``, ``time_limit``, ``node_limit``, ``parallel``, ``dask``...
+
+    Returns
+    -------
+    Counts
+        ``all``, ``distinct``, ``symmetric`` (classes of symmetric tilings),
+        ``complete`` (False: each number is "at least", see ``stopped_by``).
+
+    Examples
+    --------
+    >>> counts = count_tilings(make_puzzle("3x20", "pentominoes"))
+    >>> counts.all, counts.distinct, counts.complete
+    (8, 2, True)
+
+    Notes
+    -----
     With a breaker piece the restricted problem is counted with no Python work per
     solution and all = distinct x |G|; without one each solution is reduced in Python,
-    which also counts the symmetric classes. Without ``symmetry`` every tiling
-    is counted and the distinct count is unknown unless G = {e}. ``limit`` stops at
-    that many distinct solutions (all, without ``symmetry``); ``search``: the keywords
-    of ``dlx.count`` (``progress``, ``workers``, ``time_limit``, ``node_limit``,
-    ``engine``). A Ctrl-C while solutions are reduced raises ``Interrupted`` with the
-    distinct solutions found so far.
+    which also counts the symmetric classes (a checkpoint is then refused). A Ctrl-C
+    while solutions are reduced raises ``dlx.Interrupted`` with the distinct
+    solutions found so far.
     """
+    search.setdefault("engine", ENGINE)
     if not symmetry:
         result = dlx.count(build(puzzle), limit, **search)
         trivial = len(symmetry_group(puzzle)) == 1
         n = result.solutions
         return Counts(n, n if trivial else None, 0 if trivial else None, result.complete,
                       "all counted without symmetry breaking", result.stats,
-                      result.stopped_by)  # fmt: skip
+                      result.stopped_by, result.resumed, result.tasks)  # fmt: skip
     plan = plan_symmetry(puzzle, restrict, breaker, fallback=True)
     problem = build(puzzle, plan)
     if not plan.filter:
@@ -409,6 +625,8 @@ def count_tilings(
             f"all = distinct x {plan.group_order}, as no solution is symmetric",
             result.stats,
             result.stopped_by,
+            result.resumed,
+            result.tasks,
         )
     distinct = every = symmetric = 0
     if search.get("parallel") is not None and search["parallel"].checkpoint is not None:
@@ -437,8 +655,36 @@ def count_tilings(
 
 
 def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **search):
-    """Stream the distinct tilings (one per class); ``search``: as ``dlx.solutions``."""
+    """Stream the distinct tilings of a puzzle, one per class of the board's symmetries.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        From ``make_puzzle``.
+    plan : symmetry.Plan, optional
+        The symmetry-breaking plan (default ``plan_symmetry(puzzle, fallback=True)``).
+    limit : int, optional
+        Stop after that many tilings.
+    **search
+        The keywords of ``dlx.solutions`` (``engine``, default ``"auto"``,
+        ``time_limit``, ``progress``...).
+
+    Yields
+    ------
+    Tiling
+        (piece name, cells) per piece; ``print`` shows its picture, Jupyter draws it.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle("3x20", "pentominoes")
+    >>> tilings = list(distinct_tilings(puzzle))
+    >>> len(tilings), [faults(puzzle, tiling) for tiling in tilings]
+    (2, [[], []])
+    >>> print(svg(puzzle, next(distinct_tilings(puzzle)))[:4])
+    <svg
+    """
     plan = plan_symmetry(puzzle, fallback=True) if plan is None else plan
+    search.setdefault("engine", ENGINE)
     found = 0
     for solution in dlx.solutions(build(puzzle, plan), **search):
         tiling = decode(puzzle, solution)
