@@ -25,6 +25,8 @@ class Parallel:
     task_runner : a picklable function ``(task, job=None) -> TaskResult`` that runs
         one task (default ``dlx.workers.run_task``; tests inject theirs).
 
+    Notes
+    -----
     Passing ``parallel=Parallel(...)`` to ``dlx.count`` or ``dlx.solutions`` asks for
     the split even with ``workers=1`` (the tasks then run one by one in this process).
 
