@@ -36,6 +36,7 @@ from dlx.problem import Problem
 from dlx.search import Solution, tree_fraction
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given
+DEAD_BYTES = 32 << 20  # the cache of subproblems with no solution (see dlx/graphkernel.py)
 FIRST_BUDGET = 100_000  # subproblems entered in a kernel call, at first
 CALL_SECONDS = 0.2  # ... then about this long a call
 BATCH = 4096  # solutions unranked at a time by a stream
@@ -60,19 +61,20 @@ def _kernel():
 @dataclass(frozen=True)
 class GraphStats:
     """The size of a solution graph: ``nodes`` (with the terminal), ``edges``,
-    ``subproblems`` (the distinct keys met, with those of no solution), ``nbytes`` (the
-    graph's arrays), ``peak_bytes`` (the build's, key table included), ``seconds``."""
+    ``visited`` (the subproblems the build entered, with those of no solution and those
+    entered again), ``nbytes`` (the graph's arrays), ``peak_bytes`` (the build's, key
+    table and dead cache included), ``seconds`` (the build's)."""
 
     nodes: int
     edges: int
-    subproblems: int
+    visited: int
     nbytes: int
     peak_bytes: int
     seconds: float
 
     def __str__(self) -> str:
         return (
-            f"graph: {self.nodes} nodes, {self.edges} edges, {self.subproblems} subproblems, "
+            f"graph: {self.nodes} nodes, {self.edges} edges ({self.visited} subproblems entered), "
             f"{self.nbytes / 1e6:.1f} MB ({self.peak_bytes / 1e6:.1f} MB to build), "
             f"{self.seconds:.3f} s"
         )
@@ -88,8 +90,8 @@ def graph(
     """Build the solution graph of ``problem`` (plain exact cover: no colours or
     multiplicities; ProblemError otherwise).
 
-    ``max_nodes`` bounds the distinct subproblems met (with those of no solution;
-    default: as many as keep the build's arrays under 2 GB): past it, or past
+    ``max_nodes`` bounds the graph's nodes (default: as many as keep the build's arrays
+    under 2 GB): past it, or past
     ``time_limit`` seconds, it raises ``GraphTooLarge`` or ``GraphTimeLimit``, one line
     each. Ctrl-C stops it (KeyboardInterrupt) between two kernel calls.
     """
@@ -133,15 +135,15 @@ def _refusal(state: gl.State, max_nodes: int | None, grown: gl.State | None) -> 
     level = int(st[gl.LEVEL])
     done = tree_fraction(state.branch_index, state.branch_degree, 0, level + 1)
     guess = f"; about {entries / done:.3g} estimated in all" if 0 < done < 1 else ""
-    if max_nodes is not None and entries > max_nodes:
+    if max_nodes is not None and entries >= max_nodes:
         return (
             f"the solution graph needs more than max_nodes={max_nodes} nodes "
-            f"({entries} met, {_nbytes(state) / 1e6:.0f} MB{guess})"
+            f"({_nbytes(state) / 1e6:.0f} MB so far{guess})"
         )
     if max_nodes is None and grown is not None and _nbytes(grown) > MAX_BYTES:
         return (
             f"the solution graph needs more than {MAX_BYTES / 1e9:.1f} GB ({entries} nodes "
-            f"met{guess}): give a larger max_nodes (--max-graph-nodes) to allow more"
+            f"so far{guess}): give a larger max_nodes (--max-graph-nodes) to allow more"
         )
     return None
 
@@ -150,25 +152,26 @@ def _build(lay, max_nodes, time_limit, progress) -> tuple[gl.State, GraphStats]:
     """Run the kernel to the end; the final arrays and the graph's statistics."""
     kernel = _kernel()
     tables = lay.tables()
-    state = gl.new_state(lay, 1 << 12, 1 << 13, 1 << 13, 1)
+    state = gl.new_state(lay, 1 << 12, 1 << 13, 1 << 13, 1, DEAD_BYTES)
     peak = _nbytes(state)
     started = time.perf_counter()
     budget = FIRST_BUDGET
+    bound = 1 << 62 if max_nodes is None else int(max_nodes)
     bar = _bar(progress)
     try:
         while True:
             if time_limit is not None and time.perf_counter() - started >= time_limit:
                 raise GraphTimeLimit(
                     f"the solution graph was not finished within the time limit of "
-                    f"{time_limit:g} s ({int(state.state[gl.ENTRIES])} nodes met)"
+                    f"{time_limit:g} s ({int(state.state[gl.NODES])} nodes so far)"
                 )
             t0 = time.perf_counter()
             before = int(state.state[gl.VISITED])
-            code = kernel.build(tables, state, budget)
+            code = kernel.build(tables, state, budget, bound)
             dt = time.perf_counter() - t0
             if code == gl.DONE:
                 break
-            grown = None if code == gl.PAUSED else _grown(state, code)
+            grown = None if code in (gl.PAUSED, gl.BOUND) else _grown(state, code)
             reason = _refusal(state, max_nodes, grown)
             if reason is not None:
                 raise GraphTooLarge(reason)
@@ -188,7 +191,7 @@ def _build(lay, max_nodes, time_limit, progress) -> tuple[gl.State, GraphStats]:
     st = state.state
     nodes, edges = int(st[gl.NODES]), int(st[gl.EDGES])
     kept = state.node_count[:nodes].nbytes + 8 * (nodes + 1) + 8 * edges
-    stats = GraphStats(nodes, edges, int(st[gl.ENTRIES]), kept, peak, time.perf_counter() - started)
+    stats = GraphStats(nodes, edges, int(st[gl.VISITED]), kept, peak, time.perf_counter() - started)
     return state, stats
 
 
@@ -341,7 +344,7 @@ class Graph:
             e = np.arange(lo, hi)
             low = np.where(e == edge_start[owner[lo:hi]], 0, e + 1)
             rows = zip((e + 2).tolist(), (self.edge_option[lo:hi] + 1).tolist(),
-                       low.tolist(), top[child[lo:hi]].tolist())  # fmt: skip
+                       low.tolist(), top[child[lo:hi]].tolist(), strict=True)  # fmt: skip
             yield "".join(f"{x:x}: (~{v}?{a:x}:{b:x})\n" for x, v, a, b in rows)
         root = int(top[self.root]) if self.root >= 0 else 0
         yield f"{n_edges + 2:x}: (~0?0:{root:x})\n"

@@ -18,10 +18,13 @@ is always below its parent's: the numbers are a topological order. Node 0 is the
 with no solution gets no number (``DEAD``): the graph holds only nodes that count.
 
 The *key table* (``table``, a row a slot: the key's words, then its node) is open
-addressing with linear probing: a finished key and its node (``DEAD``: none, the
-subproblem has no solution; ``EMPTY``: a free slot). A dead subproblem refuted in fewer
-than ``DEAD_MIN_NODES`` nodes is not kept: it is refuted again about as fast as it would
-be looked up. When a level's options are known, the slots of all its children are
+addressing with linear probing: the key of every node (``EMPTY``: a free slot). The
+subproblems with no solution, far more, go to the *dead cache* (``dead``, a key a row,
+one row per hash): a new one overwrites what its row held, so the cache only forgets
+(a forgotten one is refuted again), and one refuted in fewer than ``DEAD_MIN_NODES``
+nodes is not kept (it is refuted again about as fast as it would be looked up). The
+key of no subproblem is all zeros (the root's is never looked up), so an empty row
+holds nothing. When a level's options are known, the slots of all its children are
 prefetched at once (the hash stands in ``cand_child`` until the child is known). A key is looked up
 before its subproblem is entered; a key on the current path is never met again below
 it (every option covers a bit), so only finished keys need be found.
@@ -39,7 +42,8 @@ more room than there are options.
 
 Resuming: ``state`` holds the level, the step and the counters; a call stops after a
 budget of subproblems entered (``PAUSED``), when the node or edge arrays are full
-(``FULL``) or the key table half full (``GROW``); the caller grows them and calls again.
+(``FULL``) or the key table half full (``GROW``): the caller grows them and calls
+again; and when the table holds as many keys as it may (``BOUND``).
 """
 
 import numpy as np
@@ -50,6 +54,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from dlx.graphlayout import (
+    BOUND,
     DEAD,
     DONE,
     EDGES,
@@ -238,38 +243,59 @@ def _sum_children(s, start, n):
     return live, True
 
 
+@njit(cache=True, inline="always")
+def _dead_slot(dead, h):
+    """The row of the dead cache for a key of hash ``h`` (other bits than the table's)."""
+    return np.int64((h >> np.uint64(32)) & np.uint64(dead.shape[0] - 1))
+
+
+@njit(cache=True, inline="always")
+def _is_dead(dead, key, row, h):
+    """Whether the dead cache holds ``key[row]`` (hash ``h``)."""
+    r = _dead_slot(dead, h)
+    for w in range(key.shape[1]):
+        if dead[r, w] != key[row, w]:
+            return False
+    return True
+
+
 @njit(cache=True)
-def _finish(t, s, level):
-    """Number the finished subproblem of ``level`` (or mark it dead) and store its key;
-    return its node (DEAD), or FULL, GROW or OVERFLOW (as ``-code - 10``)."""
+def _finish(t, s, level, max_entries):
+    """Number the finished subproblem of ``level`` and store its key (or, when it has no
+    solution, keep it in the dead cache); return its node (DEAD), or FULL, GROW, BOUND or
+    OVERFLOW (as ``-code - 10``)."""
     st = s.state
     table = s.table
-    if 2 * (st[ENTRIES] + 1) > table.shape[0]:
-        return -GROW - 10
+    words = s.key.shape[1]
     start = s.cand_start[level]
     live, fits = _sum_children(s, start, s.branch_degree[level])
     if not fits:
         return -OVERFLOW - 10
-    node = DEAD
-    if live:
-        node = st[NODES]
-        if node + 1 >= s.node_count.shape[0] or st[EDGES] + live > s.edge_child.shape[0]:
-            return -FULL - 10
-        e = st[EDGES]
-        for j in range(start, start + s.branch_degree[level]):
-            c = s.cand_child[j]
-            if c >= 0:
-                s.edge_child[e] = c
-                s.edge_option[e] = t.option[s.cand[j]]
-                e += 1
-        for k in range(s.acc.shape[0]):
-            s.node_count[node, k] = s.acc[k]
-        s.node_edge[node + 1] = e
-        st[EDGES] = e
-        st[NODES] = node + 1
-    elif st[VISITED] - s.level_visited[level] < DEAD_MIN_NODES:
-        return DEAD  # refuted again about as fast as looked up: not stored
-    words = s.key.shape[1]
+    if not live:
+        if st[VISITED] - s.level_visited[level] >= DEAD_MIN_NODES:
+            r = _dead_slot(s.dead, _hash(s.key, level, words))
+            for w in range(words):
+                s.dead[r, w] = s.key[level, w]
+        return DEAD
+    if 2 * (st[ENTRIES] + 1) > table.shape[0]:
+        return -GROW - 10
+    if st[ENTRIES] >= max_entries:
+        return -BOUND - 10
+    node = st[NODES]
+    if node + 1 >= s.node_count.shape[0] or st[EDGES] + live > s.edge_child.shape[0]:
+        return -FULL - 10
+    e = st[EDGES]
+    for j in range(start, start + s.branch_degree[level]):
+        c = s.cand_child[j]
+        if c >= 0:
+            s.edge_child[e] = c
+            s.edge_option[e] = t.option[s.cand[j]]
+            e += 1
+    for k in range(s.acc.shape[0]):
+        s.node_count[node, k] = s.acc[k]
+    s.node_edge[node + 1] = e
+    st[EDGES] = e
+    st[NODES] = node + 1
     slot = _find(table, s.key, level, _hash(s.key, level, words))
     for w in range(words):
         table[slot, w] = s.key[level, w]
@@ -279,7 +305,7 @@ def _finish(t, s, level):
 
 
 @njit(cache=True)
-def build(t, s, node_budget):
+def build(t, s, node_budget, max_entries):
     """Build (or go on building) the graph until done, the budget of subproblems
     entered, a full array or an overflow.
 
@@ -288,10 +314,12 @@ def build(t, s, node_budget):
     t : dlx.graphlayout.Tables
     s : dlx.graphlayout.State
     node_budget : int, subproblems this call may enter.
+    max_entries : int, the most keys the table may hold (then ``BOUND``).
 
     Returns
     -------
-    int: DONE (``state[ROOT]`` the root's node, or DEAD), PAUSED, FULL, GROW or OVERFLOW.
+    int: DONE (``state[ROOT]`` the root's node, or DEAD), PAUSED, FULL, GROW, OVERFLOW
+    or BOUND.
     """
     st = s.state
     key = s.key
@@ -327,6 +355,7 @@ def build(t, s, node_budget):
                 h = _child_hash(key, level, t.mask, s.cand[j])
                 s.cand_child[j] = np.int64(h)
                 _prefetch(s.table, np.int64(h & last))
+                _prefetch(s.dead, _dead_slot(s.dead, h))
             s.branch_degree[level] = n
             s.branch_index[level] = 0
             s.cand_start[level + 1] = start + n
@@ -351,14 +380,14 @@ def build(t, s, node_budget):
             h = np.uint64(s.cand_child[j])  # its hash, until its node is known
             slot = _find(s.table, key, level + 1, h)
             node = _node_of(s.table, slot)
-            if node != EMPTY:
-                s.cand_child[j] = node
+            if node != EMPTY or _is_dead(s.dead, key, level + 1, h):
+                s.cand_child[j] = DEAD if node == EMPTY else node
                 s.branch_index[level] = i + 1
                 continue
             level += 1
             step = FORWARD
         else:
-            node = _finish(t, s, level)
+            node = _finish(t, s, level, max_entries)
             if node < DEAD:
                 code = -node - 10
                 break

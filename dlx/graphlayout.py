@@ -32,13 +32,14 @@ from dlx.problem import Problem
 
 FULL = 6  # the node or edge arrays are full: grow them and call again
 GROW = 7  # the key table is half full: rehash it into a larger one and call again
+BOUND = 8  # the key table holds as many keys as the caller allows
 EMPTY, DEAD = -1, -2  # a key table slot: no key; a key whose subproblem has no solution
 TERMINAL = 0  # the node of the empty subproblem (every primary item covered)
 
 Tables = namedtuple("Tables", "words primary_words mask list_start option halo neighbours")
 State = namedtuple(
     "State",
-    "key level_visited cand cand_child cand_start branch_index branch_degree state table "
+    "key level_visited cand cand_child cand_start branch_index branch_degree state table dead "
     "node_count node_edge edge_child edge_option acc",
 )
 # ``state``: the kernel's scalars, kept between calls
@@ -168,9 +169,12 @@ def _lone_cells(mask, entry_row, bit, n_cells) -> tuple[np.ndarray, np.ndarray]:
     return halo, neighbours
 
 
-def new_state(lay: GraphLayout, nodes: int, edges: int, table: int, limbs: int) -> State:
+def new_state(
+    lay: GraphLayout, nodes: int, edges: int, table: int, limbs: int, dead_bytes: int
+) -> State:
     """Empty build arrays: room for ``nodes`` nodes, ``edges`` edges, a key table of
-    ``table`` slots (a power of two), counts of ``limbs`` words; node 0 is the terminal."""
+    ``table`` slots (a power of two), counts of ``limbs`` words, a dead cache of about
+    ``dead_bytes``; node 0 is the terminal."""
     levels = lay.n_primary + 2
     n_cand = max(len(lay.option), 1)  # a path meets each bit's list at most once
     state = np.zeros(STATE_FIELDS, np.int64)
@@ -188,6 +192,9 @@ def new_state(lay: GraphLayout, nodes: int, edges: int, table: int, limbs: int) 
         branch_degree=np.zeros(levels, np.int64),
         state=state,
         table=empty_table(table, lay.words),
+        dead=np.zeros(
+            (1 << max(dead_bytes // (8 * lay.words), 1).bit_length() - 1, lay.words), np.uint64
+        ),
         node_count=node_count,
         node_edge=np.zeros(nodes + 1, np.int64),
         edge_child=np.zeros(edges, np.int32),

@@ -30,8 +30,8 @@ from pathlib import Path
 import dlx
 from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
+from puzzles.polyform import sampling, tiling
 from puzzles.polyform import symmetry as sym
-from puzzles.polyform import tiling
 
 EPILOG = """\
 A tiling's solutions are its distinct tilings, one per class of the board's symmetry
@@ -66,6 +66,7 @@ def add_tiling_arguments(parser) -> None:
         help=f"the search kernel: dlx, bitset (fills the first empty cell), or auto "
         f"(bitset when the problem fits it) (default {ENGINE})",
     )
+    sampling.add_arguments(parser)
 
 
 def add_arguments(parser) -> None:
@@ -107,6 +108,7 @@ class Tilings:
     draw: object = tiling.svg
     label: str = ""
     shown: int = 0  # answers made so far (their headers' numbers)
+    sample: sampling.Sample | None = None  # --sample: tilings drawn from the solution graph
 
     def plan(self):
         """The symmetry plan (None without symmetry breaking)."""
@@ -121,6 +123,8 @@ class Tilings:
 
     def summary(self) -> str:
         """How the solutions are counted (for ``--stats``)."""
+        if self.sample is not None:
+            return sampling.summary(self.sample)
         plan = self.plan()
         return "every tiling, no symmetry breaking" if plan is None else plan.describe()
 
@@ -179,9 +183,11 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
             file=sys.stderr,
         )
     _check_engine(args.engine)
-    return Tilings(
+    found = Tilings(
         puzzle, not args.no_symmetry, args.restrict, args.breaker, args.engine, render, draw
     )
+    found.sample = sampling.from_flags(args)
+    return found
 
 
 def _check_engine(engine: str) -> None:
@@ -207,7 +213,10 @@ def read(text, args) -> list[Tilings]:
 
 
 def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
-    """The distinct tilings (every one with ``--no-symmetry``), streamed."""
+    """The distinct tilings (every one with ``--no-symmetry``), streamed; with
+    ``--sample``, the tilings drawn (``sampling``)."""
+    if tilings.sample is not None:
+        return sampling.answers(tilings, lambda p: _numbered(tilings, p), search)
     puzzle, plan = tilings.puzzle, tilings.plan()
     found = dlx.solutions(
         tiling.build(puzzle, plan), engine=tilings.engine, **search_options(**search)
@@ -222,6 +231,12 @@ def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
         return True
 
     return Answers(found, lambda s: TilingAnswer(tilings, tiling.decode(puzzle, s), 0), keep, limit)
+
+
+def _numbered(tilings: Tilings, pieces) -> TilingAnswer:
+    """The next answer shown."""
+    tilings.shown += 1
+    return TilingAnswer(tilings, pieces, tilings.shown)
 
 
 class TilingCount(dlx.Count):
