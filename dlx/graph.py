@@ -34,6 +34,7 @@ from dlx import graphlayout as gl
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.search import Solution, tree_fraction
+from dlx.verify import InvalidSolution, check
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given
 DEAD_BYTES = 32 << 20  # the cache of subproblems with no solution (see dlx/graphkernel.py)
@@ -283,7 +284,8 @@ class Graph:
 
     def rank(self, solution) -> int:
         """The rank of ``solution`` (a ``Solution`` or option indices, in any order);
-        ValueError, naming the item at fault, when it is not a solution."""
+        ValueError, naming the item at fault (``dlx.check``'s reason), when it is not a
+        solution."""
         options = getattr(solution, "options", solution)
         try:
             chosen = [int(k) for k in options]
@@ -291,36 +293,22 @@ class Graph:
             raise ValueError(f"a solution is a set of option indices, not {solution!r}") from None
         if len(set(chosen)) != len(chosen):
             raise ValueError(f"not a solution: an option is chosen twice in {chosen}")
+        try:
+            check(self.problem, chosen)
+        except InvalidSolution as e:
+            raise ValueError(f"not a solution: {e}") from None
         left = set(chosen)
-        lay, problem = self._layout, self.problem
-        position = np.empty(len(lay.option), np.int64)
-        position[lay.option] = np.arange(len(lay.option))
-        key = np.zeros(lay.words, np.uint64)
         node, rank = self.root, 0
-        while node != gl.TERMINAL:
-            first = self._first_free(key)
-            taken = -1
-            if node >= 0:
-                for e in range(self.node_edge[node], self.node_edge[node + 1]):
-                    if int(self.edge_option[e]) in left:
-                        taken = e
-                        break
-                    rank += self._node_count(int(self.edge_child[e]))
-            if taken < 0:
-                item = problem.primary[lay.bit_item[first]]
-                raise ValueError(f"not a solution: item {item!r} is not covered as it must be")
-            option = int(self.edge_option[taken])
-            left.discard(option)
-            key |= lay.mask[position[option]]
-            node = int(self.edge_child[taken])
-        if left:
-            raise ValueError(f"not a solution: option {min(left)} is one too many")
+        while node != gl.TERMINAL:  # a solution's path exists: one option a node
+            for e in range(self.node_edge[node], self.node_edge[node + 1]):
+                if int(self.edge_option[e]) in left:
+                    break
+                rank += self._node_count(int(self.edge_child[e]))
+            else:
+                raise RuntimeError(f"the graph lost solution {sorted(chosen)}")  # a bug
+            left.discard(int(self.edge_option[e]))
+            node = int(self.edge_child[e])
         return rank
-
-    def _first_free(self, key) -> int:
-        """The first primary bit not in ``key``."""
-        bits = np.unpackbits(key.view(np.uint8), bitorder="little")
-        return int(np.flatnonzero(bits[: self._layout.n_primary] == 0)[0])
 
     def write_zdd(self, path) -> None:
         """Write the graph as a ZDD in the text format of Knuth's DLX6 (its ``m``

@@ -6,10 +6,12 @@ Every ``@njit(cache=True)`` function this kernel calls lives in this file;
 Data structures
 ---------------
 A subproblem is its *key*, the bits covered so far (``words`` uint64 words, primary
-bits first). The kernel always branches on the first uncovered primary bit ``b``, over
-the options of ``b``'s list that fit (``mask & key == 0``), so a key decides its
-children, and two paths that cover the same items meet in one node: the search tree
-folded into a DAG. The key of level ``l`` is ``key[l]``; a child's is its parent's
+bits first). The kernel branches on an urgent piece while one is uncovered (see
+``dlx/graphlayout.py``), else on the first uncovered primary bit ``b``, over the
+options of ``b``'s list that fit (``mask & key == 0``) and leave no lone cell (a free
+cell with no free neighbour, which no option could cover: ``halo``, ``neighbours``), so
+a key decides its children, and two paths that cover the same items meet in one node:
+the search tree folded into a DAG. The key of level ``l`` is ``key[l]``; a child's is its parent's
 with the option's mask or-ed in, so going back up is ``level -= 1``.
 
 Nodes are numbered when their subproblem is finished (post-order), so a child's number
@@ -21,7 +23,7 @@ The *key table* (``table``, a row a slot: the key's words, then its node) is ope
 addressing with linear probing: the key of every node (``EMPTY``: a free slot). The
 subproblems with no solution, far more, go to the *dead cache* (``dead``, a key a row,
 one row per hash): a new one overwrites what its row held, so the cache only forgets
-(a forgotten one is refuted again), and one refuted in fewer than ``DEAD_MIN_NODES``
+(a forgotten one is refuted again), and one refuted in fewer than ``dead_min``
 nodes is not kept (it is refuted again about as fast as it would be looked up). The
 key of no subproblem is all zeros (the root's is never looked up), so an empty row
 holds nothing. When a level's options are known, the slots of all its children are
@@ -106,14 +108,18 @@ else:
 
 
 FORWARD, ADVANCE, FINISH = 0, 1, 2
-DEAD_MIN_NODES = 4  # a subproblem of no solution refuted in fewer nodes is not stored
+# Nothing but ``unrank`` allocates: compiled without numba's reference counting, which
+# would incref and decref every array of the namedtuples handed to each helper (as
+# ``dlx/bitset.py`` does)
+PLAIN = {"cache": True, "_nrt": False}
+NO_OPTION = -2  # an urgent piece has no option left
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _hash(keys, row, words):
     """A hash of ``keys[row, :words]``."""
     h = _ZERO
@@ -125,7 +131,7 @@ def _hash(keys, row, words):
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _child_hash(key, row, mask, o):
     """``_hash`` of ``key[row] | mask[o]`` (the key of the child of option ``o``)."""
     h = _ZERO
@@ -137,13 +143,13 @@ def _child_hash(key, row, mask, o):
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _node_of(table, slot):
     """The node (DEAD, EMPTY) in a slot of the key table."""
     return np.int64(table[slot, table.shape[1] - 1])
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _find(table, keys, row, h):
     """The slot of ``keys[row]`` (whose hash is ``h``) in the key table, or the free
     slot where it would go."""
@@ -163,7 +169,7 @@ def _find(table, keys, row, h):
         slot = (slot + 1) & np.int64(last)
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def rehash(old, table):
     """Move every key of the ``old`` key table into ``table`` (empty, larger)."""
     words = table.shape[1] - 1
@@ -174,7 +180,7 @@ def rehash(old, table):
                 table[new, w] = old[slot, w]
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _first_free(key, level, primary_words, n_primary_mask_last):
     """The first primary bit not covered at ``level`` (-1 if none)."""
     for w in range(primary_words):
@@ -186,7 +192,7 @@ def _first_free(key, level, primary_words, n_primary_mask_last):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _covers_all(key, row, primary_words, last_mask):
     """Whether ``key[row]`` covers every primary bit."""
     for w in range(primary_words - 1):
@@ -195,11 +201,11 @@ def _covers_all(key, row, primary_words, last_mask):
     return (key[row, primary_words - 1] & last_mask) == last_mask
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _lone_cell(t, key, row, o):
-    """Whether a free cell next to option ``o`` (just taken) has no free neighbour, so
-    that no option can cover it (``halo`` leaves out the cells that an option of one
-    cell covers)."""
+    """Whether, once option ``o`` is taken at ``key[row]``, a free cell next to it has
+    no free neighbour, so that no option can cover it (``halo`` leaves out the cells
+    that an option of one cell covers)."""
     for w0 in range(t.halo.shape[1]):
         seeds = t.halo[o, w0] & ~key[row, w0]
         while seeds:
@@ -207,7 +213,7 @@ def _lone_cell(t, key, row, o):
             seeds &= seeds - _ONE
             alone = True
             for w in range(t.neighbours.shape[1]):
-                if t.neighbours[x, w] & ~key[row, w]:
+                if t.neighbours[x, w] & ~(key[row, w] | t.mask[o, w]):
                     alone = False
                     break
             if alone:
@@ -215,7 +221,50 @@ def _lone_cell(t, key, row, o):
     return False
 
 
-@njit(cache=True)
+@njit(**PLAIN, inline="always")
+def _fits(t, key, row, o):
+    """Whether option ``o`` fits ``key[row]``."""
+    for w in range(t.words):
+        if t.mask[o, w] & key[row, w]:
+            return False
+    return True
+
+
+@njit(**PLAIN)
+def _urgent(t, key, row):
+    """The urgent piece to branch on at ``key[row]`` (see ``dlx/graphlayout.py``): the
+    uncovered one with the fewest options that fit; -1 for none, NO_OPTION when one has
+    no option left."""
+    best, best_n = -1, 1 << 62
+    for u in range(t.urgent_bit.shape[0]):
+        b = t.urgent_bit[u]
+        if (key[row, b >> 6] >> np.uint64(b & 63)) & _ONE:
+            continue
+        n = 0
+        for j in range(t.urgent_start[u], t.urgent_start[u + 1]):
+            if _fits(t, key, row, t.urgent_option[j]):
+                n += 1
+        if n == 0:
+            return NO_OPTION
+        if n < best_n:
+            best, best_n = u, n
+    return best
+
+
+@njit(**PLAIN, inline="always")
+def _candidates(t, key, row, options, first, stop, cand, start):
+    """Write the options ``options[first:stop]`` that fit ``key[row]`` and leave no lone
+    cell to ``cand[start:]``; return how many."""
+    n = 0
+    for j in range(first, stop):
+        o = options[j]
+        if _fits(t, key, row, o) and not _lone_cell(t, key, row, o):
+            cand[start + n] = o
+            n += 1
+    return n
+
+
+@njit(**PLAIN)
 def _sum_children(s, start, n):
     """``acc`` = the sum of the counts of the live children ``cand_child[start:start +
     n]``; return (how many live, whether the sum fit)."""
@@ -243,13 +292,13 @@ def _sum_children(s, start, n):
     return live, True
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _dead_slot(dead, h):
     """The row of the dead cache for a key of hash ``h`` (other bits than the table's)."""
     return np.int64((h >> np.uint64(32)) & np.uint64(dead.shape[0] - 1))
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _is_dead(dead, key, row, h):
     """Whether the dead cache holds ``key[row]`` (hash ``h``)."""
     r = _dead_slot(dead, h)
@@ -259,7 +308,7 @@ def _is_dead(dead, key, row, h):
     return True
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _finish(t, s, level, max_entries):
     """Number the finished subproblem of ``level`` and store its key (or, when it has no
     solution, keep it in the dead cache); return its node (DEAD), or FULL, GROW, BOUND or
@@ -272,7 +321,7 @@ def _finish(t, s, level, max_entries):
     if not fits:
         return -OVERFLOW - 10
     if not live:
-        if st[VISITED] - s.level_visited[level] >= DEAD_MIN_NODES:
+        if st[VISITED] - s.level_visited[level] >= t.dead_min:
             r = _dead_slot(s.dead, _hash(s.key, level, words))
             for w in range(words):
                 s.dead[r, w] = s.key[level, w]
@@ -304,7 +353,7 @@ def _finish(t, s, level, max_entries):
     return node
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def build(t, s, node_budget, max_entries):
     """Build (or go on building) the graph until done, the budget of subproblems
     entered, a full array or an overflow.
@@ -338,18 +387,17 @@ def build(t, s, node_budget, max_entries):
                 break
             st[VISITED] += 1
             s.level_visited[level] = st[VISITED]
-            b = _first_free(key, level, pw, last_mask)
             start = s.cand_start[level]
-            n = 0
-            for o in range(t.list_start[b], t.list_start[b + 1]):
-                fits = True
-                for w in range(t.words):
-                    if t.mask[o, w] & key[level, w]:
-                        fits = False
-                        break
-                if fits:
-                    s.cand[start + n] = o
-                    n += 1
+            u = _urgent(t, key, level)
+            if u == NO_OPTION:
+                n = 0
+            elif u >= 0:
+                first, stop_at = t.urgent_start[u], t.urgent_start[u + 1]
+                n = _candidates(t, key, level, t.urgent_option, first, stop_at, s.cand, start)
+            else:
+                b = _first_free(key, level, pw, last_mask)
+                n = _candidates(t, key, level, t.list_option, t.list_start[b],
+                                t.list_start[b + 1], s.cand, start)  # fmt: skip
             last = np.uint64(s.table.shape[0] - 1)
             for j in range(start, start + n):  # the children's slots, loaded at once
                 h = _child_hash(key, level, t.mask, s.cand[j])
@@ -371,10 +419,6 @@ def build(t, s, node_budget, max_entries):
                 key[level + 1, w] = key[level, w] | t.mask[o, w]
             if _covers_all(key, level + 1, pw, last_mask):
                 s.cand_child[j] = TERMINAL
-                s.branch_index[level] = i + 1
-                continue
-            if _lone_cell(t, key, level + 1, o):
-                s.cand_child[j] = DEAD
                 s.branch_index[level] = i + 1
                 continue
             h = np.uint64(s.cand_child[j])  # its hash, until its node is known
@@ -404,7 +448,7 @@ def build(t, s, node_budget, max_entries):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates its scratch: with reference counting
 def unrank(node_edge, edge_child, edge_option, node_count, root, ranks, out):
     """The solutions of ranks ``ranks[i]`` (uint64[k, limbs], each below the root's
     count) into ``out[i]`` (int64[k, depth], options in the order taken, -1 after):

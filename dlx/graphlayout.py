@@ -13,6 +13,11 @@ key
 list of a bit
     The options whose lowest primary bit is that bit, in the problem's order: when
     every primary bit before ``b`` is covered, exactly those can cover ``b``.
+urgent piece
+    A piece with at most ``URGENT_OPTIONS`` options in all (X on a board, or the piece
+    that symmetry breaking restricts): while one is uncovered, the kernel branches on the
+    one with the fewest options that fit, as the bitset kernel does, before the first
+    uncovered cell. The choice depends on the key alone, so keys still repeat.
 
 Only plain exact cover fits: every primary item covered exactly once, secondary items at
 most once, no colours, no loop items, every option holding a primary item.
@@ -35,8 +40,14 @@ GROW = 7  # the key table is half full: rehash it into a larger one and call aga
 BOUND = 8  # the key table holds as many keys as the caller allows
 EMPTY, DEAD = -1, -2  # a key table slot: no key; a key whose subproblem has no solution
 TERMINAL = 0  # the node of the empty subproblem (every primary item covered)
+DEAD_MIN_NODES = 4  # a subproblem of no solution refuted in fewer nodes is not cached
+URGENT_OPTIONS = 40  # a piece with at most this many options is branched on first
 
-Tables = namedtuple("Tables", "words primary_words mask list_start option halo neighbours")
+Tables = namedtuple(
+    "Tables",
+    "words primary_words mask list_start list_option option halo neighbours urgent_bit "
+    "urgent_start urgent_option dead_min",
+)
 State = namedtuple(
     "State",
     "key level_visited cand cand_child cand_start branch_index branch_degree state table dead "
@@ -66,12 +77,17 @@ class GraphLayout:
     bit_item: np.ndarray
     halo: np.ndarray
     neighbours: np.ndarray
+    urgent_bit: np.ndarray
+    urgent_start: np.ndarray
+    urgent_option: np.ndarray
 
     def tables(self) -> Tables:
         """The layout as the kernel takes it."""
         return Tables(
-            self.words, (self.n_primary + 63) // 64, self.mask, self.list_start, self.option,
-            self.halo, self.neighbours,
+            self.words, (self.n_primary + 63) // 64, self.mask, self.list_start,
+            np.arange(len(self.option)), self.option,
+            self.halo, self.neighbours, self.urgent_bit, self.urgent_start, self.urgent_option,
+            DEAD_MIN_NODES,
         )  # fmt: skip
 
 
@@ -137,9 +153,23 @@ def layout(problem: Problem) -> GraphLayout:
     list_start = np.searchsorted(lowest[list_order], np.arange(n_primary + 1)).astype(np.int64)
     bit_item = np.where(order < second, order - 1, ~(order - second))
     halo, neighbours = _lone_cells(mask, position[option_of], bit, len(cells))
+    urgent = _urgent(bit_of[pieces], position[option_of], bit)
     return GraphLayout(
-        words, n_primary, mask, list_start, list_order.astype(np.int64), bit_item, halo, neighbours
-    )
+        words, n_primary, mask, list_start, list_order.astype(np.int64), bit_item, halo,
+        neighbours, *urgent,
+    )  # fmt: skip
+
+
+def _urgent(piece_bits, entry_row, bit) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The urgent pieces (see the glossary): their bits, fewest options first, and their
+    options (list order), ``urgent_option[urgent_start[u]:urgent_start[u + 1]]``."""
+    per_bit = np.bincount(bit, minlength=int(bit.max(initial=0)) + 1)
+    chosen = sorted((int(per_bit[b]), int(b)) for b in piece_bits if per_bit[b] <= URGENT_OPTIONS)
+    lists = [np.sort(entry_row[bit == b]) for _, b in chosen]
+    start = np.zeros(len(lists) + 1, np.int64)
+    np.cumsum([len(x) for x in lists], out=start[1:])
+    options = np.concatenate(lists).astype(np.int64) if lists else np.zeros(0, np.int64)
+    return np.array([b for _, b in chosen], np.int64), start, options
 
 
 def _lone_cells(mask, entry_row, bit, n_cells) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 
 import pytest
 from hypothesis import given, settings
-from shared import EXPECTED, examples, load, option_sets
+from shared import DATA, EXPECTED, examples, load, option_sets
 from strategies import problems
 
 import dlx
@@ -203,12 +203,14 @@ def test_rank_refuses_what_is_not_a_solution():
     g = dlx.graph(_abc())
     with pytest.raises(ValueError, match="item 'c'"):
         g.rank([0])  # a, b covered; c not
-    with pytest.raises(ValueError, match="one too many"):
+    with pytest.raises(ValueError, match="item 'b' covered 2 times"):
         g.rank([0, 1, 3])
     with pytest.raises(ValueError, match="twice"):
         g.rank([0, 0, 1])
-    with pytest.raises(ValueError, match="item 'a'"):
+    with pytest.raises(ValueError, match="item 'a' covered 0 times"):
         g.rank([1, 3])
+    with pytest.raises(ValueError, match="no option 9"):
+        g.rank([0, 9])
     with pytest.raises(IndexError):
         g.unrank(3)
     with pytest.raises(TypeError):
@@ -245,3 +247,93 @@ def test_graph_agrees_with_the_kernels_count_on_small_tilings():
     for rows, columns in ((2, 8), (4, 5), (6, 6)):
         g = dlx.graph(_dominoes(rows, columns))
         assert g.count == _domino_count(rows, columns) == dlx.count(_dominoes(rows, columns))
+
+
+# -- the commands -----------------------------------------------------------------------
+
+
+def _blocks(text: str) -> list[list[str]]:
+    """The solutions printed by ``python -m dlx``: blocks of option lines."""
+    return [b.splitlines() for b in text.strip("\n").split("\n\n") if b.strip()]
+
+
+def test_dlx_command_samples_and_picks_the_nth(capsys):
+    from dlx.cli import main
+    from dlx.dlxfile import format_option
+
+    path = str(DATA / "pent3x20_all.dlx")
+    problem = load("pent3x20_all")
+    option_of = {format_option(problem, k): k for k in range(problem.n_options)}
+    assert main([path, "--sample", "5", "--seed", "11", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    blocks = _blocks(out)
+    assert len(blocks) == 5 and "8 solutions in all; graph:" in err
+    for block in blocks:
+        dlx.check(problem, [option_of[line] for line in block])
+    assert main([path, "--sample", "5", "--seed", "11", "--no-progress"]) == 0
+    assert capsys.readouterr()[0] == out  # a seed repeats its sample
+    g = dlx.graph(problem)
+    assert main([path, "--nth", "6", "--no-progress"]) == 0
+    (block,) = _blocks(capsys.readouterr()[0])
+    assert [option_of[line] for line in block] == list(g.unrank(6).options)
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--nth", "8"], "no solution 8: the problem has 8"),
+        (["--sample", "2", "--count"], "no --count"),
+        (["--sample", "2", "--nth", "1"], "one at a time"),
+        (["--seed", "2"], "--seed goes with --sample"),
+        (["--sample", "-1"], "--sample must be >= 0"),
+        (["--sample", "1", "--max-graph-nodes", "5"], "more than max_nodes=5 nodes"),
+    ],
+)
+def test_dlx_command_refuses_in_one_line(flags, message, capsys):
+    from dlx.cli import main
+
+    assert main([str(DATA / "pent3x20_all.dlx"), "--no-progress", *flags]) == 2
+    out, err = capsys.readouterr()
+    assert message in err and err.count("\n") == 1 and out == ""
+
+
+def _pictures(puzzle, plan) -> set[str]:
+    """Every tiling of a pentomino puzzle as the command draws it (one per class with a
+    plan, each checked)."""
+    from puzzles import polyomino
+    from puzzles.polyform import tiling
+
+    found = set()
+    for s in dlx.solutions(tiling.build(puzzle, plan)):
+        pieces = tiling.decode(puzzle, s)
+        assert not tiling.faults(puzzle, pieces)
+        found.add(polyomino.render(puzzle, pieces).strip("\n"))
+    return found
+
+
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_tiling_command_samples_to_out_and_svg(symmetry, tmp_path, capsys):
+    from puzzles import polyomino
+    from puzzles.cli import main
+    from puzzles.polyform.cli import read_solutions
+
+    out, svg = tmp_path / "s.txt", tmp_path / "s.svg"
+    flags = ["pentomino", "--board", "3x20", "--sample", "6", "--seed", "4", "--stats"]
+    flags += ["--out", str(out), "--svg", str(svg), "--no-progress"]
+    assert main(flags + ([] if symmetry else ["--no-symmetry"])) == 0
+    err = capsys.readouterr()[1]
+    assert ("2 solutions; graph:" if symmetry else "8 solutions; graph:") in err
+    puzzle = polyomino.make_puzzle("3x20")
+    plan = polyomino.plan_symmetry(puzzle) if symmetry else None
+    drawn = read_solutions(out.read_text())
+    assert len(drawn) == 6 and set(drawn) <= _pictures(puzzle, plan)
+    assert svg.read_text().startswith("<svg")
+
+
+def test_tiling_command_refuses_sample_with_a_count(capsys):
+    from puzzles.cli import main
+
+    assert main(["pentomino", "--board", "3x20", "--sample", "2", "--count"]) == 2
+    assert "--sample draws K tilings: it takes no --count" in capsys.readouterr()[1]
+    assert main(["pentomino", "--board", "3x20", "--seed", "2"]) == 2
+    assert "--seed goes with --sample" in capsys.readouterr()[1]
