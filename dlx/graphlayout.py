@@ -40,7 +40,7 @@ GROW = 7  # the key table is half full: rehash it into a larger one and call aga
 BOUND = 8  # the key table holds as many keys as the caller allows
 EMPTY, DEAD = -1, -2  # a key table slot: no key; a key whose subproblem has no solution
 TERMINAL = 0  # the node of the empty subproblem (every primary item covered)
-DEAD_MIN_NODES = 4  # a subproblem of no solution refuted in fewer nodes is not cached
+DEAD_MIN_NODES = 2  # a subproblem of no solution refuted in fewer nodes is not cached
 URGENT_OPTIONS = 40  # a piece with at most this many options is branched on first
 
 Tables = namedtuple(

@@ -337,3 +337,33 @@ def test_tiling_command_refuses_sample_with_a_count(capsys):
     assert "--sample draws K tilings: it takes no --count" in capsys.readouterr()[1]
     assert main(["pentomino", "--board", "3x20", "--seed", "2"]) == 2
     assert "--seed goes with --sample" in capsys.readouterr()[1]
+
+
+def test_ctrl_c_stops_a_build_between_two_kernel_calls():
+    import os
+    import signal
+    import threading
+    import time
+
+    problem = load("pent6x10_all")
+    dlx.graph(_abc())  # compiled before the clock starts
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            dlx.graph(problem)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 30  # not at the end of the build
+
+
+def test_the_dlx_command_prints_one_line_when_interrupted(capsys, monkeypatch):
+    from dlx.cli import main
+
+    def interrupted(*args, **keywords):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("dlx.graphcli.graph", interrupted)
+    assert main([str(DATA / "pent3x20_all.dlx"), "--sample", "1", "--no-progress"]) == 130
+    assert capsys.readouterr()[1] == "interrupted\n"
