@@ -122,16 +122,16 @@ def _chi_square(draws: list, n: int) -> float:
     return sum((seen.get(i, 0) - expected) ** 2 / expected for i in range(n))
 
 
-def _fair_coin_descent(g, rng) -> int:
+def _fair_coin_descent(g, rng) -> frozenset:
     """A biased sampler for contrast: at each node an edge chosen with equal odds (not
-    weighted by the counts below); returns the solution's rank."""
+    weighted by the counts below); returns the solution's options."""
     node = g.root
     options = []
     while node != 0:
         e = rng.randrange(int(g.node_edge[node]), int(g.node_edge[node + 1]))
         options.append(int(g.edge_option[e]))
         node = int(g.edge_child[e])
-    return g.rank(options)
+    return frozenset(options)
 
 
 def test_samples_pass_a_chi_square_test_and_a_fair_coin_descent_fails_it():
@@ -146,9 +146,11 @@ def test_samples_pass_a_chi_square_test_and_a_fair_coin_descent_fails_it():
     # chi-square with n - 1 degrees of freedom, about normal for large n: a statistic
     # past the mean by 4.5 standard deviations has odds of a few in a million
     bound = (n - 1) + 4.5 * math.sqrt(2 * (n - 1))
-    assert _chi_square([g.rank(s) for s in samples], n) < bound
+    index = {frozenset(s.options): i for i, s in enumerate(g.solutions())}
+    assert len(index) == n and g.rank(samples[0]) == index[frozenset(samples[0].options)]
+    assert _chi_square([index[frozenset(s.options)] for s in samples], n) < bound
     rng = random.Random(2026)
-    biased = [_fair_coin_descent(g, rng) for _ in range(20 * n)]
+    biased = [index[_fair_coin_descent(g, rng)] for _ in range(20 * n)]
     assert _chi_square(biased, n) > bound
     assert g.sample(10, seed=7) == g.sample(10, seed=7)  # a seed repeats its sample
 
