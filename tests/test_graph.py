@@ -369,3 +369,24 @@ def test_the_dlx_command_prints_one_line_when_interrupted(capsys, monkeypatch):
     monkeypatch.setattr("dlx.graphcli.graph", interrupted)
     assert main([str(DATA / "pent3x20_all.dlx"), "--sample", "1", "--no-progress"]) == 130
     assert capsys.readouterr()[1] == "interrupted\n"
+
+
+def test_sampling_rejects_what_is_not_a_class_representative(monkeypatch):
+    from types import SimpleNamespace
+
+    from puzzles import polyomino
+    from puzzles.common import PuzzleError
+    from puzzles.polyform import sampling, tiling
+
+    puzzle = polyomino.make_puzzle("3x20")
+    g = dlx.graph(tiling.build(puzzle))
+    kept = tiling.decode(puzzle, g.unrank(3))
+    plan = SimpleNamespace(filter=True)  # a plan that still reduces solutions one by one
+    monkeypatch.setattr(
+        sampling.sym, "is_class_representative", lambda plan, pieces: (pieces == kept, 1)
+    )
+    sample = sampling.Sample(5, seed=9)
+    assert list(sampling._draws(g, puzzle, plan, sample, lambda p: p)) == [kept] * 5
+    monkeypatch.setattr(sampling.sym, "is_class_representative", lambda plan, pieces: (0, 1))
+    with pytest.raises(PuzzleError, match="give --no-symmetry"):
+        list(sampling._draws(g, puzzle, plan, sample, lambda p: p))
