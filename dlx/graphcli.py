@@ -83,5 +83,6 @@ def run(problem, args, progress: bool) -> int:
         for k in solution.options:
             out.write(format_option(problem, k) + "\n")
     out.flush()
-    print(f"{g.count} solutions in all; {g.stats}", file=sys.stderr)
+    noun = "solution" if g.count == 1 else "solutions"
+    print(f"{g.count} {noun} in all; {g.stats}", file=sys.stderr)
     return 0
