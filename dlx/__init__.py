@@ -15,6 +15,7 @@ from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
 from dlx.engines import CHOICES as ENGINE_CHOICES
 from dlx.errors import WorkerError
+from dlx.graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
 from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
@@ -44,6 +45,10 @@ __all__ = [
     "Count",
     "DlxFormatError",
     "ENGINE_CHOICES",
+    "Graph",
+    "GraphStats",
+    "GraphTimeLimit",
+    "GraphTooLarge",
     "Interrupted",
     "InvalidSolution",
     "Memo",
@@ -58,6 +63,7 @@ __all__ = [
     "check",
     "count",
     "first",
+    "graph",
     "is_solution",
     "is_unique",
     "naive_solutions",

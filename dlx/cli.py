@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from dlx import __version__
+from dlx import __version__, graphcli
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
@@ -79,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="prune the tree by item domination (same solutions, fewer nodes)",
     )
+    graphcli.add_arguments(parser)
     return parser
 
 
@@ -113,7 +114,7 @@ def _bad_arguments(args) -> str | None:
         return f"--tasks must be >= 1, not {args.tasks}"
     if args.checkpoint is not None and not args.count:
         return "--checkpoint needs --count"
-    return None
+    return graphcli.bad_arguments(args)
 
 
 def _main(argv, task_runner) -> int:
@@ -142,6 +143,11 @@ def _main(argv, task_runner) -> int:
     if args.workers is None:
         serial = not args.count or args.node_limit is not None or args.time_limit is not None
         args.workers = 1 if serial else 0
+    if graphcli.wanted(args):
+        try:
+            return graphcli.run(problem, args, progress)
+        except ProblemError as e:
+            return _error(e)
     parallel = _parallel_settings(args, task_runner)
     if args.count:
         return _count(problem, args, parallel, progress)

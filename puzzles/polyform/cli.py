@@ -30,8 +30,8 @@ from pathlib import Path
 import dlx
 from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
+from puzzles.polyform import sampling, tiling
 from puzzles.polyform import symmetry as sym
-from puzzles.polyform import tiling
 from puzzles.polyform.boards import parse_board
 
 EPILOG = """\
@@ -74,6 +74,7 @@ def add_tiling_arguments(parser) -> None:
         help="search on the Dask cluster whose scheduler is at ADDRESS (needs the "
         "dask.distributed package)",
     )
+    sampling.add_arguments(parser)
 
 
 def add_arguments(parser) -> None:
@@ -116,6 +117,7 @@ class Tilings:
     label: str = ""
     shown: int = 0  # answers made so far (their headers' numbers)
     dask: str | None = None  # the scheduler's address, to search on a Dask cluster
+    sample: sampling.Sample | None = None  # --sample: tilings drawn from the solution graph
 
     def plan(self):
         """The symmetry plan (None without symmetry breaking)."""
@@ -130,6 +132,8 @@ class Tilings:
 
     def summary(self) -> str:
         """How the solutions are counted (for ``--stats``)."""
+        if self.sample is not None:
+            return sampling.summary(self.sample)
         plan = self.plan()
         return "every tiling, no symmetry breaking" if plan is None else plan.describe()
 
@@ -190,7 +194,7 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
     _check_engine(args.engine)
     if args.dask is not None:
         _check_dask()
-    return Tilings(
+    found = Tilings(
         puzzle,
         not args.no_symmetry,
         args.restrict,
@@ -200,6 +204,8 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
         draw,
         dask=args.dask,
     )
+    found.sample = sampling.from_flags(args)
+    return found
 
 
 def _check_dask() -> None:
@@ -262,7 +268,10 @@ def read(text, args) -> list[Tilings]:
 
 
 def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
-    """The distinct tilings (every one with ``--no-symmetry``), streamed."""
+    """The distinct tilings (every one with ``--no-symmetry``), streamed; with
+    ``--sample``, the tilings drawn (``sampling``)."""
+    if tilings.sample is not None:
+        return sampling.answers(tilings, lambda p: _numbered(tilings, p), search)
     puzzle, plan = tilings.puzzle, tilings.plan()
     found = dlx.solutions(
         tiling.build(puzzle, plan),
@@ -279,6 +288,12 @@ def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
         return True
 
     return Answers(found, lambda s: TilingAnswer(tilings, tiling.decode(puzzle, s), 0), keep, limit)
+
+
+def _numbered(tilings: Tilings, pieces) -> TilingAnswer:
+    """The next answer shown."""
+    tilings.shown += 1
+    return TilingAnswer(tilings, pieces, tilings.shown)
 
 
 class TilingCount(dlx.Count):

@@ -1,0 +1,240 @@
+"""Compile a ``dlx.Problem`` into the solution-graph kernel's arrays (numpy only, no numba).
+
+Glossary (see the essay in ``dlx/graphkernel.py`` for how the kernel uses them)
+------------------------------------------------------------------------------
+bit
+    Every item is one bit of a key of ``words`` uint64 words: the primary items first
+    (the *cells*, then the *pieces*: see ``dlx/bitlayout.py``, whose piece rule and
+    sweep order of the cells this layout takes), then the secondary items.
+key
+    The items covered so far: the whole state of a subproblem, since the kernel always
+    branches on the first uncovered primary bit, so that the subproblems met along
+    different paths with the same key are the same and are built once.
+list of a bit
+    The options whose lowest primary bit is that bit, in the problem's order: when
+    every primary bit before ``b`` is covered, exactly those can cover ``b``.
+urgent piece
+    A piece with at most ``URGENT_OPTIONS`` options in all (X on a board, or the piece
+    that symmetry breaking restricts): while one is uncovered, the kernel branches on the
+    one with the fewest options that fit, as the bitset kernel does, before the first
+    uncovered cell. The choice depends on the key alone, so keys still repeat.
+
+Only plain exact cover fits: every primary item covered exactly once, secondary items at
+most once, no colours, no loop items, every option holding a primary item.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+from dlx.bitlayout import _adjacency, _pieces, _sweep
+from dlx.errors import ProblemError
+from dlx.layout import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
+from dlx.problem import Problem
+
+FULL = 6  # the node or edge arrays are full: grow them and call again
+GROW = 7  # the key table is half full: rehash it into a larger one and call again
+BOUND = 8  # the key table holds as many keys as the caller allows
+EMPTY, DEAD = -1, -2  # a key table slot: no key; a key whose subproblem has no solution
+TERMINAL = 0  # the node of the empty subproblem (every primary item covered)
+DEAD_MIN_NODES = 2  # a subproblem of no solution refuted in fewer nodes is not cached
+URGENT_OPTIONS = 40  # a piece with at most this many options is branched on first
+
+Tables = namedtuple(
+    "Tables",
+    "words primary_words mask list_start list_option option halo neighbours urgent_bit "
+    "urgent_start urgent_option dead_min",
+)
+State = namedtuple(
+    "State",
+    "key level_visited cand cand_child cand_start branch_index branch_degree state table dead "
+    "node_count node_edge edge_child edge_option acc",
+)
+# ``state``: the kernel's scalars, kept between calls
+LEVEL, STEP, NODES, EDGES, ENTRIES, ROOT, VISITED = range(7)
+STATE_FIELDS = 7
+
+
+@dataclass(frozen=True)
+class GraphLayout:
+    """The kernel's arrays for one problem, options numbered in *list order*.
+
+    ``mask``: uint64[n_options, words], the bits of each option; ``list_start``:
+    int64[n_primary + 1] (the list of bit ``b`` is ``list_start[b]:list_start[b + 1]``);
+    ``option``: int64[n_options], the problem's index of each option; ``bit_item``: the
+    item of each bit (``>= 0``: primary ``p``, ``< 0``: secondary ``~s``, as in
+    ``Problem``'s encoding).
+    """
+
+    words: int
+    n_primary: int
+    mask: np.ndarray
+    list_start: np.ndarray
+    option: np.ndarray
+    bit_item: np.ndarray
+    halo: np.ndarray
+    neighbours: np.ndarray
+    urgent_bit: np.ndarray
+    urgent_start: np.ndarray
+    urgent_option: np.ndarray
+
+    def tables(self) -> Tables:
+        """The layout as the kernel takes it."""
+        return Tables(
+            self.words, (self.n_primary + 63) // 64, self.mask, self.list_start,
+            np.arange(len(self.option)), self.option,
+            self.halo, self.neighbours, self.urgent_bit, self.urgent_start, self.urgent_option,
+            DEAD_MIN_NODES,
+        )  # fmt: skip
+
+
+def why_not(problem: Problem) -> str | None:
+    """Why the graph cannot be built for ``problem`` (None when it can)."""
+    if not problem.primary:
+        return "the problem has no primary items"
+    for name in problem.primary:
+        if problem.bounds(name) != (1, 1):
+            lo, hi = problem.bounds(name)
+            return f"item {name!r} has bounds {lo}:{hi} (only exact cover, 1:1, is supported)"
+    if problem.loop_edges:
+        return "it has loop items"
+    colours = np.asarray(problem._option_colours, np.int64)
+    if np.any(colours != 0):
+        j = int(np.flatnonzero(colours)[0])
+        k = int(np.searchsorted(problem._option_start, j, side="right")) - 1
+        return f"option {k} gives an item a colour (colours are not supported)"
+    codes = np.asarray(problem._option_items, np.int64)
+    option_of = _option_of(problem)
+    has_primary = np.bincount(option_of[codes >= 0], minlength=problem.n_options) > 0
+    if not has_primary.all():
+        return f"option {int(np.flatnonzero(~has_primary)[0])} covers no primary item"
+    return None
+
+
+def _option_of(problem: Problem) -> np.ndarray:
+    """The option of each entry of the problem's CSR arrays."""
+    start = np.asarray(problem._option_start, np.int64)
+    return np.repeat(np.arange(problem.n_options), np.diff(start))
+
+
+def layout(problem: Problem) -> GraphLayout:
+    """The graph kernel's arrays for ``problem`` (ProblemError when it does not fit)."""
+    reason = why_not(problem)
+    if reason is not None:
+        raise ProblemError(f"no solution graph for this problem: {reason}")
+    n_primary = len(problem.primary)
+    n_items = n_primary + len(problem.secondary)
+    codes = np.asarray(problem._option_items, np.int64)
+    option_of = _option_of(problem)
+    # items numbered as dlx.layout does: 1..n_primary, then the secondary ones
+    item_of = np.where(codes >= 0, codes + 1, n_primary + 1 + ~codes)
+    second = n_primary + 1
+    n_options = problem.n_options
+    pieces = _pieces(option_of, item_of, n_options, second)
+    primary = np.arange(1, second)
+    is_piece = np.isin(primary, pieces)
+    cells = _sweep(primary[~is_piece], option_of, item_of, n_options, n_items)
+    order = np.concatenate([cells, primary[is_piece], np.arange(second, n_items + 1)])
+    bit_of = np.empty(n_items + 1, np.int64)
+    bit_of[order] = np.arange(n_items)
+    bit = bit_of[item_of]
+    lowest = np.full(n_options, n_primary, np.int64)
+    np.minimum.at(lowest, option_of, np.where(bit < n_primary, bit, n_primary))
+    list_order = np.argsort(lowest, kind="stable")
+    position = np.empty(n_options, np.int64)
+    position[list_order] = np.arange(n_options)
+    words = (n_items + 63) // 64
+    mask = np.zeros((n_options, words), np.uint64)
+    one = np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
+    np.bitwise_or.at(mask, (position[option_of], bit >> 6), one)
+    list_start = np.searchsorted(lowest[list_order], np.arange(n_primary + 1)).astype(np.int64)
+    bit_item = np.where(order < second, order - 1, ~(order - second))
+    halo, neighbours = _lone_cells(mask, position[option_of], bit, len(cells))
+    urgent = _urgent(bit_of[pieces], position[option_of], bit)
+    return GraphLayout(
+        words, n_primary, mask, list_start, list_order.astype(np.int64), bit_item, halo,
+        neighbours, *urgent,
+    )  # fmt: skip
+
+
+def _urgent(piece_bits, entry_row, bit) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The urgent pieces (see the glossary): their bits, fewest options first, and their
+    options (list order), ``urgent_option[urgent_start[u]:urgent_start[u + 1]]``."""
+    per_bit = np.bincount(bit, minlength=int(bit.max(initial=0)) + 1)
+    chosen = sorted((int(per_bit[b]), int(b)) for b in piece_bits if per_bit[b] <= URGENT_OPTIONS)
+    lists = [np.sort(entry_row[bit == b]) for _, b in chosen]
+    start = np.zeros(len(lists) + 1, np.int64)
+    np.cumsum([len(x) for x in lists], out=start[1:])
+    options = np.concatenate(lists).astype(np.int64) if lists else np.zeros(0, np.int64)
+    return np.array([b for _, b in chosen], np.int64), start, options
+
+
+def _lone_cells(mask, entry_row, bit, n_cells) -> tuple[np.ndarray, np.ndarray]:
+    """``halo``: uint64[n_options, words], the cells next to each option's cells, less
+    those that some option of one cell covers; ``neighbours``: uint64[n_cells, words]
+    (see ``dlx/bitlayout.py``: every option's cells are joined by neighbours). A cell of
+    the halo left with no free neighbour once the option is taken can be covered by no
+    option. Empty (no pruning) where the cells hold too many pairs."""
+    n_options, words = mask.shape
+    halo = np.zeros((n_options, words), np.uint64)
+    neighbours = np.zeros((max(n_cells, 1), words), np.uint64)
+    is_cell = bit < n_cells
+    cell_row, cell_bit = entry_row[is_cell], bit[is_cell]
+    edges = _adjacency(cell_row, cell_bit, n_cells) if n_cells else None
+    if not edges:
+        return halo, neighbours
+    a, b = np.array(edges, np.int64).T
+    for x, y in ((a, b), (b, a)):
+        np.bitwise_or.at(
+            neighbours, (x, y >> 6), np.left_shift(np.uint64(1), (y & 63).astype(np.uint64))
+        )
+    np.bitwise_or.at(halo, cell_row, neighbours[cell_bit])
+    halo &= ~mask
+    size = np.bincount(cell_row, minlength=n_options)
+    for x in cell_bit[size[cell_row] == 1]:  # cells that an option of one cell covers
+        halo[:, x >> 6] &= ~(np.uint64(1) << np.uint64(x & 63))
+    return halo, neighbours
+
+
+def new_state(
+    lay: GraphLayout, nodes: int, edges: int, table: int, limbs: int, dead_bytes: int
+) -> State:
+    """Empty build arrays: room for ``nodes`` nodes, ``edges`` edges, a key table of
+    ``table`` slots (a power of two), counts of ``limbs`` words, a dead cache of about
+    ``dead_bytes``; node 0 is the terminal."""
+    levels = lay.n_primary + 2
+    n_cand = max(len(lay.option), 1)  # a path meets each bit's list at most once
+    state = np.zeros(STATE_FIELDS, np.int64)
+    state[NODES] = 1
+    state[ROOT] = -1
+    node_count = np.zeros((nodes, limbs), np.uint64)
+    node_count[TERMINAL, 0] = 1
+    return State(
+        key=np.zeros((levels, lay.words), np.uint64),
+        level_visited=np.zeros(levels, np.int64),
+        cand=np.zeros(n_cand, np.int64),
+        cand_child=np.zeros(n_cand, np.int64),
+        cand_start=np.zeros(levels, np.int64),
+        branch_index=np.zeros(levels, np.int64),
+        branch_degree=np.zeros(levels, np.int64),
+        state=state,
+        table=empty_table(table, lay.words),
+        dead=np.zeros(
+            (1 << max(dead_bytes // (8 * lay.words), 1).bit_length() - 1, lay.words), np.uint64
+        ),
+        node_count=node_count,
+        node_edge=np.zeros(nodes + 1, np.int64),
+        edge_child=np.zeros(edges, np.int32),
+        edge_option=np.zeros(edges, np.int32),
+        acc=np.zeros(limbs, np.uint64),
+    )
+
+
+def empty_table(slots: int, words: int) -> np.ndarray:
+    """A key table of ``slots`` rows, every one ``EMPTY`` (see ``dlx/graphkernel.py``)."""
+    table = np.zeros((slots, words + 1), np.uint64)
+    table[:, words] = np.uint64(EMPTY & ((1 << 64) - 1))
+    return table

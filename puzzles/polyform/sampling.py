@@ -1,0 +1,129 @@
+"""Uniformly random tilings: ``--sample K [--seed S]`` of the tiling commands.
+
+The tilings are drawn from the solution graph of the command's problem (``dlx.graph``),
+each by ``unrank`` of a uniformly random rank (``random.Random(seed).randrange``), so
+that a draw is exactly uniform over the problem's solutions:
+
+- with ``--no-symmetry``, over all tilings;
+- with symmetry breaking whose plan keeps exactly one solution per class (no filter:
+  see ``symmetry.plan_symmetry``), over the classes, each shown as its representative;
+- where the plan still reduces solutions one by one (``plan.filter``), by rejection:
+  a draw that is not its class's representative (``is_class_representative``) is drawn
+  again. Each class has exactly one representative among the solutions, so what is
+  kept is uniform over the classes too. Past ``MAX_TRIES`` draws an answer, the
+  command refuses in one line and suggests ``--no-symmetry``.
+
+Draws are independent: a sample may repeat a tiling.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import dlx
+from puzzles.common import Answers, PuzzleError
+from puzzles.polyform import symmetry as sym
+from puzzles.polyform import tiling
+
+MAX_TRIES = 1000  # draws for one answer, at most, when rejecting non-representatives
+
+
+@dataclass
+class Sample:
+    """What ``--sample`` asks for; ``graph``: the solution graph, once built."""
+
+    size: int
+    seed: int | None = None
+    max_nodes: int | None = None
+    graph: object = field(default=None, repr=False)
+
+
+@dataclass
+class _Account:
+    """How the draws went, as ``common.Answers`` reads it from a stream."""
+
+    stats: dlx.Stats
+    complete: bool = True
+    stopped_by: str | None = None
+
+
+def add_arguments(parser) -> None:
+    """The flags of ``--sample``."""
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="K",
+        help="K tilings drawn uniformly at random from the solution graph (with repeats): "
+        "over the classes with symmetry breaking, over all tilings with --no-symmetry",
+    )
+    parser.add_argument("--seed", type=int, help="the seed of --sample (default: random)")
+    parser.add_argument(
+        "--max-graph-nodes",
+        type=int,
+        metavar="N",
+        help="refuse a solution graph of more than N nodes (default: as many as fit in 2 GB)",
+    )
+
+
+def from_flags(args) -> Sample | None:
+    """The sample the flags ask for (None: none), refusing flags that do not go with it;
+    a sample lists its answers (``args.all``)."""
+    size = getattr(args, "sample", None)
+    if size is None:
+        for flag in ("seed", "max_graph_nodes"):
+            if getattr(args, flag, None) is not None:
+                raise PuzzleError(f"--{flag.replace('_', '-')} goes with --sample")
+        return None
+    if size < 1:
+        raise PuzzleError(f"--sample must be at least 1, not {size}")
+    if args.max_graph_nodes is not None and args.max_graph_nodes < 1:
+        raise PuzzleError(f"--max-graph-nodes must be at least 1, not {args.max_graph_nodes}")
+    for flag in ("count", "unique", "all", "limit", "checkpoint"):
+        if getattr(args, flag, None):
+            raise PuzzleError(f"--sample draws K tilings: it takes no --{flag}")
+    args.all = True
+    return Sample(size, args.seed, args.max_graph_nodes)
+
+
+def answers(tilings, make_answer, search: dict) -> Answers:
+    """The sampled tilings of ``tilings`` as the command's answers (``make_answer(pieces)``
+    makes one); ``search``: the command's ``time_limit`` and ``progress``."""
+    sample = tilings.sample
+    puzzle, plan = tilings.puzzle, tilings.plan()
+    try:
+        g = dlx.graph(
+            tiling.build(puzzle, plan),
+            max_nodes=sample.max_nodes,
+            time_limit=search.get("time_limit"),
+            progress=bool(search.get("progress")),
+        )
+    except dlx.ProblemError as e:
+        raise PuzzleError(f"--sample: {e}") from None
+    sample.graph = g
+    account = _Account(dlx.Stats(solutions=g.count, nodes=g.stats.visited, seconds=g.stats.seconds))
+    if not g.count:
+        return Answers(iter(()), account=account)
+    return Answers(_draws(g, puzzle, plan, sample, make_answer), account=account)
+
+
+def _draws(g, puzzle, plan, sample: Sample, make_answer):
+    """``sample.size`` answers, each drawn uniformly (see the module's docstring)."""
+    rng = random.Random(sample.seed)
+    for _ in range(sample.size):
+        for _ in range(MAX_TRIES):
+            pieces = tiling.decode(puzzle, g.unrank(rng.randrange(g.count)))
+            if plan is None or not plan.filter or sym.is_class_representative(plan, pieces)[0]:
+                yield make_answer(pieces)
+                break
+        else:
+            raise PuzzleError(
+                f"--sample: no class representative in {MAX_TRIES} draws under this "
+                f"symmetry breaking; give --no-symmetry to draw from all tilings"
+            )
+
+
+def summary(sample: Sample) -> str:
+    """The graph's size, for ``--stats``."""
+    g = sample.graph
+    return "no graph built" if g is None else f"{g.count} solutions; {g.stats}"
