@@ -13,7 +13,8 @@ from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
 from dlx.errors import ProblemError, WorkerError
 from dlx.options import Parallel
-from dlx.stopping import Interrupted, TimeLimitReached, run_command
+from dlx.outputs import OutputError, Outputs, run_writing
+from dlx.stopping import Interrupted, TimeLimitReached
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,7 +97,7 @@ def main(argv=None, *, task_runner=None) -> int:
     """Run the command line; return the exit status (2 for bad input, 130 when Ctrl-C
     or SIGTERM stopped it). ``task_runner``: how a parallel search runs a task (see
     ``dlx.workers``; tests inject one)."""
-    return run_command(_main, argv, task_runner)
+    return run_writing(_main, argv, task_runner)
 
 
 def _bad_arguments(args) -> str | None:
@@ -113,6 +114,10 @@ def _bad_arguments(args) -> str | None:
         return f"--tasks must be >= 1, not {args.tasks}"
     if args.checkpoint is not None and not args.count:
         return "--checkpoint needs --count"
+    try:
+        Outputs({"--checkpoint": args.checkpoint}, [args.file]).check()
+    except OutputError as e:
+        return str(e)
     return None
 
 

@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import sys
 import time
 from contextlib import nullcontext
@@ -63,7 +62,7 @@ from dataclasses import dataclass
 from dlx import Interrupted, compiling
 from dlx.checkpoint import CheckpointError
 from dlx.errors import WorkerError
-from dlx.stopping import run_command
+from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {
@@ -201,22 +200,27 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv[1:])
     # Ctrl-C or SIGTERM: "interrupted: at least N solutions", exit 130, no traceback
-    return run_command(_run_or_refuse, module, args)
+    # a closed, full or broken standard output: one line (or, for ``| head``, none)
+    return run_writing(_run_or_refuse, module, args)
+
+
+OUTPUT_FLAGS = ("--out", "--svg", "--dlx", "--checkpoint")  # what a command may write
 
 
 def _run_or_refuse(module, args) -> int:
-    """``run``, with bad input refused in one line (exit status 2)."""
+    """``run``, with bad input refused in one line (exit status 2), and no output
+    naming an input (a file read by the command, ``dlx.outputs``)."""
+    paths = {flag: getattr(args, flag[2:], None) for flag in OUTPUT_FLAGS}
     try:
-        return run(module, args)
-    except (PuzzleError, CheckpointError) as e:
+        with Outputs(paths, [args.file]) as outputs:
+            outputs.check_writable("--out", "--svg", "--dlx")
+            return run(module, args)
+    except (PuzzleError, CheckpointError, OutputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except WorkerError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
 
 
 # -- running a command ------------------------------------------------------------------
@@ -242,10 +246,6 @@ def _check(args) -> None:
         raise PuzzleError("--time-limit must be more than 0 seconds")
     if args.workers is not None and args.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
-    for flag, path in (("--out", args.out), ("--svg", args.svg)):
-        if path is not None and args.file not in (None, "-") and os.path.exists(path):
-            if os.path.samefile(path, args.file):
-                raise PuzzleError(f"{flag} {path} is the input file; it would be overwritten")
 
 
 def run(module, args) -> int:
@@ -280,6 +280,7 @@ def run(module, args) -> int:
     if args.time_limit is not None and args.workers != 1 and not args.count:
         raise PuzzleError("--time-limit with --workers other than 1 needs --count")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    check_all()  # every input is read (board and piece files too): none is an output
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(args.out) as sink:
         printer = Printer(module, args, sink, len(puzzles))
@@ -476,10 +477,10 @@ class Printer:
         else:
             pictures = [answer._repr_svg_() for answer in self.drawn]
             picture = pictures[0] if len(pictures) == 1 else svg_stack(pictures)
-        with open(path, "w", encoding="utf-8") as f:
+        with open_text(path) as f:
             f.write(picture)
 
 
 def _output(path: str | None):
     """The file ``path`` opened for writing, or standard output."""
-    return open(path, "w", encoding="utf-8") if path else nullcontext(sys.stdout)
+    return open_text(path) if path else nullcontext(sys.stdout)

@@ -181,3 +181,142 @@ def test_a_header_cut_short_is_not_overwritten(tmp_path, capsys, text):
     assert main(_count_args(path)) == 2
     _one_line_error(capsys, str(path))
     assert path.read_bytes() == text
+
+
+# -- 3. no output names an input --------------------------------------------------------
+
+
+def _run_puzzles(args: list[str], timeout: float = 120, **keywords) -> subprocess.CompletedProcess:
+    """``python -m puzzles ARGS`` in a child process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "puzzles", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=keywords.pop("cwd", ROOT),
+        **keywords,
+    )
+
+
+BOARD = "\n".join(["#" * 10] * 6) + "\n"  # the 6x10 rectangle, as a picture
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["pentomino", "--board", "{b}", "--out", "{b}"],
+        ["pentomino", "--board", "{b}", "--svg", "{b}"],
+        ["pentomino", "--board", "{b}", "--count", "--checkpoint", "{b}"],
+        ["polyform", "--board", "{b}", "--pieces", "pentominoes", "--dlx", "{b}"],
+        ["pentomino", "--board", "1x5", "--pieces", "{p}", "--out", "{p}"],
+        ["pentomino", "--board", "{b}", "--out", "{link}"],
+    ],
+)
+def test_no_output_overwrites_an_input(tmp_path, capsys, command):
+    """The board was replaced by the answers, exit 0."""
+    from puzzles.cli import main as puzzles
+
+    board, piece = tmp_path / "b.txt", tmp_path / "p.txt"
+    board.write_text(BOARD)
+    piece.write_text("IIIII\n")
+    (tmp_path / "link.txt").symlink_to(board)
+    names = {"b": board, "p": piece, "link": tmp_path / "link.txt"}
+    assert puzzles([word.format(**names) for word in command] + ["--no-progress"]) == 2
+    _one_line_error(capsys, "input")
+    assert board.read_text() == BOARD and piece.read_text() == "IIIII\n"
+
+
+def test_an_output_that_is_the_checkpoint_is_refused(tmp_path, capsys):
+    """``--out p.ckpt`` on a run checkpointing to ``p.ckpt`` destroyed the checkpoint."""
+    from puzzles.cli import main as puzzles
+
+    path = tmp_path / "p.ckpt"
+    args = ["pentomino", "--board", "3x20", "--count", "--workers", "1"]
+    assert puzzles(args + ["--checkpoint", str(path), "--no-progress"]) == 0
+    capsys.readouterr()
+    kept = path.read_bytes()
+    assert puzzles(args + ["--checkpoint", str(path), "--out", str(path)]) == 2
+    _one_line_error(capsys, "same file")
+    assert path.read_bytes() == kept
+
+
+def test_the_dlx_command_refuses_its_input_as_checkpoint(tmp_path, capsys):
+    source = tmp_path / "scott.dlx"
+    source.write_bytes((DATA / "scott_sym.dlx").read_bytes())
+    assert main([str(source)] + _count_args(source)[1:]) == 2
+    _one_line_error(capsys, "input")
+    assert source.read_bytes() == (DATA / "scott_sym.dlx").read_bytes()
+
+
+# -- 6. output failures are one line ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "flag, where, message",
+    [
+        ("--out", ".", "is a directory"),
+        ("--out", "nodir/x", "no directory"),
+        ("--svg", "nodir/x.svg", "no directory"),
+        ("--dlx", ".", "is a directory"),
+    ],
+)
+def test_unwritable_outputs_are_one_line_before_any_work(tmp_path, capsys, flag, where, message):
+    from puzzles.cli import main as puzzles
+
+    args = ["polyform", "--board", "6x10", "--pieces", "pentominoes", "--no-progress"]
+    assert puzzles(args + [flag, str(tmp_path / where)]) == 2
+    _one_line_error(capsys, message, flag)
+    assert capsys.readouterr().out == ""
+
+
+def test_a_closed_pipe_is_quiet_with_141():
+    """``python -m dlx pent6x10_all.dlx --workers 1 | head -1`` gave a BrokenPipeError
+    traceback."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "dlx", str(DATA / "pent6x10_all.dlx"), "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    first = child.stdout.readline()
+    child.stdout.close()  # as head does after its line
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 141 and first.strip()
+    assert err.strip() == "" or "Traceback" not in err and "Error" not in err, err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["-m", "dlx", str(DATA / "scott_sym.dlx"), "--count"],
+        ["-m", "dlx", str(DATA / "scott_sym.dlx")],
+        ["-m", "puzzles", "sudoku", str(ROOT / "data" / "sudoku" / "17_clue_first1000.txt")],
+    ],
+)
+@pytest.mark.parametrize("stdout", ["closed", "/dev/full"])
+def test_a_closed_or_full_stdout_is_one_line_and_fails(command, stdout):
+    """``>&-``: an AttributeError traceback, or the count lost with exit 0; ``>/dev/full``
+    an OSError traceback."""
+    if stdout == "/dev/full" and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    sink = open(stdout, "w") if stdout != "closed" else None  # noqa: SIM115
+    try:
+        done = subprocess.run(
+            [sys.executable, *command, "--no-progress"],
+            stdout=sink if sink is not None else subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            pass_fds=(),
+            preexec_fn=(lambda: os.close(1)) if sink is None else None,
+        )
+    finally:
+        if sink is not None:
+            sink.close()
+    err = [line for line in done.stderr.splitlines() if not line.startswith("dlx: compil")]
+    assert done.returncode != 0
+    assert len(err) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "cannot write" in err[0]
