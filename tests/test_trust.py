@@ -320,3 +320,39 @@ def test_a_closed_or_full_stdout_is_one_line_and_fails(command, stdout):
     assert done.returncode != 0
     assert len(err) == 1 and "Traceback" not in done.stderr, done.stderr
     assert "cannot write" in err[0]
+
+
+# -- 7. signals from the first instruction ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["dlx", str(DATA / "pent6x10_all.dlx"), "--count", "--workers", "1"],
+        ["puzzles", "pentomino", "--board", "6x10", "--count", "--workers", "1"],
+    ],
+)
+@pytest.mark.parametrize("signum, delay", [(2, 0.15), (15, 0.3), (15, 0.6)])
+def test_a_signal_while_starting_is_one_line_and_130(command, signum, delay):
+    """SIGINT at 0.05 s gave a KeyboardInterrupt traceback (numpy was being imported);
+    SIGTERM at 0.3 s killed the process without the "interrupted" line."""
+    import signal
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", *command, "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    time.sleep(delay)
+    child.send_signal(signal.Signals(signum))
+    out, err = child.communicate(timeout=120)
+    lines = [line for line in err.splitlines() if not line.startswith("dlx: compil")]
+    assert "Traceback" not in err, err
+    if child.returncode == 0:  # finished before the signal came (a warm cache, a fast host)
+        return
+    assert child.returncode == 130, (child.returncode, err)
+    assert len(lines) == 1 and lines[0].startswith("interrupted"), err
