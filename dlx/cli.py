@@ -12,6 +12,7 @@ from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
 from dlx.errors import ProblemError, WorkerError
+from dlx.numbers import integer, real
 from dlx.options import Parallel
 from dlx.outputs import OutputError, Outputs, run_writing
 from dlx.stopping import Interrupted, TimeLimitReached
@@ -26,13 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="the .dlx file, or - for standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="stop after N solutions"
+        "--limit", type=integer, default=None, metavar="N", help="stop after N solutions"
     )
     parser.add_argument(
-        "--node-limit", type=int, default=None, metavar="N", help="stop after N search nodes"
+        "--node-limit", type=integer, default=None, metavar="N", help="stop after N search nodes"
     )
     parser.add_argument(
-        "--time-limit", type=float, default=None, metavar="S", help="stop after S seconds"
+        "--time-limit", type=real, default=None, metavar="S", help="stop after S seconds"
     )
     parser.add_argument(
         "--progress",
@@ -42,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=integer,
         default=None,
         metavar="N",
         help="search on N processes (0: all cores; default: all cores for --count "
@@ -62,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--tasks",
-        type=int,
+        type=integer,
         default=None,
         metavar="N",
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",

@@ -17,7 +17,7 @@ from dlx import outputs
 from dlx.problem import Problem, ProblemError
 from dlx.stopping import TimeLimitReached
 
-_BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)\|(.+)$")
+_BOUNDS = re.compile(r"^(?:([0-9]+):)?([0-9]+)\|(.+)$")  # ASCII digits only
 
 
 class DlxFormatError(ProblemError):

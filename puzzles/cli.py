@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from dlx import Interrupted, compiling
 from dlx.checkpoint import CheckpointError
 from dlx.errors import WorkerError
+from dlx.numbers import integer, real
 from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from puzzles.common import PuzzleError, read_text, svg_stack
 
@@ -142,7 +143,7 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     mode.add_argument("--all", action="store_true", help="print every solution")
     shared.add_argument(
         "--limit",
-        type=int,
+        type=integer,
         metavar="N",
         help="at most N solutions a puzzle: printed (default 1), or counted",
     )
@@ -150,12 +151,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     shared.add_argument("--out", metavar="FILE", help="write the answers to FILE, not stdout")
     shared.add_argument("--svg", metavar="FILE", help="draw the solutions as SVG into FILE")
     shared.add_argument(
-        "--time-limit", type=float, metavar="S", help="stop each puzzle's search after S seconds"
+        "--time-limit", type=real, metavar="S", help="stop each puzzle's search after S seconds"
     )
     default = f"{workers} for counts, 1 for lists" if workers != 1 else "1"
     shared.add_argument(
         "--workers",
-        type=int,
+        type=integer,
         metavar="N",
         help=f"search on N processes, 0 for every core (default {default})",
     )

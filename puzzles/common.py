@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import dlx
 from dlx.dlxfile import DlxFormatError, decode, read_bytes
+from dlx.numbers import is_number, number  # noqa: F401 (ASCII digits only, for every adapter)
 
 
 class PuzzleError(ValueError):
@@ -98,7 +99,7 @@ def puzzlekit_grids(text: str) -> tuple[int, int, list[list[list[str]]]]:
         raise PuzzleError("empty puzzle")
     n, header = lines[0]
     try:
-        rows, cols = (int(v) for v in header.split())
+        rows, cols = (number(v) for v in header.split())
     except ValueError:
         raise PuzzleError(f"line {n}: expected 'ROWS COLUMNS', got {header.strip()!r}") from None
     if rows <= 0 or cols <= 0:

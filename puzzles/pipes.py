@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import dlx
-from puzzles.common import Answers, PuzzleError, as_puzzle, search_options, stream
+from puzzles.common import Answers, PuzzleError, as_puzzle, is_number, search_options, stream
 from puzzles.tiles import (
     GLYPH_MASK,
     HEAVY,
@@ -71,7 +71,7 @@ from puzzles.tiles import (
 Grid = np.ndarray  # int64[rows, columns] of masks; -1 for a free cell
 
 TILES_LINE = re.compile(r"^\s*tiles\s*:(.*)$", re.IGNORECASE)
-TOKEN = re.compile(r"^(.+?)(?:\*(\d+))?$")
+TOKEN = re.compile(r"^(.+?)(?:\*([0-9]+))?$")
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def _parse_tiles(n: int, text: str, counts: Counter) -> None:
         match = TOKEN.match(token)
         body, times = match.group(1), int(match.group(2) or 1)
         where = f"line {n}, tile {k} ({token!r})"
-        if body.isdecimal():
+        if is_number(body):
             if int(body) > 15:
                 raise PuzzleError(f"{where}: {body} is not a tile (0..15)")
             masks = [int(body)]

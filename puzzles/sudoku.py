@@ -34,6 +34,7 @@ import numpy as np
 
 import dlx
 from dlx import logic
+from dlx.numbers import integer
 from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
     Filled,
@@ -671,8 +672,8 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--diagonals", action="store_true", help="sudoku X: the diagonals hold 1..n too"
     )
-    parser.add_argument("--generate", type=int, metavar="N", help="generate N puzzles instead")
-    parser.add_argument("--seed", type=int, default=0, help="random seed for --generate")
+    parser.add_argument("--generate", type=integer, metavar="N", help="generate N puzzles instead")
+    parser.add_argument("--seed", type=integer, default=0, help="random seed for --generate")
     parser.add_argument(
         "--difficulty",
         choices=list(DIFFICULTY),
@@ -686,7 +687,7 @@ def add_arguments(parser) -> None:
         help="print each logical step (singles, pointing, claiming; guesses where stuck)",
     )
     parser.add_argument("--hint", action="store_true", help="print only the next logical step")
-    parser.add_argument("--size", type=int, default=9, help="side for --generate (4, 9, 16)")
+    parser.add_argument("--size", type=integer, default=9, help="side for --generate (4, 9, 16)")
 
 
 def read(text: str, args) -> list[Sudoku]:

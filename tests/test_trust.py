@@ -356,3 +356,41 @@ def test_a_signal_while_starting_is_one_line_and_130(command, signum, delay):
         return
     assert child.returncode == 130, (child.returncode, err)
     assert len(lines) == 1 and lines[0].startswith("interrupted"), err
+
+
+# -- 8. ASCII digits only ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("digit", ["２", "٢"])
+def test_a_unicode_digit_is_no_bound_in_a_dlx_file(tmp_path, capsys, digit):
+    """``２|a`` was read as the bound 2."""
+    path = tmp_path / "u.dlx"
+    path.write_text(f"{digit}|a b\na\na\nb\n", encoding="utf-8")
+    assert main([str(path), "--count", "--no-progress"]) == 2
+    _one_line_error(capsys, "line 1")
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["loop", "{f}"],
+        ["pentomino", "--board", "６x10", "--count"],
+        ["sudoku", "--generate", "２"],
+        ["sudoku", "{s}", "--limit", "２"],
+    ],
+)
+def test_a_unicode_digit_is_no_number_for_the_puzzles(tmp_path, capsys, command):
+    """``３`` was read as the tile 3 of a loop puzzle; flags took ``２`` as 2."""
+    from puzzles.cli import main as puzzles
+
+    loop, sudoku = tmp_path / "l.txt", tmp_path / "s.txt"
+    loop.write_text("6 12\n3 ９\n", encoding="utf-8")  # ┏┓ / ┗┛ with a fullwidth 9
+    sudoku.write_text("1...\n..1.\n.1..\n...1\n")
+    try:
+        status = puzzles([w.format(f=loop, s=sudoku) for w in command] + ["--no-progress"])
+    except SystemExit as e:  # argparse refuses a flag so
+        status = e.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.strip()

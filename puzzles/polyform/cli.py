@@ -45,7 +45,7 @@ ENGINE = "auto"  # the tiling commands' default --engine (one place to change it
 COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
-HEADER = re.compile(r"^# solution \d+$")
+HEADER = re.compile(r"^# solution [0-9]+$")
 
 
 def add_tiling_arguments(parser) -> None:
