@@ -131,7 +131,7 @@ def run_writing(command, *args, **keywords) -> int:
     """Run a command's body as ``dlx.stopping.run_command`` does, and so that failures
     to write standard output are one line on standard error with a non-zero status:
     a closed or full output (status 1; never a count lost with status 0), a reader
-    that went away (quietly, status 141)."""
+    that went away (quietly, status 141); running out of memory too (status 1)."""
     closed = sys.stdout is None
     if closed:
         sys.stdout = _ClosedStream()
@@ -145,6 +145,9 @@ def run_writing(command, *args, **keywords) -> int:
     except OSError as e:
         print(f"error: cannot write the output ({e.strerror or e})", file=sys.stderr)
         _silence_stdout()
+        return WRITE_FAILED_STATUS
+    except MemoryError as e:  # (numpy's ArrayMemoryError under ``ulimit -v``, say)
+        print(f"error: out of memory ({e or 'no more to allocate'})", file=sys.stderr)
         return WRITE_FAILED_STATUS
     finally:
         if closed:

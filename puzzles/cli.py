@@ -64,7 +64,8 @@ from dlx.checkpoint import CheckpointError
 from dlx.errors import WorkerError
 from dlx.numbers import integer, real
 from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
-from puzzles.common import PuzzleError, read_text, svg_stack
+from dlx.stopping import TimeLimitReached
+from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
@@ -338,12 +339,29 @@ def _search_all(module, puzzles: list, args, progress: bool, printer):
             search["checkpoint"] = args.checkpoint
         for p in puzzles:
             printer.begin(p)
-            yield _search_one(module, p, args, search, printer)
+            yield _search_timed(module, p, args, search, printer)
             if bar is not None:
                 bar.update(1)
     finally:
         if bar is not None:
             bar.close()
+
+
+def _search_timed(module, puzzle, args, search: dict, printer) -> Outcome:
+    """``_search_one`` with the time limit counted from before the puzzle's problem is
+    built (building that outlasts it stops there)."""
+    if args.time_limit is None:
+        return _search_one(module, puzzle, args, search, printer)
+    limit = TimeLimit(args.time_limit)
+    asked = f"time limit {args.time_limit:g} s"
+    try:
+        with limit.building():
+            outcome = _search_one(module, puzzle, args, {**search, "time_limit": limit}, printer)
+    except TimeLimitReached:
+        return Outcome(0, False, f"{asked} (while building the problem)")
+    if outcome.stopped_by is not None and outcome.stopped_by.startswith("time limit"):
+        outcome.stopped_by = asked  # (the search had what building left of it)
+    return outcome
 
 
 def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:

@@ -46,7 +46,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import dlx
-from puzzles.common import Answers, PuzzleError, as_puzzle, is_number, search_options, stream
+from puzzles.common import (
+    Answers,
+    PuzzleError,
+    as_puzzle,
+    is_number,
+    refuse_larger,
+    search_options,
+    stream,
+)
 from puzzles.tiles import (
     GLYPH_MASK,
     HEAVY,
@@ -161,6 +169,7 @@ def build(puzzle: Puzzle) -> dlx.Problem:
     ([['0,0', 'tile 2', 'h 0,0:1'], ['0,1', 'h 0,0:1']], (1, 1))
     """
     rows, columns = puzzle.shape
+    refuse_larger(6 * 16 * rows * columns, f"the {rows}x{columns} grid")  # 16 tiles a cell
     cells = [(r, c) for r in range(rows) for c in range(columns)]
 
     def inside(r: int, c: int) -> bool:

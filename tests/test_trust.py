@@ -394,3 +394,50 @@ def test_a_unicode_digit_is_no_number_for_the_puzzles(tmp_path, capsys, command)
     assert status == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.strip()
+
+
+# -- 5. caps and time limits cover building ---------------------------------------------
+
+
+def _blank_slitherlink(tmp_path, side: int):
+    """A file holding a blank slitherlink of ``side`` x ``side`` cells."""
+    path = tmp_path / f"blank{side}.txt"
+    path.write_text(f"{side} {side}\n" + (" ".join("-" * side) + "\n") * side)
+    return path
+
+
+def _limited_memory():
+    """In a child: at most 4 GB of address space, as ``ulimit -v 4000000``."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))
+
+
+def test_a_slitherlink_too_large_is_refused_at_once(tmp_path):
+    """Blank 1000x1000 took 65.6 s and 5.6 GB before stopping (under ``ulimit -v``, a
+    numpy ArrayMemoryError traceback)."""
+    path = _blank_slitherlink(tmp_path, 1000)
+    done = _run_puzzles(
+        ["slitherlink", str(path), "--time-limit", "1", "--no-progress"],
+        timeout=60,
+        preexec_fn=_limited_memory,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    err = done.stderr.strip()
+    assert len(err.splitlines()) == 1 and "GiB" in err and "1000x1000" in err
+
+
+def test_the_time_limit_covers_building(tmp_path, capsys):
+    """A blank 500x500 takes many seconds to build: a 1 s limit stops it there."""
+    import time
+
+    from puzzles.cli import main as puzzles
+
+    path = _blank_slitherlink(tmp_path, 500)
+    started = time.monotonic()
+    status = puzzles(["slitherlink", str(path), "--count", "--time-limit", "1", "--no-progress"])
+    seconds = time.monotonic() - started
+    out, err = capsys.readouterr()
+    assert status == 0 and out.strip() == "at least 0"
+    assert "time limit 1 s (while building the problem)" in err
+    assert seconds < 8  # parsing, then a second of building (it takes 30 s or more)

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import dlx
-from puzzles.common import PuzzleError, colour, svg_document
+from puzzles.common import PuzzleError, colour, refuse_larger, svg_document
 from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
@@ -149,6 +149,8 @@ def plan_symmetry(puzzle: Puzzle, restrict=None, breaker=None, fallback: bool = 
 
 def build(puzzle: Puzzle, plan=None) -> dlx.Problem:
     """The exact-cover problem; with a ``plan``, the symmetry-breaking restrictions too."""
+    entries = sum(len(puzzle.placements[p.name]) * (p.size + 2) for p in puzzle.pieces)
+    refuse_larger(entries, f"the board of {len(puzzle.board)} cells")
     problem = dlx.Problem()
     for cell in cell_order(puzzle.board):
         problem.add_primary(cell_item(cell))
