@@ -12,6 +12,7 @@ through ``dlx.engines`` with a class of the same shape.
 
 from __future__ import annotations
 
+import _thread
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -497,7 +498,10 @@ class GeneratorStream:
         self.close()
 
     def __del__(self) -> None:
-        self.close()
+        try:
+            self.close()
+        except KeyboardInterrupt:  # Python drops what __del__ raises: raise it again after
+            _thread.interrupt_main()
 
 
 class SolutionStream(GeneratorStream):

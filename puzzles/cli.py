@@ -31,7 +31,8 @@ with the module's ``svg(answer)``); ``search`` is
   ``parse_all(text)``); a puzzle's ``label`` names it in messages;
 - ``act(args, text) -> str | (str, status) | None``: an action of its own that
   replaces solving (sudoku's ``--generate``, ``--explain`` and ``--hint``), returning
-  what to print (and the exit status, 0 if not given);
+  what to print (or an iterator of texts, each written as it comes) and the exit
+  status (0 if not given);
 - ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
@@ -260,7 +261,12 @@ def run(module, args) -> int:
     if output is not None:
         output, status = output if isinstance(output, tuple) else (output, 0)
         with _output(args.out) as sink:
-            sink.write(output)
+            try:
+                for piece in [output] if isinstance(output, str) else output:  # or streamed
+                    sink.write(piece)
+                    sink.flush()  # each piece kept, even if Ctrl-C comes next
+            except KeyboardInterrupt:  # (a search's count inside an action says nothing)
+                raise Interrupted() from None
         return status
     if text is None and getattr(module, "FILE_REQUIRED", True):
         raise PuzzleError("give a puzzle FILE")

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from shared import DATA, EXPECTED
+from shared import DATA, EXPECTED, watchdog
 
 from dlx.cli import main
 
@@ -441,3 +441,42 @@ def test_the_time_limit_covers_building(tmp_path, capsys):
     assert status == 0 and out.strip() == "at least 0"
     assert "time limit 1 s (while building the problem)" in err
     assert seconds < 8  # parsing, then a second of building (it takes 30 s or more)
+
+
+# -- 9. --generate streams --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("to_file", [False, True])
+def test_generate_keeps_what_it_made_when_interrupted(tmp_path, to_file):
+    """``sudoku --generate 100000`` printed nothing until all were made: Ctrl-C after
+    12 s left 0 bytes."""
+    import signal
+    import time
+
+    out = tmp_path / "made.txt"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "puzzles", "sudoku", "--generate", "100000", "--no-progress"]
+        + (["--out", str(out)] if to_file else []),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    with watchdog(child, seconds=120):
+        if to_file:
+            while not out.exists() or out.stat().st_size < 200:
+                assert child.poll() is None
+                time.sleep(0.1)
+            first = ""
+        else:
+            first = child.stdout.readline()  # a puzzle's first line, before the rest
+            assert first.startswith("# seed 0 puzzle 1:")
+        child.send_signal(signal.SIGINT)
+        rest, err = child.stdout.read(), child.stderr.read()  # (after what readline kept)
+        child.wait()
+    assert child.returncode == 130 and err.strip().splitlines() == ["interrupted"], err
+    lines = (out.read_text() if to_file else first + rest).splitlines()
+    assert lines and len(lines) % 2 == 0  # whole puzzles only: a header, then its grid
+    for header, grid in zip(lines[::2], lines[1::2], strict=True):
+        assert header.startswith("# seed 0 puzzle") and len(grid) == 81
