@@ -480,3 +480,30 @@ def test_generate_keeps_what_it_made_when_interrupted(tmp_path, to_file):
     assert lines and len(lines) % 2 == 0  # whole puzzles only: a header, then its grid
     for header, grid in zip(lines[::2], lines[1::2], strict=True):
         assert header.startswith("# seed 0 puzzle") and len(grid) == 81
+
+
+# -- 10. the memo acts on pieces with copies --------------------------------------------
+
+
+def _fibonacci(n: int) -> int:
+    """F(n), F(1) = F(2) = 1."""
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+@pytest.mark.parametrize("length, most_nodes", [(40, 20_000), (95, 20_000)])
+def test_dominoes_on_a_strip_count_through_the_memo(capsys, length, most_nodes):
+    """The 2xn strip has F(n+1) domino tilings (each tiling ends in an upright domino or
+    two flat ones: T(n) = T(n-1) + T(n-2)). 2x40 took 599 M nodes for F(41); 2x95 did
+    not end in 120 s."""
+    from puzzles.cli import main as puzzles
+
+    args = ["pentomino", "--board", f"2x{length}", "--pieces", f"domino*{length}"]
+    args += ["--no-symmetry", "--count", "--stats", "--time-limit", "60", "--no-progress"]
+    assert puzzles(args) == 0
+    out, err = capsys.readouterr()
+    assert f"all solutions: {_fibonacci(length + 1)}\n" in out
+    nodes = int(err.split(" nodes")[0].split()[-1])
+    assert nodes <= most_nodes, err
