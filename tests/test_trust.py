@@ -148,16 +148,15 @@ def test_a_refused_checkpoint_creates_no_lock(tmp_path, capsys):
 # -- 4. only regular files --------------------------------------------------------------
 
 
-def _run_dlx(args: list[str], timeout: float = 60, **keywords) -> subprocess.CompletedProcess:
-    """``python -m dlx ARGS`` in a child process (killed after ``timeout`` seconds)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def _run(module: str, args: list[str], timeout: float = 120, **keywords):
+    """``python -m MODULE ARGS`` in a child process (killed after ``timeout`` seconds)."""
     return subprocess.run(
-        [sys.executable, "-m", "dlx", *args],
+        [sys.executable, "-m", module, *args],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=env,
-        cwd=keywords.pop("cwd", ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
         **keywords,
     )
 
@@ -168,7 +167,7 @@ def test_special_files_are_refused_at_once(tmp_path, special):
     if special == "fifo":
         special = str(tmp_path / "fifo")
         os.mkfifo(special)
-    done = _run_dlx(_count_args(special), timeout=60)
+    done = _run("dlx", _count_args(special), timeout=60)
     assert done.returncode == 2
     assert "not a regular file" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -184,20 +183,6 @@ def test_a_header_cut_short_is_not_overwritten(tmp_path, capsys, text):
 
 
 # -- 3. no output names an input --------------------------------------------------------
-
-
-def _run_puzzles(args: list[str], timeout: float = 120, **keywords) -> subprocess.CompletedProcess:
-    """``python -m puzzles ARGS`` in a child process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "puzzles", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        cwd=keywords.pop("cwd", ROOT),
-        **keywords,
-    )
 
 
 BOARD = "\n".join(["#" * 10] * 6) + "\n"  # the 6x10 rectangle, as a picture
@@ -417,7 +402,8 @@ def test_a_slitherlink_too_large_is_refused_at_once(tmp_path):
     """Blank 1000x1000 took 65.6 s and 5.6 GB before stopping (under ``ulimit -v``, a
     numpy ArrayMemoryError traceback)."""
     path = _blank_slitherlink(tmp_path, 1000)
-    done = _run_puzzles(
+    done = _run(
+        "puzzles",
         ["slitherlink", str(path), "--time-limit", "1", "--no-progress"],
         timeout=60,
         preexec_fn=_limited_memory,
