@@ -6,38 +6,88 @@
 ...     _ = p.add_option(option)
 >>> print(count(p))
 2
+
+The names below are imported when first used (PEP 562): ``python -m dlx`` and
+``python -m puzzles`` reach ``dlx.stopping`` and set their signal handlers before numpy
+is imported (a Ctrl-C in the first tenth of a second is one line, not a traceback).
 """
 
-from importlib import metadata as _metadata
+from __future__ import annotations
 
-from dlx.api import batch, count, first, is_unique, solutions
-from dlx.checkpoint import CheckpointError
-from dlx.dlxfile import DlxFormatError, parse, read, write
-from dlx.engines import CHOICES as ENGINE_CHOICES
-from dlx.errors import WorkerError
-from dlx.graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
-from dlx.options import Parallel
-from dlx.problem import Problem, ProblemError
-from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
-from dlx.stopping import Interrupted
-from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
+import importlib
 
-try:
-    __version__ = _metadata.version("dlx-puzzles")
-except _metadata.PackageNotFoundError:  # run from a checkout, not installed
-    __version__ = "0.1.0+unknown"
+TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
+if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
+    from dlx.api import batch, count, first, is_unique, solutions
+    from dlx.checkpoint import CheckpointError
+    from dlx.dlxfile import DlxFormatError, parse, read, write
+    from dlx.engines import CHOICES as ENGINE_CHOICES
+    from dlx.errors import WorkerError
+    from dlx.options import Parallel
+    from dlx.problem import Problem, ProblemError
+    from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+    from dlx.solution_graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
+    from dlx.stopping import Interrupted
+    from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
+
+_HOME = {  # public name: (module, name there)
+    **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
+    "CheckpointError": ("dlx.checkpoint", "CheckpointError"),
+    **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "write")},
+    "ENGINE_CHOICES": ("dlx.engines", "CHOICES"),
+    "WorkerError": ("dlx.errors", "WorkerError"),
+    **{
+        n: ("dlx.solution_graph", n)
+        for n in ("Graph", "GraphStats", "GraphTimeLimit", "GraphTooLarge", "graph")
+    },
+    "Parallel": ("dlx.options", "Parallel"),
+    "Problem": ("dlx.problem", "Problem"),
+    "ProblemError": ("dlx.problem", "ProblemError"),
+    **{
+        n: ("dlx.search", n)
+        for n in ("BatchResult", "Count", "Memo", "Search", "Solution", "SolutionStream", "Stats")
+    },
+    "Interrupted": ("dlx.stopping", "Interrupted"),
+    **{
+        n: ("dlx.verify", n) for n in ("InvalidSolution", "check", "is_solution", "naive_solutions")
+    },
+}
 
 
 def __getattr__(name: str):
-    """``dlx.logic``, imported on first use (``import dlx`` stays light)."""
-    if name in _LAZY_SUBMODULES:
-        from importlib import import_module
+    """A public name, or a submodule (``dlx.layout``), imported on first use."""
+    if name == "__version__":
+        value = _version()
+    elif name in _HOME:
+        module, attribute = _HOME[name]
+        value = getattr(importlib.import_module(module), attribute)
+    elif not name.startswith("__"):
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
-        return import_module(f"dlx.{name}")
-    raise AttributeError(f"module 'dlx' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    """The public names, imported or not."""
+    return sorted({*globals(), *_HOME})
 
 
-_LAZY_SUBMODULES = ("logic",)
+def _version() -> str:
+    """The installed distribution's version."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("dlx-puzzles")
+    except metadata.PackageNotFoundError:  # run from a checkout, not installed
+        return "0.1.0+unknown"
+
 
 __all__ = [
     "BatchResult",

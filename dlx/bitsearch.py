@@ -189,7 +189,10 @@ class BitsetSearch:
         cap = 1 if prune_cap is None else int(prune_cap)
         if memo_levels is None:
             pieces = len(lay.piece_bit) if lay.n_cells else 0
-            memo_levels = 2 * pieces // 3 + 1 if pieces else MEMO_LEVELS
+            # each copy past a piece's first is a level more (dominoes*95: 95 levels)
+            extra = lay.counter_hi[lay.piece_counter[lay.piece_counter >= 0]] - 1
+            extra = int(extra.sum()) if pieces else 0
+            memo_levels = 2 * pieces // 3 + 1 + extra if pieces else MEMO_LEVELS
         self.options = np.array([int(bool(urgent)), cap, int(memo_levels)], np.int64)
         self._regions = None  # lone cells need no fill (the kernel is compiled without)
         if cap > 1 and lay.n_cells:

@@ -9,9 +9,12 @@ the write) is dropped.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import re
+import stat
 
 try:
     import fcntl
@@ -24,7 +27,9 @@ from dlx.problem import Problem
 from dlx.split import Split, Task
 
 CHECKPOINT_FORMAT = "dlx-checkpoint"
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2  # 2: every line carries its "check"
+MAX_LINE = 1 << 16  # bytes in one line of a checkpoint (a task's path is short)
+MAX_BYTES = 1 << 28  # bytes in a checkpoint (millions of task records)
 
 
 class CheckpointError(ValueError):
@@ -50,26 +55,86 @@ def _fail(path: str, error: OSError, doing: str) -> CheckpointError:
     return CheckpointError(f"{path}: cannot {doing} the checkpoint ({error.strerror or error})")
 
 
-def _parse_lines(path: str, data: bytes) -> list[dict]:
-    """The complete lines of a checkpoint's bytes, each a JSON object (else an error)."""
-    records = []
-    for line_no, line in enumerate(data.splitlines(), start=1):
+def _canonical(record: dict) -> bytes:
+    """A record's JSON, the same whatever the order of its keys."""
+    return json.dumps(record, separators=(",", ":"), sort_keys=True).encode()
+
+
+def _check(digest: str, record: dict) -> str:
+    """The check of a record: a hash of its canonical JSON keyed by the problem's
+    digest (not a secret: it guards against damage, edits and another problem's
+    lines, not against a forger who knows this code)."""
+    key = digest.encode()[:64]
+    body = {k: v for k, v in record.items() if k != "check"}
+    return hashlib.blake2b(_canonical(body), key=key, digest_size=16).hexdigest()
+
+
+def _signed(digest: str, record: dict) -> bytes:
+    """A record with its check last, as one line (the header starts HEADER_START)."""
+    line = json.dumps({**record, "check": _check(digest, record)}, separators=(",", ":"))
+    return line.encode() + b"\n"
+
+
+def _parse_line(path: str, line_no: int, line: bytes) -> dict:
+    """One complete line of a checkpoint, a JSON object (else a one-line error)."""
+    record = None
+    if len(line) <= MAX_LINE:
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deep
             record = None
-        if not isinstance(record, dict):
-            raise CheckpointError(f"{path}: line {line_no} is not a checkpoint record")
-        records.append(record)
-    return records
+    if not isinstance(record, dict):
+        raise CheckpointError(f"{path}: line {line_no} is not a checkpoint record")
+    return record
 
 
-def _check_record(path: str, line_no: int, record: dict) -> int:
-    """The task number of a task record (CheckpointError if it is not one)."""
+def _count_field(value) -> bool:
+    """Whether ``value`` is a count a checkpoint may hold: an int >= 0 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _check_record(path: str, line_no: int, record: dict, digest: str) -> int:
+    """The task number of a task record (CheckpointError if it is not one, or if its
+    check fails: the line was changed since it was written)."""
     task, solutions = record.get("task"), record.get("solutions")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (task, solutions)):
+    if not (_count_field(task) and _count_field(solutions)):
         raise CheckpointError(f"{path}: line {line_no} is not a task record")
+    if record.get("check") != _check(digest, record):
+        raise CheckpointError(
+            f"{path}: line {line_no} fails its check (edited or damaged); "
+            "remove the file to count again"
+        )
     return task
+
+
+def _read_regular(path: str) -> bytes | None:
+    """The bytes of a regular file of at most MAX_BYTES (None if there is none);
+    anything else (a directory, a device, a FIFO, a terminal) is refused in one line
+    without waiting on it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise _fail(path, e, "read") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CheckpointError(f"{path}: not a regular file; a checkpoint must be one")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise _fail(path, e, "read") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise CheckpointError(f"{path}: over {MAX_BYTES} bytes; not a checkpoint of dlx")
+    return data
+
+
+def _lock_is_ours(fd: int) -> bool:
+    """Whether a lock file holds nothing or a process id (what dlx writes there)."""
+    data = os.pread(fd, 64, 0)
+    return not data or re.fullmatch(rb"[0-9]{1,20}\n?", data) is not None
 
 
 class Checkpoint:
@@ -83,17 +148,35 @@ class Checkpoint:
         self._file = None
         self._lock: int | None = None
         self._lock_made = False
+        self.digest = ""  # the problem's digest, the key of the lines' checks
 
     def _acquire(self) -> None:
-        """Take the lock (``F.lock``, fcntl.flock), or say who holds it."""
+        """Take the lock (``F.lock``, fcntl.flock), or say who holds it. A lock file is
+        never followed through a symbolic link, and one that holds anything but a
+        process id is left as it is and refused."""
         if fcntl is None:  # pragma: no cover - not POSIX
             return
         lock_path = self.path + ".lock"
-        self._lock_made = not os.path.exists(lock_path)
+        flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK
         try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(lock_path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+                self._lock_made = True
+            except FileExistsError:
+                fd = os.open(lock_path, flags)  # never O_TRUNC: it may not be ours
+                self._lock_made = False
         except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise CheckpointError(
+                    f"{self.path}: its lock {lock_path} is a symbolic link; remove it"
+                ) from None
             raise _fail(self.path, e, "lock") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or not _lock_is_ours(fd):
+            os.close(fd)
+            raise CheckpointError(
+                f"{self.path}: {lock_path} is not a lock file of dlx; remove it or use "
+                "another checkpoint file"
+            )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -110,39 +193,41 @@ class Checkpoint:
     def load(self, digest: str) -> dict | None:
         """Lock the file and read it if it exists; return the split parameters it was
         made with. A file that is not this problem's checkpoint is refused before
-        anything is written to it."""
+        anything is written or created (the lock file included)."""
         if os.path.isdir(self.path):
             raise CheckpointError(f"{self.path}: is a directory, not a checkpoint file")
         directory = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(directory):
             raise CheckpointError(f"{self.path}: no directory {directory}")
+        self._read(digest, repair=False)  # refused here: no lock made
         self._acquire()
         try:
-            return self._read(digest)
+            return self._read(digest, repair=True)  # again, now that no one else writes
         except CheckpointError:
             self._release(remove=self._lock_made)  # leave no lock beside a file refused
             raise
 
-    def _read(self, digest: str) -> dict | None:
-        """Read a locked file; see ``load``."""
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return None
-        except OSError as e:
-            raise _fail(self.path, e, "read") from None
-        if not (data.startswith(HEADER_START) or HEADER_START.startswith(data)):
+    def _read(self, digest: str, repair: bool) -> dict | None:
+        """Read the file (see ``load``); ``repair``: cut off a half-written last line."""
+        self.header, self.done, self.digest = None, {}, digest
+        data = _read_regular(self.path)
+        if not data:
+            return None  # none yet, or made but nothing written: start afresh
+        if not data.startswith(HEADER_START):
             raise CheckpointError(f"{self.path}: not a dlx checkpoint (line 1)")
         end = data.rfind(b"\n") + 1
         if end == 0:
-            return None  # empty, or a header cut short by a kill: start afresh
-        records = _parse_lines(self.path, data[:end])
-        self._check_header(records[0], digest)
-        for line_no, record in enumerate(records[1:], start=2):
-            self.done[_check_record(self.path, line_no, record)] = record
-        self.header = records[0]
-        if end < len(data):  # ours: cut off the half-written last line
+            raise CheckpointError(
+                f"{self.path}: line 1 is cut short, not a checkpoint to go on from; remove it"
+            )
+        lines = data[:end].split(b"\n")[:-1]
+        header = _parse_line(self.path, 1, lines[0])
+        self._check_header(header, digest)
+        for line_no, line in enumerate(lines[1:], start=2):
+            record = _parse_line(self.path, line_no, line)
+            self.done[_check_record(self.path, line_no, record, digest)] = record
+        self.header = header
+        if repair and end < len(data):  # ours: cut off the half-written last line
             try:
                 with open(self.path, "r+b") as f:
                     f.truncate(end)
@@ -156,18 +241,27 @@ class Checkpoint:
         """Refuse a header that is not this problem's checkpoint's."""
         if header.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{self.path}: not a dlx checkpoint (line 1)")
-        if header.get("version") != CHECKPOINT_VERSION:
-            raise CheckpointError(f"{self.path}: checkpoint version {header.get('version')}")
+        version = header.get("version")
+        if version == 1:
+            raise CheckpointError(
+                f"{self.path}: made by an older version of dlx (its counts carry no "
+                "check); remove it to count again, or finish it with that version"
+            )
+        if version != CHECKPOINT_VERSION:
+            raise CheckpointError(f"{self.path}: checkpoint version {version!r} is not 2")
         if header.get("problem") != digest:
             raise CheckpointError(
                 f"{self.path}: this checkpoint belongs to a different problem (or other "
                 "forced options); use another file or delete it"
             )
-        if not isinstance(header.get("split"), dict) or not isinstance(header.get("tasks"), int):
+        if not isinstance(header.get("split"), dict) or not _count_field(header.get("tasks")):
             raise CheckpointError(f"{self.path}: line 1 is not a checkpoint header")
+        if header.get("check") != _check(digest, header):
+            raise CheckpointError(f"{self.path}: line 1 fails its check (edited or damaged)")
 
     def start(self, digest: str, the_split: Split) -> None:
         """Check the file against the split (or write its header); open it to append."""
+        self.digest = digest
         if self.header is not None:
             if (
                 self.header.get("tasks") != len(the_split.tasks)
@@ -204,9 +298,9 @@ class Checkpoint:
             raise _fail(self.path, e, "write") from None
 
     def _write(self, record: dict) -> None:
-        """Append one line and make it durable."""
+        """Append one line, with its check, and make it durable."""
         try:
-            self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+            self._file.write(_signed(self.digest, record).decode())
             self._file.flush()
             os.fsync(self._file.fileno())
         except OSError as e:

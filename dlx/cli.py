@@ -12,8 +12,10 @@ from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
 from dlx.errors import ProblemError, WorkerError
+from dlx.numbers import integer, real
 from dlx.options import Parallel
-from dlx.stopping import Interrupted, TimeLimitReached, run_command
+from dlx.outputs import OutputError, Outputs, run_writing
+from dlx.stopping import Interrupted, TimeLimitReached
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -25,13 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="the .dlx file, or - for standard input")
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="stop after N solutions"
+        "--limit", type=integer, default=None, metavar="N", help="stop after N solutions"
     )
     parser.add_argument(
-        "--node-limit", type=int, default=None, metavar="N", help="stop after N search nodes"
+        "--node-limit", type=integer, default=None, metavar="N", help="stop after N search nodes"
     )
     parser.add_argument(
-        "--time-limit", type=float, default=None, metavar="S", help="stop after S seconds"
+        "--time-limit", type=real, default=None, metavar="S", help="stop after S seconds"
     )
     parser.add_argument(
         "--progress",
@@ -41,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=integer,
         default=None,
         metavar="N",
         help="search on N processes (0: all cores; default: all cores for --count "
@@ -61,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--tasks",
-        type=int,
+        type=integer,
         default=None,
         metavar="N",
         help="split into subproblems of at most 1/N of the tree (default 32 per worker)",
@@ -97,7 +99,7 @@ def main(argv=None, *, task_runner=None) -> int:
     """Run the command line; return the exit status (2 for bad input, 130 when Ctrl-C
     or SIGTERM stopped it). ``task_runner``: how a parallel search runs a task (see
     ``dlx.workers``; tests inject one)."""
-    return run_command(_main, argv, task_runner)
+    return run_writing(_main, argv, task_runner)
 
 
 def _bad_arguments(args) -> str | None:
@@ -114,6 +116,10 @@ def _bad_arguments(args) -> str | None:
         return f"--tasks must be >= 1, not {args.tasks}"
     if args.checkpoint is not None and not args.count:
         return "--checkpoint needs --count"
+    try:
+        Outputs({"--checkpoint": args.checkpoint}, [args.file]).check()
+    except OutputError as e:
+        return str(e)
     return graphcli.bad_arguments(args)
 
 

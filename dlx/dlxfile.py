@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 import time
 
+from dlx import outputs
 from dlx.problem import Problem, ProblemError
 from dlx.stopping import TimeLimitReached
 
-_BOUNDS = re.compile(r"^(?:(\d+):)?(\d+)\|(.+)$")
+_BOUNDS = re.compile(r"^(?:([0-9]+):)?([0-9]+)\|(.+)$")  # ASCII digits only
 
 
 class DlxFormatError(ProblemError):
@@ -138,9 +139,11 @@ def decode(data: bytes) -> str:
 
 
 def read_bytes(path) -> bytes:
-    """The bytes of a file, or of standard input for ``-``."""
+    """The bytes of a file, or of standard input for ``-`` (an input: no output of the
+    command reading it may name it, see ``dlx.outputs``)."""
     import sys
 
+    outputs.note_input(path)
     if str(path) == "-":
         stdin = sys.stdin
         return stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()

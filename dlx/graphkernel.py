@@ -1,7 +1,7 @@
 """The solution-graph kernel: the DAG of an exact-cover problem's subproblems, counted.
 
 Every ``@njit(cache=True)`` function this kernel calls lives in this file;
-``dlx/graphlayout.py`` builds its arrays and ``dlx/graph.py`` drives it.
+``dlx/graphlayout.py`` builds its arrays and ``dlx/solution_graph.py`` drives it.
 
 Data structures
 ---------------

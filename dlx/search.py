@@ -12,6 +12,7 @@ through ``dlx.engines`` with a class of the same shape.
 
 from __future__ import annotations
 
+import _thread
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -150,7 +151,8 @@ class Progress:
     If the choice at level l is branch k_l (from 0) of d_l, the fraction done is
     ``sum_l k_l / (d_1 ... d_l)``: it only grows, and reaches 1 at the end. Where
     standard error is not a terminal (a log file), the bar is redrawn at most once every
-    ``LOG_SECONDS``.
+    ``LOG_SECONDS``, or every ``DLX_PROGRESS_SECONDS`` seconds where that environment
+    variable is set (0: at every pause).
     """
 
     LOG_SECONDS = 5.0
@@ -161,11 +163,13 @@ class Progress:
         self.bar = None
         self.drawn = time.monotonic()
         if enabled:
+            import os
             import sys
 
             from tqdm.auto import tqdm
 
-            self.interval = 0.0 if sys.stderr.isatty() else self.LOG_SECONDS
+            logged = float(os.environ.get("DLX_PROGRESS_SECONDS", self.LOG_SECONDS))
+            self.interval = 0.0 if sys.stderr.isatty() else logged
             self.bar = tqdm(
                 total=1.0,
                 initial=initial,
@@ -524,7 +528,10 @@ class GeneratorStream:
         self.close()
 
     def __del__(self) -> None:
-        self.close()
+        try:
+            self.close()
+        except KeyboardInterrupt:  # Python drops what __del__ raises: raise it again after
+            _thread.interrupt_main()
 
 
 class SolutionStream(GeneratorStream):

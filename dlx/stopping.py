@@ -9,6 +9,7 @@ print ``message(error)`` and exit with 130, leaving no worker behind.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -69,6 +70,39 @@ def stop_signals_delivered() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
+def _stop_at_once(signum, frame):
+    """Before a command's body runs there is nothing to save: one line, exit 130."""
+    try:
+        os.write(2, b"interrupted\n")
+    finally:
+        os._exit(INTERRUPTED_STATUS)
+
+
+def stop_from_the_start() -> None:
+    """The first thing ``python -m dlx`` and ``python -m puzzles`` do, before numpy and
+    numba are imported: Ctrl-C and SIGTERM print "interrupted" and exit with 130 (not
+    a KeyboardInterrupt traceback from an import half done, not a silent death).
+    ``run_command`` then takes over. An ignored Ctrl-C stays ignored."""
+    stop_signals_delivered()
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN or signum == signal.SIGTERM:
+            signal.signal(signum, _stop_at_once)
+
+
+@contextmanager
+def _ctrl_c_raises():
+    """Within: Ctrl-C raises KeyboardInterrupt even after ``stop_from_the_start``."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    startup = main_thread and signal.getsignal(signal.SIGINT) is _stop_at_once
+    if startup:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if startup:
+            signal.signal(signal.SIGINT, _stop_at_once)
+
+
 @contextmanager
 def terminate_as_interrupt():
     """Within: SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C does."""
@@ -110,7 +144,7 @@ def run_command(command, *args, **keywords) -> int:
     """Run a command's body (which returns its exit status) so that Ctrl-C and SIGTERM
     print ``message`` on stderr and give status 130, without a traceback."""
     stop_signals_delivered()
-    with terminate_as_interrupt():
+    with _ctrl_c_raises(), terminate_as_interrupt():
         try:
             return command(*args, **keywords)
         except KeyboardInterrupt as error:

@@ -31,7 +31,8 @@ with the module's ``svg(answer)``); ``search`` is
   ``parse_all(text)``); a puzzle's ``label`` names it in messages;
 - ``act(args, text) -> str | (str, status) | None``: an action of its own that
   replaces solving (sudoku's ``--generate``, ``--explain`` and ``--hint``), returning
-  what to print (and the exit status, 0 if not given);
+  what to print (or an iterator of texts, each written as it comes) and the exit
+  status (0 if not given);
 - ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
   call (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
@@ -57,7 +58,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import sys
 import time
 from contextlib import nullcontext
@@ -66,8 +66,10 @@ from dataclasses import dataclass
 from dlx import Interrupted, compiling
 from dlx.checkpoint import CheckpointError
 from dlx.errors import WorkerError
-from dlx.stopping import run_command
-from puzzles.common import PuzzleError, read_text, svg_stack
+from dlx.numbers import integer, real
+from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
+from dlx.stopping import TimeLimitReached
+from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
 
 COMMANDS = {
     "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
@@ -146,7 +148,7 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     mode.add_argument("--all", action="store_true", help="print every solution")
     shared.add_argument(
         "--limit",
-        type=int,
+        type=integer,
         metavar="N",
         help="at most N solutions a puzzle: printed (default 1), or counted",
     )
@@ -154,12 +156,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     shared.add_argument("--out", metavar="FILE", help="write the answers to FILE, not stdout")
     shared.add_argument("--svg", metavar="FILE", help="draw the solutions as SVG into FILE")
     shared.add_argument(
-        "--time-limit", type=float, metavar="S", help="stop each puzzle's search after S seconds"
+        "--time-limit", type=real, metavar="S", help="stop each puzzle's search after S seconds"
     )
     default = f"{workers} for counts, 1 for lists" if workers != 1 else "1"
     shared.add_argument(
         "--workers",
-        type=int,
+        type=integer,
         metavar="N",
         help=f"search on N processes, 0 for every core (default {default})",
     )
@@ -204,22 +206,27 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv[1:])
     # Ctrl-C or SIGTERM: "interrupted: at least N solutions", exit 130, no traceback
-    return run_command(_run_or_refuse, module, args)
+    # a closed, full or broken standard output: one line (or, for ``| head``, none)
+    return run_writing(_run_or_refuse, module, args)
+
+
+OUTPUT_FLAGS = ("--out", "--svg", "--dlx", "--checkpoint")  # what a command may write
 
 
 def _run_or_refuse(module, args) -> int:
-    """``run``, with bad input refused in one line (exit status 2)."""
+    """``run``, with bad input refused in one line (exit status 2), and no output
+    naming an input (a file read by the command, ``dlx.outputs``)."""
+    paths = {flag: getattr(args, flag[2:], None) for flag in OUTPUT_FLAGS}
     try:
-        return run(module, args)
-    except (PuzzleError, CheckpointError) as e:
+        with Outputs(paths, [args.file]) as outputs:
+            outputs.check_writable("--out", "--svg", "--dlx")
+            return run(module, args)
+    except (PuzzleError, CheckpointError, OutputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except WorkerError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
 
 
 # -- running a command ------------------------------------------------------------------
@@ -245,10 +252,6 @@ def _check(args) -> None:
         raise PuzzleError("--time-limit must be more than 0 seconds")
     if args.workers is not None and args.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
-    for flag, path in (("--out", args.out), ("--svg", args.svg)):
-        if path is not None and args.file not in (None, "-") and os.path.exists(path):
-            if os.path.samefile(path, args.file):
-                raise PuzzleError(f"{flag} {path} is the input file; it would be overwritten")
 
 
 def run(module, args) -> int:
@@ -262,7 +265,12 @@ def run(module, args) -> int:
     if output is not None:
         output, status = output if isinstance(output, tuple) else (output, 0)
         with _output(args.out) as sink:
-            sink.write(output)
+            try:
+                for piece in [output] if isinstance(output, str) else output:  # or streamed
+                    sink.write(piece)
+                    sink.flush()  # each piece kept, even if Ctrl-C comes next
+            except KeyboardInterrupt:  # (a search's count inside an action says nothing)
+                raise Interrupted() from None
         return status
     if text is None and getattr(module, "FILE_OR_STDIN", False):
         text, args.file = _standard_input(), "-"
@@ -286,6 +294,7 @@ def run(module, args) -> int:
     if args.time_limit is not None and args.workers != 1 and not args.count:
         raise PuzzleError("--time-limit with --workers other than 1 needs --count")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    check_all()  # every input is read (board and piece files too): none is an output
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(args.out) as sink:
         printer = Printer(module, args, sink, len(puzzles))
@@ -350,12 +359,29 @@ def _search_all(module, puzzles: list, args, progress: bool, printer):
             search["checkpoint"] = args.checkpoint
         for p in puzzles:
             printer.begin(p)
-            yield _search_one(module, p, args, search, printer)
+            yield _search_timed(module, p, args, search, printer)
             if bar is not None:
                 bar.update(1)
     finally:
         if bar is not None:
             bar.close()
+
+
+def _search_timed(module, puzzle, args, search: dict, printer) -> Outcome:
+    """``_search_one`` with the time limit counted from before the puzzle's problem is
+    built (building that outlasts it stops there)."""
+    if args.time_limit is None:
+        return _search_one(module, puzzle, args, search, printer)
+    limit = TimeLimit(args.time_limit)
+    asked = f"time limit {args.time_limit:g} s"
+    try:
+        with limit.building():
+            outcome = _search_one(module, puzzle, args, {**search, "time_limit": limit}, printer)
+    except TimeLimitReached:
+        return Outcome(0, False, f"{asked} (while building the problem)")
+    if outcome.stopped_by is not None and outcome.stopped_by.startswith("time limit"):
+        outcome.stopped_by = asked  # (the search had what building left of it)
+    return outcome
 
 
 def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
@@ -494,10 +520,10 @@ class Printer:
         else:
             pictures = [answer._repr_svg_() for answer in self.drawn]
             picture = pictures[0] if len(pictures) == 1 else svg_stack(pictures)
-        with open(path, "w", encoding="utf-8") as f:
+        with open_text(path) as f:
             f.write(picture)
 
 
 def _output(path: str | None):
     """The file ``path`` opened for writing, or standard output."""
-    return open(path, "w", encoding="utf-8") if path else nullcontext(sys.stdout)
+    return open_text(path) if path else nullcontext(sys.stdout)

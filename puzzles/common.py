@@ -10,12 +10,18 @@ shows it as a picture (``_repr_svg_``).
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import dlx
 from dlx.dlxfile import DlxFormatError, decode, read_bytes
+from dlx.numbers import is_number, number  # noqa: F401 (ASCII digits only, for every adapter)
+from dlx.stopping import TimeLimitReached
 
 
 class PuzzleError(ValueError):
@@ -98,7 +104,7 @@ def puzzlekit_grids(text: str) -> tuple[int, int, list[list[list[str]]]]:
         raise PuzzleError("empty puzzle")
     n, header = lines[0]
     try:
-        rows, cols = (int(v) for v in header.split())
+        rows, cols = (number(v) for v in header.split())
     except ValueError:
         raise PuzzleError(f"line {n}: expected 'ROWS COLUMNS', got {header.strip()!r}") from None
     if rows <= 0 or cols <= 0:
@@ -228,6 +234,69 @@ class Answers:
 
 SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint", "dask")
 
+# A problem's memory, estimated before it is built: Problem's lists of names and the
+# kernel's arrays take about this much per option entry (blank slitherlinks, 100x100
+# to 1000x1000); a problem over MAX_PROBLEM_BYTES is refused at once, saying so.
+BYTES_PER_ENTRY = 160
+MAX_PROBLEM_BYTES = 2 << 30
+
+
+def refuse_larger(entries: int, what: str) -> None:
+    """Refuse, in one line and before building it, a problem of about ``entries``
+    option entries that would take more than MAX_PROBLEM_BYTES."""
+    need = entries * BYTES_PER_ENTRY
+    if need > MAX_PROBLEM_BYTES:
+        raise PuzzleError(
+            f"{what}: its problem would take about {need / 2**30:.1f} GiB ({entries:,} "
+            f"option entries); the limit is {MAX_PROBLEM_BYTES / 2**30:.0f} GiB"
+        )
+
+
+class TimeLimit(float):
+    """A time limit in seconds that counts from its making (before the puzzle's problem
+    is built): ``search_options`` passes on what is left of it. Within ``building()``,
+    a limit that passes before the search starts raises ``dlx.stopping.TimeLimitReached``
+    (a SIGALRM timer, main thread only), so that building counts too."""
+
+    def __new__(cls, seconds: float):
+        limit = super().__new__(cls, seconds)
+        limit.started = time.monotonic()
+        limit.armed = False
+        return limit
+
+    def left(self) -> float:
+        """The seconds left; the search starts now, so the timer is stopped."""
+        self._disarm()
+        return max(float(self) - (time.monotonic() - self.started), 0.0)
+
+    def _disarm(self) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.armed = False
+
+    def _ring(self, signum, frame):
+        if self.armed:
+            self.armed = False
+            raise TimeLimitReached(f"time limit {float(self):g} s reached while building")
+
+    @contextmanager
+    def building(self):
+        """Within: the limit raises TimeLimitReached until the search starts."""
+        usable = (
+            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        )
+        if not usable:
+            yield self
+            return
+        previous = signal.signal(signal.SIGALRM, self._ring)
+        self.armed = True
+        signal.setitimer(signal.ITIMER_REAL, max(float(self), 1e-3))
+        try:
+            yield self
+        finally:
+            self._disarm()
+            signal.signal(signal.SIGALRM, previous)
+
 
 def search_options(**search) -> dict:
     """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
@@ -240,6 +309,8 @@ def search_options(**search) -> dict:
             f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
         )
     options = {k: v for k, v in search.items() if v is not None or k == "workers"}
+    if isinstance(options.get("time_limit"), TimeLimit):  # building took some of it
+        options["time_limit"] = options["time_limit"].left()
     if "checkpoint" in options or "dask" in options:  # any number of workers, one included
         settings = {k: options.pop(k) for k in ("checkpoint", "dask") if k in options}
         options["parallel"] = dlx.Parallel(**settings)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import dlx
-from puzzles.common import Answers, as_puzzle, search_options
+from puzzles.common import Answers, as_puzzle, refuse_larger, search_options
 from puzzles.tiles import (
     DIRECTIONS,
     DOWN,
@@ -235,6 +235,7 @@ def build(puzzle: Puzzle, domain: np.ndarray | None = None, cells=None) -> dlx.P
     [['0,0', 'h 0,0:1'], ['0,1', 'h 0,0:1']]
     """
     rows, columns = puzzle.shape
+    refuse_larger(5 * 16 * rows * columns, f"the {rows}x{columns} grid")  # 16 tiles a cell
     if domain is None:
         domain = initial_domain(puzzle)
     if cells is None:

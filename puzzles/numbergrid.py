@@ -24,6 +24,8 @@ from puzzles.common import (
     Answer,
     PuzzleError,
     content_lines,
+    is_number,
+    number,
     puzzlekit_entries,
     puzzlekit_grids,
     split_grid,
@@ -125,7 +127,7 @@ def _token_value(token: str, separated: bool) -> int | None:
     if token in EMPTY:
         return 0
     if separated:
-        return int(token) if token.isdecimal() else None
+        return int(token) if is_number(token) else None
     k = SYMBOLS.find(token.upper())
     return k + 1 if k >= 0 else None
 
@@ -380,8 +382,8 @@ def parse_solution_text(text: str) -> list[list[int]]:
     follows the first R rows (some entries repeat the grid after ``[solution]``) is
     ignored."""
     lines = content_lines(text)
-    height = int(lines[0][1].split()[0])
-    return [[int(t) for t in line.split()] for _, line in lines[1 : 1 + height]]
+    height = number(lines[0][1].split()[0])
+    return [[number(t) for t in line.split()] for _, line in lines[1 : 1 + height]]
 
 
 # -- results and answers ----------------------------------------------------------------

@@ -46,7 +46,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import dlx
-from puzzles.common import Answers, PuzzleError, as_puzzle, search_options, stream
+from puzzles.common import (
+    Answers,
+    PuzzleError,
+    as_puzzle,
+    is_number,
+    refuse_larger,
+    search_options,
+    stream,
+)
 from puzzles.tiles import (
     GLYPH_MASK,
     HEAVY,
@@ -71,7 +79,7 @@ from puzzles.tiles import (
 Grid = np.ndarray  # int64[rows, columns] of masks; -1 for a free cell
 
 TILES_LINE = re.compile(r"^\s*tiles\s*:(.*)$", re.IGNORECASE)
-TOKEN = re.compile(r"^(.+?)(?:\*(\d+))?$")
+TOKEN = re.compile(r"^(.+?)(?:\*([0-9]+))?$")
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,7 @@ def _parse_tiles(n: int, text: str, counts: Counter) -> None:
         match = TOKEN.match(token)
         body, times = match.group(1), int(match.group(2) or 1)
         where = f"line {n}, tile {k} ({token!r})"
-        if body.isdecimal():
+        if is_number(body):
             if int(body) > 15:
                 raise PuzzleError(f"{where}: {body} is not a tile (0..15)")
             masks = [int(body)]
@@ -161,6 +169,7 @@ def build(puzzle: Puzzle) -> dlx.Problem:
     ([['0,0', 'tile 2', 'h 0,0:1'], ['0,1', 'h 0,0:1']], (1, 1))
     """
     rows, columns = puzzle.shape
+    refuse_larger(6 * 16 * rows * columns, f"the {rows}x{columns} grid")  # 16 tiles a cell
     cells = [(r, c) for r in range(rows) for c in range(columns)]
 
     def inside(r: int, c: int) -> bool:

@@ -212,7 +212,7 @@ def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
     for position, token in enumerate(tokens, start=1):
         where = f"{option}, item {position} {token!r}"
         name, copies = token, 1
-        m = re.fullmatch(r"(.+?)[*:](\d+)", token)
+        m = re.fullmatch(r"(.+?)[*:]([0-9]+)", token)
         if m:
             name, copies = m.group(1), int(m.group(2))
             if copies < 1:
@@ -273,7 +273,7 @@ def parse_board(spec: str) -> frozenset[Cell]:
     >>> len(parse_board("6x10")), len(parse_board("###\\n#.#\\n###"))
     (60, 8)
     """
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
+    m = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", spec)
     if m:
         width, height = int(m.group(1)), int(m.group(2))
         if width < 1 or height < 1:

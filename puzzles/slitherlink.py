@@ -43,9 +43,11 @@ from puzzles.common import (
     PuzzleError,
     as_puzzle,
     content_lines,
+    is_number,
     only,
     puzzlekit_entries,
     puzzlekit_grids,
+    refuse_larger,
     search_options,
     split_grid,
     stream,
@@ -139,7 +141,7 @@ def parse(text: str, id: str = "") -> Puzzle:
     if not lines:
         raise PuzzleError("no grid found (the input is empty)")
     words = lines[0][1].split()
-    if len(words) == 2 and all(w.isdecimal() for w in words):
+    if len(words) == 2 and all(is_number(w) for w in words):
         rows, cols, blocks = puzzlekit_grids(text)
         grid = blocks[0]
         if len(blocks) != 1:
@@ -209,7 +211,12 @@ def edge_name(edge: Edge) -> str:
 
 
 def build(puzzle: Puzzle) -> dlx.Problem:
-    """The problem: vertex and clue items primary, edges secondary loop items."""
+    """The problem: vertex and clue items primary, edges secondary loop items (a
+    puzzle whose problem would not fit ``MAX_PROBLEM_BYTES`` is refused first)."""
+    clues = sum(v is not None for row in puzzle.clues for v in row)
+    # a vertex: at most 7 options of 5 entries; a clue: at most 6 options of 5
+    what = puzzle.label or f"the {puzzle.rows}x{puzzle.cols} puzzle"
+    refuse_larger(35 * (puzzle.rows + 1) * (puzzle.cols + 1) + 30 * clues, what)
     width = puzzle.cols + 1
     # Items in the order of a sweep across the shorter side: the search branches on the
     # first item of fewest live options, so ties go along the sweep, and a short sweep

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -34,6 +35,7 @@ import numpy as np
 
 import dlx
 from dlx import logic
+from dlx.numbers import integer
 from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
     Filled,
@@ -648,20 +650,28 @@ def generate(
 
     Reproducible: the same seed, level and template give the same puzzles.
     """
+    return list(generated(how_many, seed, level, template, max_tries))
+
+
+def generated(how_many, seed, level="any", template=None, max_tries=100) -> Iterator[Sudoku]:
+    """The puzzles of ``generate``, each as soon as it is made (bad arguments are
+    refused at once)."""
     if level not in DIFFICULTY:
         raise PuzzleError(f"no difficulty {level!r}: the levels are {', '.join(DIFFICULTY)}")
-    template = template or empty_sudoku(9)
-    rng = random.Random(seed)
-    out: list[Sudoku] = []
-    tries = 0
-    while len(out) < how_many:
+    return _making(how_many, random.Random(seed), level, template or empty_sudoku(9), max_tries)
+
+
+def _making(how_many, rng, level, template, max_tries) -> Iterator[Sudoku]:
+    """The puzzles of ``generated``, one by one."""
+    made = tries = 0
+    while made < how_many:
         tries += 1
         if tries > max_tries * how_many:
             raise PuzzleError(f"no {level} puzzle found in {tries - 1} tries")
         puzzle = generate_one(template, rng)
         if level == "any" or grade(puzzle).level == level:
-            out.append(puzzle)
-    return out
+            made += 1
+            yield puzzle
 
 
 # -- command line (see puzzles.cli) -------------------------------------------------
@@ -672,8 +682,8 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--diagonals", action="store_true", help="sudoku X: the diagonals hold 1..n too"
     )
-    parser.add_argument("--generate", type=int, metavar="N", help="generate N puzzles instead")
-    parser.add_argument("--seed", type=int, default=0, help="random seed for --generate")
+    parser.add_argument("--generate", type=integer, metavar="N", help="generate N puzzles instead")
+    parser.add_argument("--seed", type=integer, default=0, help="random seed for --generate")
     parser.add_argument(
         "--difficulty",
         choices=list(DIFFICULTY),
@@ -687,7 +697,7 @@ def add_arguments(parser) -> None:
         help="print each logical step (singles, pointing, claiming; guesses where stuck)",
     )
     parser.add_argument("--hint", action="store_true", help="print only the next logical step")
-    parser.add_argument("--size", type=int, default=9, help="side for --generate (4, 9, 16)")
+    parser.add_argument("--size", type=integer, default=9, help="side for --generate (4, 9, 16)")
 
 
 def read(text: str, args) -> list[Sudoku]:
@@ -695,8 +705,8 @@ def read(text: str, args) -> list[Sudoku]:
     return parse_all(text, args.diagonals)
 
 
-def act(args, text: str | None) -> str | tuple[str, int] | None:
-    """``--generate``: the generated puzzles as text (one-line, or grids for jigsaw)
+def act(args, text: str | None) -> str | Iterator[str] | tuple[str, int] | None:
+    """``--generate``: the generated puzzles as text, streamed (one-line, or grids for jigsaw)
     like ``text`` (a template) if given; ``--explain``/``--hint``: each puzzle's steps
     and the exit status (1 when a puzzle has no solution); None to solve as usual."""
     if args.explain or args.hint:
@@ -707,14 +717,18 @@ def act(args, text: str | None) -> str | tuple[str, int] | None:
         raise PuzzleError("--generate must be at least 0")
     template = parse_all(text, args.diagonals)[0] if text is not None else None
     template = template or empty_sudoku(args.size, args.diagonals)
-    out = []
-    for k, s in enumerate(generate(args.generate, args.seed, args.difficulty, template)):
-        out.append(f"# seed {args.seed} puzzle {k + 1}: {grade(s)}")
-        if s.jigsaw:
-            out.append(render_grid(s.grid))
-        else:
-            out.append("".join(symbol(v) for row in s.grid.values for v in row))
-    return "".join(line + "\n" for line in out)
+    return _generated_text(args, template)
+
+
+def _generated_text(args, template: Sudoku) -> Iterator[str]:
+    """``--generate``: each puzzle's text as soon as it is made (Ctrl-C keeps those)."""
+    for k, s in enumerate(generated(args.generate, args.seed, args.difficulty, template)):
+        text = (
+            render_grid(s.grid)
+            if s.jigsaw
+            else "".join(symbol(v) for row in s.grid.values for v in row)
+        )
+        yield f"# seed {args.seed} puzzle {k + 1}: {grade(s)}\n{text}\n"
 
 
 def _explain_all(args, text: str | None) -> str:

@@ -24,7 +24,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import dlx
-from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
+from puzzles.common import (
+    Answers,
+    PuzzleError,
+    as_puzzle,
+    only,
+    refuse_larger,
+    search_options,
+    stream,
+)
 from puzzles.numbergrid import (
     SYMBOLS,
     Filled,
@@ -129,6 +137,8 @@ def build(puzzle: Tectonic) -> dlx.Problem:
     h, w = grid.height, grid.width
     regions = grid.regions
     assert regions is not None
+    largest = max((len(m) for m in puzzle.cells), default=1)  # values a cell may take
+    refuse_larger(11 * largest * h * w, f"the {h}x{w} grid")  # 2 items and 9 windows
     primary = [f"p{r},{c}" for r in range(h) for c in range(w)]
     primary += [f"g{k}v{v}" for k, m in enumerate(puzzle.cells) for v in range(1, len(m) + 1)]
     secondary = {}

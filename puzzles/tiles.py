@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzles.common import Answer, PuzzleError, colour, svg_document
+from puzzles.common import Answer, PuzzleError, colour, is_number, svg_document
 
 UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
 DIRECTIONS = (UP, RIGHT, DOWN, LEFT)
@@ -228,7 +228,7 @@ class GridFormat:
 
 def _is_int(text: str) -> bool:
     """True for a line holding one non-negative integer."""
-    return text.strip().isdecimal()
+    return is_number(text.strip())
 
 
 def grid_lines(text: str) -> list[tuple[int, str]]:
@@ -266,7 +266,7 @@ def parse_grid(lines: list[tuple[int, str]], free: bool = False) -> tuple[np.nda
         first_rows = content[3:]
         tokens = len(first_rows[0][1].split()) if first_rows else 0
         rows, columns, flag = (int(s) for _, s in content[:3])
-        numeric_body = any(ch.isdigit() for _, s in first_rows for ch in s)
+        numeric_body = any(is_number(ch) for _, s in first_rows for ch in s)
         # rows of one number could be a one-column grid: then the shape must match
         one_column = numeric_body and tokens == 1
         if first_rows and (not one_column or (rows == len(first_rows) and columns == 1)):
@@ -281,7 +281,7 @@ def parse_grid(lines: list[tuple[int, str]], free: bool = False) -> tuple[np.nda
             after = content[2][0]
             lines = _trim_blank([(n, s) for n, s in lines if n > after])
     body = [(n, s) for n, s in lines if s.strip()]
-    numbers = any(ch.isdigit() for _, s in body for ch in s)
+    numbers = any(is_number(ch) for _, s in body for ch in s)
     if free and not numbers and any(" " in s.strip() for _, s in body):
         # only free cells and blanks: ". . ." is read as numbers, ".. ." as glyphs
         numbers = all(re.fullmatch(r"\.(\s+\.)*", s.strip()) for _, s in body)
@@ -309,7 +309,7 @@ def _parse_numbers(lines: list[tuple[int, str]], free: bool) -> np.ndarray:
         for k, token in enumerate(line.split(), start=1):
             if free and token == FREE:
                 row.append(-1)
-            elif token.isdecimal() and int(token) < 16:
+            elif is_number(token) and int(token) < 16:
                 row.append(int(token))
             else:
                 raise PuzzleError(f"line {n}, column {k}: {token!r} is not a tile (0..15)")

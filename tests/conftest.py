@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 
 import pytest
@@ -22,6 +23,11 @@ for _signum, _usual in [
 ]:
     if signal.getsignal(_signum) is signal.SIG_IGN:
         signal.signal(_signum, _usual)
+
+
+# Progress bars into a pipe are drawn at every pause, as on a terminal: the tests of
+# stopping read the count so far from them (users' logs get LOG_SECONDS between draws).
+os.environ.setdefault("DLX_PROGRESS_SECONDS", "0")
 
 
 @pytest.fixture(scope="session")

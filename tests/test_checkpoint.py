@@ -34,7 +34,7 @@ def test_the_input_file_is_refused_and_left_alone(tmp_path, capsys):
     args = [str(source), "--count", "--workers", "2", "--checkpoint", str(source), "--no-progress"]
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
-    assert "not a dlx checkpoint" in err and len(err.splitlines()) == 1
+    assert "is the input file" in err and len(err.splitlines()) == 1
     assert source.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scott.dlx"]  # no lock left
 

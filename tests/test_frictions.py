@@ -136,7 +136,8 @@ def test_print_solution_shows_the_items():
 # -- the bar's redraws when standard error is a file ---------------------------------------
 
 
-def test_progress_bar_redraws_seldom_into_a_file(capsys):
+def test_progress_bar_redraws_seldom_into_a_file(capsys, monkeypatch):
+    monkeypatch.delenv("DLX_PROGRESS_SECONDS", raising=False)  # (the suite sets it)
     bar = Progress(True, "count")
     for k in range(1000):
         bar.update(k / 1000, k)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from puzzles.common import PuzzleError, read_text
+from puzzles.common import PuzzleError, number, read_text
 from puzzles.lattices import LATTICES
 
 ARITY = {"square": 2, "triangular": 3, "hexagonal": 2, "cubic": 3, "sticks": 3}
@@ -46,7 +46,7 @@ def read_cell_list(text: str, where: str, named: bool = False):
         name = fields.pop(0) if named and fields else ""
         arity = ARITY[lattice]
         try:
-            cell = tuple(int(v) for v in fields)
+            cell = tuple(number(v) for v in fields)
         except ValueError:
             cell = ()
         if len(cell) != arity:
@@ -75,7 +75,7 @@ MAX_BOARD_CELLS = 1_000_000  # a named shape larger than this is refused, not bu
 def shape(spec: str, lattice: str):
     """The cells of a named shape, or None when ``spec`` is not one."""
     s = spec.strip().lower()
-    m = re.fullmatch(r"(?:rectangle:|parallelogram:|box:)?(\d+)x(\d+)(?:x(\d+))?", s)
+    m = re.fullmatch(r"(?:rectangle:|parallelogram:|box:)?([0-9]+)x([0-9]+)(?:x([0-9]+))?", s)
     if m:
         w, h = int(m.group(1)), int(m.group(2))
         d = m.group(3)
@@ -95,7 +95,7 @@ def shape(spec: str, lattice: str):
                 (x, y, 1) for x in range(w + 1) for y in range(h)
             }
         return {(x, y) for x in range(w) for y in range(h)}
-    m = re.fullmatch(r"(triangle|hexagon):(\d+)", s)
+    m = re.fullmatch(r"(triangle|hexagon):([0-9]+)", s)
     if not m:
         return None
     kind, n = m.group(1), int(m.group(2))

@@ -25,9 +25,9 @@ import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import dlx
+from dlx.outputs import open_text
 from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
 from puzzles.polyform import sampling, tiling
@@ -47,7 +47,7 @@ COUNT_BY_DEFAULT = True
 WORKERS = 0
 FILE_REQUIRED = False
 TAKES_FILE = False  # the board and pieces are flags
-HEADER = re.compile(r"^# solution \d+$")
+HEADER = re.compile(r"^# solution [0-9]+$")
 
 
 def add_tiling_arguments(parser) -> None:
@@ -262,7 +262,8 @@ def read(text, args) -> list[Tilings]:
         plan = found.plan()
         problem = tiling.build(puzzle, plan)
         note = "every tiling" if plan is None else plan.describe()
-        Path(args.dlx).write_text(dlx.write(problem, f"{args.board} / {args.pieces}: {note}"))
+        with open_text(args.dlx) as f:
+            f.write(dlx.write(problem, f"{args.board} / {args.pieces}: {note}"))
         print(f"wrote {args.dlx} ({problem.n_options} options)", file=sys.stderr)
     return [found]
 

@@ -446,7 +446,7 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") 
     for position, token in enumerate(tokens, start=1):
         where = f"{option}, item {position} {token!r}"
         copies = 1
-        m = re.fullmatch(r"(.+?)\*(\d+)", token)
+        m = re.fullmatch(r"(.+?)\*([0-9]+)", token)
         if m:
             token, copies = m.group(1), int(m.group(2))
             if copies < 1:
@@ -507,7 +507,7 @@ def _set_of(token: str):
     """(PieceSet, one-sided) for a set or family token, or None."""
     sided = token.startswith("one-sided-")
     base = token[len("one-sided-") :] if sided else token
-    m = re.fullmatch(r"([a-z]+):(\d+)(?:-(\d+))?", base)
+    m = re.fullmatch(r"([a-z]+):([0-9]+)(?:-([0-9]+))?", base)
     if m and m.group(1) in FAMILIES:
         low = int(m.group(2))
         high = int(m.group(3) or low)

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import dlx
-from puzzles.common import PuzzleError, colour, svg_document
+from puzzles.common import PuzzleError, colour, refuse_larger, svg_document
 from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
@@ -274,6 +274,8 @@ def build(puzzle: Puzzle, plan=None) -> dlx.Problem:
     >>> print(build(puzzle), dlx.count(build(puzzle)))
     Problem(12 primary, 0 secondary items, 36 options) 8
     """
+    entries = sum(len(puzzle.placements[p.name]) * (p.size + 2) for p in puzzle.pieces)
+    refuse_larger(entries, f"the board of {len(puzzle.board)} cells")
     problem = dlx.Problem()
     for cell in cell_order(puzzle.board):
         problem.add_primary(cell_item(cell))
