@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
-from dlx.layout import BOUND, COLOR, OVERFLOW, SLACK, TOP  # noqa: F401 (OVERFLOW: the kernel's)
+from dlx.layout import BOUND, COLOR, SLACK, TOP
 from dlx.problem import Problem
 
 MAX_BITS = 4096  # items kept as bits, at most (64 words)

@@ -20,9 +20,9 @@ import time
 import numpy as np
 
 from dlx import compiling
-from dlx.bitlayout import OVERFLOW, BitLayout, State, Tables, layout
+from dlx.bitlayout import BitLayout, State, Tables, layout
+from dlx.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
 from dlx.errors import ProblemError
-from dlx.layout import DONE, LIMIT, NO_SPLIT, PAUSED
 from dlx.problem import Problem
 from dlx.search import FIRST_BUDGET, Stats, adapt_budget, forced_nodes, next_budget, tree_fraction
 

@@ -107,10 +107,8 @@ else:
         return types.none(array, row), codegen
 
 
-from dlx.bitlayout import OVERFLOW
-from dlx.layout import DONE, LEAF, LIMIT, PAUSED, SOLUTION
+from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
 
-FORWARD, ADVANCE, BACKDOWN = 0, 1, 2
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
 # which would incref and decref every array handed to an inlined helper (as in
 # ``dlx/kernel.py``).

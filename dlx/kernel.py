@@ -214,10 +214,20 @@ the plain search is the same as without the extension).
 import numpy as np
 from numba import njit
 
-from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
+from dlx.codes import (  # noqa: F401 (the codes are the kernel's too)
     ADVANCE,
     BACKDOWN,
     BACKUP,
+    DONE,
+    FORWARD,
+    LEAF,
+    LIMIT,
+    NO_SPLIT,
+    OVERFLOW,
+    PAUSED,
+    SOLUTION,
+)
+from dlx.layout import (
     BEST,
     BOUND,
     BRANCH_DEGREE,
@@ -230,7 +240,6 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     DOMINATION_MARK,
     DOMINATION_TOP,
     DOMINATION_TRAIL,
-    DONE,
     EDGE_BAD,
     EDGE_CLOSING,
     EDGE_JOINED,
@@ -238,11 +247,8 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     EDGE_SETTLED,
     FIRST_EDGE,
     FIRST_TWEAK,
-    FORWARD,
-    LEAF,
     LENGTH,
     LEVEL,
-    LIMIT,
     LOOP_BAD,
     LOOP_CLOSED,
     LOOP_FORBIDDEN,
@@ -258,15 +264,11 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     MEMO_NODES,
     MEMO_SOLUTIONS,
     NEXT,
-    NO_SPLIT,
     NODES,
-    OVERFLOW,
-    PAUSED,
     PREV,
     SINGLES_FLOOR,
     SINGLES_MARK,
     SLACK,
-    SOLUTION,
     SOLUTIONS,
     STEP,
     TOP,

@@ -22,6 +22,19 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dlx.codes import (  # noqa: F401 (re-exported: callers of an earlier version read them here)
+    ADVANCE,
+    BACKDOWN,
+    BACKUP,
+    DONE,
+    FORWARD,
+    LEAF,
+    LIMIT,
+    NO_SPLIT,
+    OVERFLOW,
+    PAUSED,
+    SOLUTION,
+)
 from dlx.errors import ProblemError
 
 # The field numbers below are compiled into the kernel as constants: numba's cache
@@ -48,11 +61,6 @@ PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 # progress[field]: where a search stands between calls, and its counters
 LEVEL, STEP, SOLUTIONS, NODES, UPDATES = range(5)
 PROGRESS_FIELDS = 5
-FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3  # the kernel's steps (see its essay)
-
-# what a kernel call returns
-DONE, SOLUTION, PAUSED, LEAF, LIMIT, OVERFLOW = 0, 1, 2, 3, 4, 5
-NO_SPLIT = -1  # split_depth for a search that reports no leaves
 
 # loop items: loop_edge[item, field], loop_vertex[vertex, field], loop_total[field]
 LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = range(7)

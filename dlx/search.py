@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dlx import compiling, layout
+from dlx.codes import DONE, LEAF, LIMIT, NO_SPLIT, OVERFLOW, PAUSED, SOLUTION
 from dlx.errors import ProblemError
-from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, OVERFLOW, PAUSED, SOLUTION
 from dlx.problem import Problem
 from dlx.stopping import Interrupted
 
