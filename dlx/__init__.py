@@ -13,11 +13,12 @@ from importlib import metadata as _metadata
 from dlx.api import batch, count, first, is_unique, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.driver import Stats
 from dlx.engines import CHOICES as ENGINE_CHOICES
 from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
-from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream
 from dlx.stopping import Interrupted
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 

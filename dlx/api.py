@@ -14,13 +14,12 @@ This is the one place that decides how a search runs:
   turning the search parallel.
 
 Counts are exact at any size, whichever kernel runs. The protocol a kernel follows
-(``dlx.search.Search`` and ``dlx/kernel.py`` for the dancing-links one): it counts the
-solutions it meets one by one in an int64, and the counts its memo adds in K unsigned
-64-bit limbs (least significant first; K = 1 to start, the memo storing K limbs per
-entry too); an addition that carries out of the top limb returns the code
-``dlx.layout.OVERFLOW``, and the search's Python class then starts again from scratch
-with a memo of 2K limbs (``Memo.wider()``) and reports ``PAUSED``; its ``solutions``
-(and ``stats.solutions``) is the exact Python int. Everything above a search (splits,
+(``dlx.driver.Driver``; ``dlx/kernel.py`` for the dancing-links one): it keeps its
+counts in K unsigned 64-bit limbs (least significant first; K = 1 to start, its memo
+storing K limbs per entry too); an addition that carries out of the top limb returns
+the code ``dlx.codes.OVERFLOW``, and the driver then starts the search again from
+scratch with counts of 2K limbs (``Driver.run``); its ``solutions`` (and
+``stats.solutions``) is the exact Python int. Everything above a search (splits,
 workers, parallel sums, checkpoints, ``Count``) holds Python ints.
 """
 

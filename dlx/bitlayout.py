@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx.codes import ADVANCE, BACKDOWN, FORWARD
 from dlx.errors import ProblemError
 from dlx.layout import BOUND, COLOR, SLACK, TOP
 from dlx.problem import Problem
@@ -506,3 +507,52 @@ def suits(problem: Problem) -> bool:
         return False
     few = int(np.isin(lay.piece_bit[lay.piece_bit >= 0], lay.urgent_bit).sum())
     return 4 * few <= n_pieces
+
+
+def sanity(lay: BitLayout, state: State, n_fixed: int) -> None:
+    """Check a bitset search's arrays at a pause (Knuth's ``sanity()`` for this kernel;
+    for tests): at each level ``l`` up to the current one, ``key[l]`` is the OR of the
+    masks of the options chosen above it, which cover no bit twice, and its counter
+    words count their uses within bounds; ``free[l]`` is the root's free pieces less
+    those used; ``key_hash[l]`` the sum of the options' hashes; each level above the
+    current one took branch ``branch_index[l] < branch_degree[l]`` of its candidates.
+    Raise AssertionError naming the level and the fault."""
+    level, step = (int(v) for v in state.state)
+    assert step in (FORWARD, ADVANCE, BACKDOWN), f"unknown step {step}"
+    assert 0 <= level < len(state.choice), f"level {level} out of range"
+    assert 0 <= n_fixed, "negative fixed levels"
+    chosen = state.choice[:level]
+    words, n_counters = lay.words, len(lay.counter_lo)
+    covered = np.zeros(words, np.uint64)
+    uses = np.zeros(n_counters, np.int64)
+    free = np.bitwise_or.reduce(lay.bit_slots, axis=0)
+    digest = np.uint64(0)
+    for depth in range(level + 1):
+        key = state.key[depth]
+        assert np.array_equal(key[:words], covered), f"level {depth}: key is not the OR of masks"
+        assert np.array_equal(key[words:].astype(np.int64), uses), f"level {depth}: counters"
+        assert np.all(uses <= lay.counter_hi), f"level {depth}: a counter above its bound"
+        assert np.array_equal(state.free[depth], free), f"level {depth}: free pieces"
+        assert state.key_hash[depth] == digest, f"level {depth}: key hash"
+        if depth == level:
+            break
+        o = int(chosen[depth])
+        index, degree = int(state.branch_index[depth]), int(state.branch_degree[depth])
+        assert 0 <= index < degree, f"level {depth}: branch {index} of {degree}"
+        start = int(state.cand_start[depth])
+        assert int(state.cand_start[depth + 1]) == start + degree, f"level {depth}: cand_start"
+        assert int(state.cand[start + index]) == o, f"level {depth}: choice is not the branch"
+        assert not np.any(covered & lay.mask[o]), f"level {depth}: option {o} covers a bit twice"
+        covered = covered | lay.mask[o]
+        for j in range(lay.option_counter_start[o], lay.option_counter_start[o + 1]):
+            uses[lay.option_counter[j]] += 1
+        slot = int(lay.option_slot[o])
+        if slot >= 0:
+            free = free.copy()
+            free[slot >> 6] &= ~(np.uint64(1) << np.uint64(slot & 63))
+        with np.errstate(over="ignore"):
+            digest = digest + lay.option_hash[o]
+    solutions, nodes, _ = (int(v) for v in state.stats)
+    assert nodes >= level, f"{nodes} nodes entered, at level {level}"
+    if not np.any(state.total[1:]) and state.total[0] < np.uint64(1 << 63):
+        assert solutions == int(state.total[0]), "stats[0] is not the count"
