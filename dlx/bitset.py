@@ -28,7 +28,7 @@ uncovered primary bit in the order. The options that fit are written to
 ``cand[cand_start[l]:...]`` (``cand_start[l + 1]`` is the end), their number to
 ``branch_degree[l]``; ``branch_index[l]`` is the one being tried (``ADVANCE``), and
 ``choice[l]`` the option of the child (``BACKDOWN`` goes back to it). The branch
-numbers are those of Knuth's estimate (``dlx.search.tree_fraction``) and the paths of
+numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and the paths of
 a parallel split.
 
 Region pruning (when the problem has pieces): the uncovered cells fall into connected
@@ -114,6 +114,8 @@ from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, P
 # ``dlx/kernel.py``).
 PLAIN = {"cache": True, "_nrt": False}
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
+NO_STOP = -1  # what _found returns when the search goes on
+ENTER, KNOWN = 1, 0  # what _try_branch did (or OVERFLOW)
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
 _ONE = np.uint64(1)
@@ -470,6 +472,113 @@ def _branches(t, key, free, level, cand, start, urgent_mode, stats):
     return n
 
 
+# -- the level loop's steps, after Knuth's names (see the essay) --------------------------
+
+
+@njit(**PLAIN, inline="always")
+def _enter_level(t, s, forced, level, nodes, memo_on, memo_levels, urgent_mode):
+    """FORWARD, "enter level": note where the level's count and nodes start (for the
+    memo), then write the options that fit to ``cand[cand_start[level]:]``; return how
+    many (-1 when every primary bit is covered)."""
+    if memo_on and level <= memo_levels:
+        for k in range(s.total.shape[0]):
+            s.level_entry[_u(level), _u(k)] = s.total[_u(k)]
+        s.level_nodes[_u(level)] = nodes
+    start = s.cand_start[_u(level)]
+    if level < forced.shape[0]:  # a forced option: the one branch
+        o = forced[_u(level)]
+        if _first_free(s.key, level, t.primary_mask) < 0:
+            return -1
+        if _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
+                 s.key, level, o, t.words):  # fmt: skip
+            s.cand[_u(start)] = o
+            return 1
+        return 0
+    return _branches(t, s.key, s.free, level, s.cand, start, urgent_mode, s.stats)
+
+
+@njit(**PLAIN, inline="always")
+def _found(t, s, level, stream, max_solutions):
+    """Every primary bit covered: a solution when every counter has reached its lower
+    bound. Return the code to stop with (OVERFLOW, SOLUTION or LIMIT), else NO_STOP."""
+    if not _counters_done(s.key, level, t.words, t.counter_lo):
+        return NO_STOP
+    if not _add_one(s.total):
+        return OVERFLOW
+    if stream:
+        return SOLUTION
+    if _at_least(s.total, max_solutions):
+        return LIMIT
+    return NO_STOP
+
+
+@njit(**PLAIN, inline="always")
+def _prefetch_children(t, s, level, start, n):
+    """Ask for the memo buckets of the level's ``n`` children (from ``start``) ahead of
+    their lookups: a child's hash is its parent's plus its option's."""
+    for j in range(start, start + n):
+        h = s.key_hash[_u(level)] + t.option_hash[_u(s.cand[_u(j)])]
+        _prefetch_row(s.memo, _bucket(h, s.memo))
+
+
+@njit(**PLAIN, inline="always")
+def _open_level(s, prefix, level, start, n, n_forced, n_fixed):
+    """Record the level's ``n`` branches (from ``start``) and the first to try (at a
+    level the prefix replays, its branch); False when the prefix's branch is not there."""
+    s.cand_start[_u(level + 1)] = start + n
+    s.branch_degree[_u(level)] = n
+    s.branch_index[_u(level)] = 0
+    if n_forced <= level < n_fixed:
+        k = prefix[_u(level - n_forced)]
+        if k >= n:
+            return False
+        s.branch_index[_u(level)] = k
+    return True
+
+
+@njit(**PLAIN, inline="always")
+def _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels):
+    """ADVANCE, "try x_l": make the child of option ``o`` (its key, hash and free
+    pieces). Return ENTER to go down to it, KNOWN when the memo held its count (added
+    to ``total``), or OVERFLOW when that count did not fit the limbs."""
+    key = s.key
+    _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
+    s.key_hash[_u(level + 1)] = s.key_hash[_u(level)] + t.option_hash[_u(o)]
+    _use_piece(s.free, level, t.option_slot[_u(o)])
+    if memo_on and n_fixed <= level + 1 <= memo_levels:
+        row = _memo_find(key, level + 1, s.key_hash[_u(level + 1)], s.memo)
+        if row >= 0:
+            if not _add(s.total, s.memo, row, key.shape[1] + 1):
+                return OVERFLOW
+            return KNOWN
+    s.choice[_u(level)] = o
+    return ENTER
+
+
+@njit(**PLAIN, inline="always")
+def _leave_level(s, level, nodes, memo_on, n_fixed, memo_levels):
+    """BACKDOWN, "leave level": keep the subtree's count in the memo, when the level
+    is one the memo keeps and its subtree took at least ``MEMO_MIN_NODES`` nodes."""
+    if memo_on and n_fixed <= level <= memo_levels:
+        weight = nodes - s.level_nodes[_u(level)]
+        if weight >= MEMO_MIN_NODES:
+            h = s.key_hash[_u(level)]
+            _memo_store(s.key, level, h, s.memo, s.total, s.level_entry, _u(weight))
+
+
+@njit(**PLAIN, inline="always")
+def _pause(s, level, step, nodes):
+    """Keep where the search stands for the next call, and the counters."""
+    s.state[0] = level
+    s.state[1] = step
+    s.stats[1] = nodes
+    total = s.total
+    big = total[0] >> np.uint64(63)
+    for k in range(1, total.shape[0]):
+        big |= total[_u(k)]
+    s.stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+
+
 @njit(**PLAIN)
 def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solutions, stream, options):
     """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
@@ -511,19 +620,13 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
     -------
     int: DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
-    key = s.key
-    cand = s.cand
-    stats = s.stats
-    total = s.total
-    memo = s.memo
-    memo_on = memo.shape[0] > 0
-    key_hash = s.key_hash
+    memo_on = s.memo.shape[0] > 0
     urgent_mode = options[0]
     prune_cap = options[1] if t.n_cells > 0 else 0
     memo_levels = options[2]
     level = s.state[0]
     step = s.state[1]
-    nodes = stats[1]
+    nodes = s.stats[1]
     node_stop = nodes + node_budget
     n_forced = forced.shape[0]
     n_fixed = n_forced + prefix.shape[0]
@@ -534,96 +637,55 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
                 code = PAUSED
                 break
             nodes += 1
-            if memo_on and level <= memo_levels:
-                for k in range(total.shape[0]):
-                    s.level_entry[_u(level), _u(k)] = total[_u(k)]
-                s.level_nodes[_u(level)] = nodes
-            start = s.cand_start[_u(level)]
-            if level < n_forced:
-                o = forced[_u(level)]
-                n = 0
-                if _first_free(key, level, t.primary_mask) < 0:
-                    n = -1
-                elif _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
-                           key, level, o, t.words):  # fmt: skip
-                    cand[_u(start)] = o
-                    n = 1
-            else:
-                n = _branches(t, key, s.free, level, cand, start, urgent_mode, stats)
-            if n < 0:
+            n = _enter_level(t, s, forced, level, nodes, memo_on, memo_levels, urgent_mode)
+            if n <= 0:  # a solution (every primary bit covered) or a dead end
                 step = BACKDOWN
-                if not _counters_done(key, level, t.words, t.counter_lo):
-                    continue
-                if not _add_one(total):
-                    code = OVERFLOW
-                    break
-                if stream:
-                    code = SOLUTION
-                    break
-                if _at_least(total, max_solutions):
-                    code = LIMIT
+                found = _found(t, s, level, stream, max_solutions) if n < 0 else NO_STOP
+                if found != NO_STOP:
+                    code = found
                     break
                 continue
-            if n == 0:
-                step = BACKDOWN
-                continue
-            if prune_cap > 0 and level > 0:
+            if prune_cap > 0 and level > 0:  # region pruning (see the essay)
                 o = s.choice[_u(level - 1)]
                 if regions is None:  # compiled without the fill: see ``regions``
-                    dead = _lone_cell(t, key, level, o, s.reach, s.spare)
+                    dead = _lone_cell(t, s.key, level, o, s.reach, s.spare)
                 else:
                     marks, stack = regions
-                    dead = _dead_region(t, key, level, o, prune_cap, marks, stack, s.reach, s.spare)
+                    dead = _dead_region(
+                        t, s.key, level, o, prune_cap, marks, stack, s.reach, s.spare
+                    )
                 if dead:
                     step = BACKDOWN
                     continue
+            start = s.cand_start[_u(level)]
             if memo_on and n_fixed <= level + 1 <= memo_levels:
-                for j in range(start, start + n):
-                    h = key_hash[_u(level)] + t.option_hash[_u(cand[_u(j)])]
-                    _prefetch_row(memo, _bucket(h, memo))
+                _prefetch_children(t, s, level, start, n)
             if level == split_depth:
                 code = LEAF
                 step = BACKDOWN
                 break
-            s.cand_start[_u(level + 1)] = start + n
-            s.branch_degree[_u(level)] = n
-            s.branch_index[_u(level)] = 0
-            if n_forced <= level < n_fixed:
-                k = prefix[_u(level - n_forced)]
-                if k >= n:
-                    step = BACKDOWN
-                    continue
-                s.branch_index[_u(level)] = k
-            step = ADVANCE
+            step = (
+                ADVANCE if _open_level(s, prefix, level, start, n, n_forced, n_fixed) else BACKDOWN
+            )
         elif step == ADVANCE:
             i = s.branch_index[_u(level)]
             if i >= s.branch_degree[_u(level)]:
                 step = BACKDOWN
                 continue
-            o = cand[_u(s.cand_start[_u(level)] + i)]
-            _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
-            key_hash[_u(level + 1)] = key_hash[_u(level)] + t.option_hash[_u(o)]
-            _use_piece(s.free, level, t.option_slot[_u(o)])
-            if memo_on and n_fixed <= level + 1 <= memo_levels:
-                row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
-                if row >= 0:
-                    if not _add(total, memo, row, key.shape[1] + 1):
-                        code = OVERFLOW
-                        break
-                    if level < n_fixed:
-                        step = BACKDOWN
-                    else:
-                        s.branch_index[_u(level)] = i + 1
-                    continue
-            s.choice[_u(level)] = o
-            level += 1
-            step = FORWARD
+            o = s.cand[_u(s.cand_start[_u(level)] + i)]
+            tried = _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels)
+            if tried == ENTER:
+                level += 1
+                step = FORWARD
+            elif tried == OVERFLOW:
+                code = OVERFLOW
+                break
+            elif level < n_fixed:  # KNOWN at a fixed level: its one branch is done
+                step = BACKDOWN
+            else:
+                s.branch_index[_u(level)] = i + 1
         else:
-            if memo_on and n_fixed <= level <= memo_levels:
-                weight = nodes - s.level_nodes[_u(level)]
-                if weight >= MEMO_MIN_NODES:
-                    h = key_hash[_u(level)]
-                    _memo_store(key, level, h, memo, total, s.level_entry, _u(weight))
+            _leave_level(s, level, nodes, memo_on, n_fixed, memo_levels)
             if level == 0:
                 code = DONE
                 break
@@ -632,11 +694,5 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
                 continue
             s.branch_index[_u(level)] += 1
             step = ADVANCE
-    s.state[0] = level
-    s.state[1] = step
-    stats[1] = nodes
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+    _pause(s, level, step, nodes)
     return code

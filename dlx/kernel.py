@@ -58,8 +58,8 @@ These arrays travel together as one ``SearchState`` (``dlx.layout``), the loop i
 as one ``LoopState`` (or None). The step names follow Knuth, one function each:
 FORWARD is "enter level" (M2, ``_enter_level``; M3, ``_choose``; M4, ``_prepare``),
 ADVANCE "try x_l" (M5-M6, ``_try_option``), BACKUP "restore i" (M8,
-``_restore_item``) and BACKDOWN "leave level" (M9 then M7, ``_leave_level``). The
-walks over an option's nodes are written once: ``_next_in_option`` and
+``_restore_item``) and BACKDOWN "leave level" (M9 then M7, ``_undo_choice`` and
+``_next_branch``). The walks over an option's nodes are written once: ``_next_in_option`` and
 ``_prev_in_option`` step round an option past its spacer, ``_unlink`` and ``_relink``
 take a node out of its item's list and put it back, ``_hide_option`` and
 ``_unhide_option`` do that for every other node of an option. ``sanity`` checks every

@@ -4,7 +4,10 @@ import cycle among ``dlx/`` modules (imports inside functions count)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "dlx"
@@ -77,3 +80,190 @@ def test_no_import_cycle_among_dlx_modules():
         if name != "dlx"
     }
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+# -- names in docstrings and comments ---------------------------------------------------
+
+EXTERNAL = {
+    "client",  # a Dask client
+    "np",
+    "numpy",
+    "numba",
+    "tqdm",
+    "os",
+    "sys",
+    "math",
+    "time",
+    "dask",
+    "mmap",
+    "itertools",
+    "functools",
+    "hashlib",
+    "json",
+    "argparse",
+    "random",
+    "pytest",
+    "hypothesis",
+    "threading",
+    "multiprocessing",
+    "signal",
+    "subprocess",
+    "ctypes",
+    "pickle",
+    "importlib",
+    "weakref",
+    "ast",
+    "re",
+    "collections",
+    "typing",
+    "str",
+    "int",
+    "float",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "bytes",
+    "len",
+    "range",
+    "print",
+    "sum",
+    "max",
+    "min",
+    "sorted",
+    "next",
+    "iter",
+    "isinstance",
+    "hasattr",
+    "getattr",
+    "open",
+    "repr",
+    "type",
+    "bool",
+    "zip",
+    "enumerate",
+    "any",
+    "all",
+    "abs",
+    "round",
+    "input",
+    "id",
+    "hash",
+    "format",
+    "super",
+    "object",
+    "vars",
+    "divmod",
+    "pow",
+}
+# ``name()`` or ``a.b.name()`` in double backticks, a name with a call's parentheses
+CALLED = re.compile(r"``((?:[A-Za-z_][A-Za-z0-9_]*\.)*)([A-Za-z_][A-Za-z0-9_]*)\([^`]*\)``")
+# ``_name``: a private helper, named alone
+PRIVATE = re.compile(r"``(_[a-z][A-Za-z0-9_]*)``")
+# ``dlx.module.name``: a dotted name in the package
+DOTTED = re.compile(r"``(dlx(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?:\(\))?``")
+
+
+def defined_names(paths) -> set[str]:
+    """Every name that the files define: functions, classes, methods, assigned names
+    and attributes, parameters, fields of named tuples, imported names."""
+    names = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[-1])
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if re.fullmatch(r"[a-z_][a-z0-9_ ]*", node.value):  # namedtuple fields
+                    names.update(node.value.split())
+    return names
+
+
+def module_names(path: Path) -> set[str]:
+    """The names a module defines at its top level (and its classes' members)."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(inner.name)
+            elif isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Store):
+                names.add(inner.id if isinstance(inner, ast.Name) else inner.attr)
+            elif isinstance(inner, ast.alias):
+                names.add((inner.asname or inner.name).split(".")[-1])
+    return names
+
+
+def unknown_names(paths, known: set[str], modules: dict[str, Path]) -> list[str]:
+    """The names that docstrings and comments of ``paths`` give but nothing defines
+    (a private ``_name``: nothing in its own file)."""
+    unknown = []
+    for path in paths:
+        text = path.read_text()
+        for prefix, name in CALLED.findall(text):
+            head = prefix.split(".")[0]
+            if head not in EXTERNAL and name not in known and name not in EXTERNAL:
+                unknown.append(f"{path.name}: {prefix}{name}()")
+        own = defined_names([path])  # a private name is its own module's
+        unknown += [f"{path.name}: {name}" for name in PRIVATE.findall(text) if name not in own]
+        for dotted in DOTTED.findall(text):
+            parts = dotted.split(".")
+            module = next(
+                (
+                    ".".join(parts[:k])
+                    for k in range(len(parts), 0, -1)
+                    if ".".join(parts[:k]) in modules
+                ),
+                None,
+            )
+            rest = parts[len(module.split(".")) :] if module else parts
+            if module is None or (rest and rest[0] not in module_names(modules[module])):
+                unknown.append(f"{path.name}: {dotted}")
+    return unknown
+
+
+def test_unknown_names_are_found(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""See ``_leave_level`` and ``dlx.search.nothing`` and ``missing()``."""\n')
+    modules = dlx_modules()
+    found = unknown_names([bad], defined_names(modules.values()), modules)
+    assert found == ["bad.py: missing()", "bad.py: _leave_level", "bad.py: dlx.search.nothing"]
+
+
+def test_docstrings_and_comments_name_only_what_exists():
+    """A name in double backticks with parentheses, a private ``_name``, or a dotted
+    ``dlx.module.name`` in a docstring or comment of ``dlx/`` or ``puzzles/`` must be
+    defined there (``_name`` in its own file) (a renamed helper leaves no stale name behind)."""
+    modules = dlx_modules()
+    paths = sorted(PACKAGE.rglob("*.py")) + sorted((ROOT / "puzzles").rglob("*.py"))
+    known = defined_names(paths)
+    assert not unknown_names(paths, known, modules)
+
+
+# -- function length ---------------------------------
+
+MAX_LINES = 120  # the house rule for a function's length
+
+
+def functions(root: Path):
+    """(file, node) of every function and method under ``root``."""
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield path.relative_to(ROOT), node
+
+
+@pytest.mark.parametrize("folder", ["dlx", "puzzles"])
+def test_no_function_is_longer_than_the_rule(folder):
+    long = [
+        f"{path}: {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for path, node in functions(ROOT / folder)
+        if node.end_lineno - node.lineno + 1 > MAX_LINES
+    ]
+    assert not long, f"functions over {MAX_LINES} lines: {long}"
