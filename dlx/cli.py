@@ -88,7 +88,11 @@ def _parallel_settings(args, task_runner=None) -> Parallel | None:
         if args.checkpoint is None:
             return None
     return Parallel(
-        tasks=args.tasks, checkpoint=args.checkpoint, dask=args.dask, task_runner=task_runner
+        workers=args.workers,
+        tasks=args.tasks,
+        checkpoint=args.checkpoint,
+        dask=args.dask,
+        task_runner=task_runner,
     )
 
 
@@ -154,7 +158,6 @@ def _main(argv, task_runner) -> int:
             problem,
             limit=args.limit,
             progress=progress,
-            workers=args.workers,
             parallel=parallel,
             engine=args.engine,
             **limits,
@@ -207,7 +210,6 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
             node_limit=args.node_limit,
             time_limit=args.time_limit,
             progress=progress,
-            workers=args.workers,
             parallel=parallel,
             engine=args.engine,
         )

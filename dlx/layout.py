@@ -22,19 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx.codes import (  # noqa: F401 (re-exported: callers of an earlier version read them here)
-    ADVANCE,
-    BACKDOWN,
-    BACKUP,
-    DONE,
-    FORWARD,
-    LEAF,
-    LIMIT,
-    NO_SPLIT,
-    OVERFLOW,
-    PAUSED,
-    SOLUTION,
-)
+from dlx import codes
 from dlx.errors import ProblemError
 
 # The field numbers below are compiled into the kernel as constants: numba's cache
@@ -78,6 +66,14 @@ MEMO_BYTES = 1 << 23  # the memo table, at most (see README for the table sizes 
 MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
 MEMO_MIN_SLOTS = 16
 KEY_BITS = 64  # items per word of a memo key
+
+
+def __getattr__(name: str):
+    """The kernels' return codes and step names, read here by callers of an earlier
+    version: they live in ``dlx.codes``."""
+    if name.isupper() and hasattr(codes, name):
+        return getattr(codes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ class Count(int):
         stopped_by: str | None = None,
         resumed: int | None = None,
         tasks: int | None = None,
+        details=None,
     ):
         self = super().__new__(cls, solutions)
         self.complete = bool(complete)
@@ -59,6 +60,9 @@ class Count(int):
         self.stopped_by = stopped_by
         self.resumed = resumed  # tasks a checkpoint held
         self.tasks = tasks  # tasks of a parallel count
+        # a parallel count's ``dlx.parallel.ParallelRun`` (its split and each task's
+        # result, for benchmarks); not pickled with the count
+        self.details = details
         return self
 
     @property

@@ -421,12 +421,22 @@ def test_engines_agree_in_parallel_and_with_checkpoints(tmp_path):
     problem = _scott()
     serial = dlx.count(problem, engine="bitset").solutions
     assert serial == 65 == dlx.count(problem, engine="auto").solutions
-    assert dlx.count(problem, engine="bitset", workers=2, tasks=8).solutions == 65
+    assert (
+        dlx.count(problem, engine="bitset", parallel=dlx.Parallel(workers=2, tasks=8)).solutions
+        == 65
+    )
     ckpt = tmp_path / "run.ckpt"
-    assert dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt)).solutions == 65
-    again = dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt))
+    assert (
+        dlx.count(
+            problem, engine="bitset", parallel=dlx.Parallel(workers=2, checkpoint=str(ckpt))
+        ).solutions
+        == 65
+    )
+    again = dlx.count(
+        problem, engine="bitset", parallel=dlx.Parallel(workers=2, checkpoint=str(ckpt))
+    )
     assert again.solutions == 65
-    found = list(dlx.solutions(problem, engine="bitset", workers=2))
+    found = list(dlx.solutions(problem, engine="bitset", parallel=dlx.Parallel(workers=2)))
     assert len(found) == 65 and len(as_set(s.options for s in found)) == 65
     for s in found:
         check(problem, s.options)

@@ -4,6 +4,7 @@ import cycle among ``dlx/`` modules (imports inside functions count)."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from pathlib import Path
 
@@ -246,9 +247,10 @@ def test_docstrings_and_comments_name_only_what_exists():
     assert not unknown_names(paths, known, modules)
 
 
-# -- function length ---------------------------------
+# -- function length, parameters ---------------------------------
 
 MAX_LINES = 120  # the house rule for a function's length
+MAX_PARAMETERS = 10  # ... and for a public function's parameters
 
 
 def functions(root: Path):
@@ -267,3 +269,47 @@ def test_no_function_is_longer_than_the_rule(folder):
         if node.end_lineno - node.lineno + 1 > MAX_LINES
     ]
     assert not long, f"functions over {MAX_LINES} lines: {long}"
+
+
+def parameters(node: ast.FunctionDef) -> int:
+    """The parameters of a function, ``self`` and ``cls`` left out."""
+    a = node.args
+    names = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+    names += [p.arg for p in (a.vararg, a.kwarg) if p is not None]
+    return len([n for n in names if n not in ("self", "cls")])
+
+
+def test_no_public_function_of_puzzles_takes_more_than_the_rule():
+    wide = [
+        f"{path}: {node.name} ({parameters(node)} parameters)"
+        for path, node in functions(ROOT / "puzzles")
+        if not node.name.startswith("_") and parameters(node) > MAX_PARAMETERS
+    ]
+    assert not wide, wide
+
+
+def test_no_public_callable_of_dlx_takes_more_than_the_rule():
+    import dlx
+
+    wide = []
+    for name in dlx.__all__:
+        value = getattr(dlx, name)
+        if not callable(value):
+            continue
+        members = [(name, value)]
+        if inspect.isclass(value):
+            members = [(f"{name}()", value.__init__)]
+            members += [
+                (f"{name}.{m}", f)
+                for m, f in vars(value).items()
+                if not m.startswith("_") and inspect.isfunction(f)
+            ]
+        for label, function in members:
+            try:
+                signature = inspect.signature(function)
+            except (TypeError, ValueError):  # a builtin's
+                continue
+            n = len([p for p in signature.parameters if p not in ("self", "cls")])
+            if n > MAX_PARAMETERS:
+                wide.append(f"{label}: {n} parameters")
+    assert not wide, wide
