@@ -10,16 +10,18 @@
 
 from importlib import metadata as _metadata
 
+from dlx import compiling, logic
 from dlx.api import batch, count, first, is_unique, solutions
+from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.checkpoint import CheckpointError
-from dlx.dlxfile import DlxFormatError, parse, read, write
+from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
 from dlx.driver import Stats
 from dlx.engines import CHOICES as ENGINE_CHOICES
 from dlx.errors import WorkerError
 from dlx.options import Parallel
 from dlx.problem import Problem, ProblemError
-from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream
-from dlx.stopping import Interrupted
+from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, count_search
+from dlx.stopping import Interrupted, run_command
 from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 try:
@@ -29,6 +31,8 @@ except _metadata.PackageNotFoundError:  # run from a checkout, not installed
 
 __all__ = [
     "BatchResult",
+    "BitMemo",
+    "BitsetSearch",
     "CheckpointError",
     "Count",
     "DlxFormatError",
@@ -45,13 +49,18 @@ __all__ = [
     "Stats",
     "batch",
     "check",
+    "compiling",
     "count",
+    "count_search",
     "first",
     "is_solution",
     "is_unique",
+    "logic",
     "naive_solutions",
     "parse",
     "read",
+    "read_text",
+    "run_command",
     "solutions",
     "WorkerError",
     "write",

@@ -60,10 +60,7 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from dlx import Interrupted, compiling
-from dlx.checkpoint import CheckpointError
-from dlx.errors import WorkerError
-from dlx.stopping import run_command
+from dlx import CheckpointError, Interrupted, WorkerError, compiling, run_command
 from puzzles.common import PuzzleError, read_text, svg_stack
 
 COMMANDS = {

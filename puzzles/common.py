@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import dlx
-from dlx.dlxfile import DlxFormatError, decode, read_bytes
+from dlx import DlxFormatError
 
 
 class PuzzleError(ValueError):
@@ -27,7 +27,7 @@ def read_text(path) -> str:
     dropped; other bytes that are not UTF-8 are refused with their line and column)."""
     label = "<stdin>" if str(path) == "-" else path
     try:
-        return decode(read_bytes(path))
+        return dlx.read_text(path)
     except OSError as e:
         raise PuzzleError(f"{label}: {e.strerror or e}") from None
     except DlxFormatError as e:
@@ -231,17 +231,21 @@ SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint
 
 def search_options(**search) -> dict:
     """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
-    ``time_limit``, ``node_limit``, ``checkpoint`` (left out when None: a parallel
-    stream takes none of them), ``progress`` and ``workers``; any other name is
-    refused."""
+    ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
+    neither), ``progress``, and ``workers`` and ``checkpoint`` (given as
+    ``parallel=dlx.Parallel(...)`` when they ask for one); any other name is refused."""
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         raise TypeError(
             f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
         )
-    options = {k: v for k, v in search.items() if v is not None or k == "workers"}
-    if "checkpoint" in options:  # any number of workers, one included (tasks in this process)
-        options["parallel"] = dlx.Parallel(checkpoint=options.pop("checkpoint"))
+    parallel = ("workers", "checkpoint")
+    options = {k: v for k, v in search.items() if v is not None and k not in parallel}
+    workers = search.get("workers", 1)
+    workers = 0 if workers is None else workers  # None or 0: every core
+    checkpoint = search.get("checkpoint")
+    if workers != 1 or checkpoint is not None:  # a checkpoint: tasks, on one worker too
+        options["parallel"] = dlx.Parallel(workers=workers, checkpoint=checkpoint)
     return options
 
 

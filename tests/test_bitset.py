@@ -48,7 +48,7 @@ def bit_count(problem, memo=True, memo_bytes=None, **choices) -> int:
     table = BitMemo.of(problem) if memo_bytes is None else BitMemo.of(problem, memo_bytes)
     search = BitsetSearch(problem, memo=table if memo else None, **choices)
     while search.run() == PAUSED:
-        pass
+        search.sanity()  # the state holds at every pause (see dlx.bitlayout.sanity)
     assert search.done
     return search.solutions
 
@@ -310,6 +310,7 @@ def test_small_budgets_resume_to_the_same_answer():
     found = []
     while True:
         code = search.run(stream=True)
+        search.sanity()
         if code == SOLUTION:
             found.append(search.current_options())
         elif code == DONE:

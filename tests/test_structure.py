@@ -247,7 +247,7 @@ def test_docstrings_and_comments_name_only_what_exists():
     assert not unknown_names(paths, known, modules)
 
 
-# -- function length, parameters ---------------------------------
+# -- function length, parameters, the public API's reach ---------------------------------
 
 MAX_LINES = 120  # the house rule for a function's length
 MAX_PARAMETERS = 10  # ... and for a public function's parameters
@@ -313,3 +313,32 @@ def test_no_public_callable_of_dlx_takes_more_than_the_rule():
             if n > MAX_PARAMETERS:
                 wide.append(f"{label}: {n} parameters")
     assert not wide, wide
+
+
+@pytest.mark.parametrize("folder", ["puzzles", "scripts"])
+def test_puzzles_and_scripts_use_only_the_public_names(folder):
+    """``import dlx`` and the names of ``dlx.__all__``: nothing below them."""
+    import dlx
+
+    public = set(dlx.__all__) | {"__version__"}
+    reached = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Import):
+                reached += [
+                    f"{where} import {a.name}" for a in node.names if a.name.startswith("dlx.")
+                ]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "dlx":
+                if node.module != "dlx":
+                    reached.append(f"{where} from {node.module} import ...")
+                else:
+                    reached += [f"{where} dlx.{a.name}" for a in node.names if a.name not in public]
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "dlx"
+                and node.attr not in public
+            ):
+                reached.append(f"{where} dlx.{node.attr}")
+    assert not reached, reached
