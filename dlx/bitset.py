@@ -31,39 +31,10 @@ uncovered primary bit in the order. The options that fit are written to
 numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and the paths of
 a parallel split.
 
-Region pruning (when the problem has pieces): the uncovered cells fall into connected
-regions of the adjacency graph (``neighbours``); an option that fits lies inside one
-region, so each region must be filled by options inside it, and its size must be a sum
-of option sizes of the pieces not used up, each piece used at most as often as it may
-still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
-cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
-in ``reach`` makes the node dead. The test never removes a solution (tested against
-the search without it). Only the regions next to the option just taken can have
-changed, and only those of at most ``prune_cap`` cells are judged. With ``prune_cap``
-1 (the default) a region is a lone free cell: its free neighbours are tested word by
-word, with no fill, and it is dead unless a piece of one cell is left.
-
-Memo: for full counts, the number of solutions below a node depends only on its key
-(the residual problem is the options that fit, the counters' bounds left, and the bits
-still to cover). A key hashes to the sum of a fixed random word per bit covered and per
-use of each counter, so a child's hash is its parent's plus the option's
-(``option_hash``, ``key_hash[l]``): when a level's options are known, the table's rows
-of all its children are prefetched at once, and the lookups that follow find them in
-the cache. The table (``memo``) holds two rows a bucket: the key's words, the nodes its
-subtree took (0: an empty row), then its count. Before entering a child, its key is
-looked up in its bucket; a hit adds the count and the child is skipped. On leaving a
-level between the fixed ones and ``memo_levels`` whose subtree took at least
-``MEMO_MIN_NODES`` nodes, its count (``total`` now minus ``level_entry[l]``, kept at
-entry) is stored in the bucket's first row if that row's subtree took no more nodes
-(its entry moves to the second row), else in the second. Every stored count is that
-of a whole subtree, so the table stays exact whatever it forgets.
-
-Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
-count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
-of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
-
 Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
 call stops after a budget of nodes (``PAUSED``) and the next goes on.
+
+Region pruning, the memo and counts of any size are told beside their code, below.
 """
 
 import numpy as np
@@ -204,6 +175,21 @@ def _is_set(key, level, b):
     return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
 
 
+# -- region pruning -------------------------------------------------------------------
+#
+# Region pruning (when the problem has pieces): the uncovered cells fall into connected
+# regions of the adjacency graph (``neighbours``); an option that fits lies inside one
+# region, so each region must be filled by options inside it, and its size must be a sum
+# of option sizes of the pieces not used up, each piece used at most as often as it may
+# still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
+# cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
+# in ``reach`` makes the node dead. The test never removes a solution (tested against
+# the search without it). Only the regions next to the option just taken can have
+# changed, and only those of at most ``prune_cap`` cells are judged. With ``prune_cap``
+# 1 (the default) a region is a lone free cell: its free neighbours are tested word by
+# word, with no fill, and it is dead unless a piece of one cell is left.
+
+
 @njit(**PLAIN, inline="always")
 def _shift_or(reach, size, out):
     """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
@@ -268,7 +254,7 @@ def _lone_cell(t, key, level, o, reach, spare):
 @njit(**PLAIN)
 def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
-    be filled by size (see the essay); larger regions are not judged.
+    be filled by size (see "region pruning" above); larger regions are not judged.
 
     ``marks[0]``: the free cells; ``marks[1]``: those reached by an earlier fill (a
     complete region, or one given up as too big); ``marks[2]``: this fill's cells. A
@@ -321,6 +307,28 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
             if not ((reach[_u(size >> 6)] >> np.uint64(size & 63)) & _ONE):
                 return True
     return False
+
+
+# -- the memo, and counts of any size -------------------------------------------------
+#
+# Memo: for full counts, the number of solutions below a node depends only on its key
+# (the residual problem is the options that fit, the counters' bounds left, and the bits
+# still to cover). A key hashes to the sum of a fixed random word per bit covered and per
+# use of each counter, so a child's hash is its parent's plus the option's
+# (``option_hash``, ``key_hash[l]``): when a level's options are known, the table's rows
+# of all its children are prefetched at once, and the lookups that follow find them in
+# the cache. The table (``memo``) holds two rows a bucket: the key's words, the nodes its
+# subtree took (0: an empty row), then its count. Before entering a child, its key is
+# looked up in its bucket; a hit adds the count and the child is skipped. On leaving a
+# level between the fixed ones and ``memo_levels`` whose subtree took at least
+# ``MEMO_MIN_NODES`` nodes, its count (``total`` now minus ``level_entry[l]``, kept at
+# entry) is stored in the bucket's first row if that row's subtree took no more nodes
+# (its entry moves to the second row), else in the second. Every stored count is that
+# of a whole subtree, so the table stays exact whatever it forgets.
+#
+# Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
+# count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
+# of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
 
 
 @njit(**PLAIN, inline="always")
@@ -645,7 +653,7 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
                     code = found
                     break
                 continue
-            if prune_cap > 0 and level > 0:  # region pruning (see the essay)
+            if prune_cap > 0 and level > 0:  # region pruning (see its heading)
                 o = s.choice[_u(level - 1)]
                 if regions is None:  # compiled without the fill: see ``regions``
                     dead = _lone_cell(t, s.key, level, o, s.reach, s.spare)

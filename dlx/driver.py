@@ -55,7 +55,18 @@ one's layout and arrays subclasses that kernel's class and sets only ``kind`` an
     The kernel's specialisation for this problem (e.g. loop items), warmed up apart.
 
 The memo object (the kernel's business) may have ``used_for(seconds)``, told the
-seconds of every call that used it.
+seconds of every call that used it. On ``OVERFLOW`` the driver calls
+``_new_state(2 * self.limbs)`` and goes on (the memo widens itself, or the hook makes a
+wider one).
+
+Porting a search class written before the driver (in ``BitsetSearch``'s old shape):
+keep in ``__init__`` only the kernel's own keywords and pass the rest to
+``super().__init__``; move the layout and forced-option code into ``_prepare``; keep
+``_new_state``; put the kernel call (and the choice of memo table) in ``_call``;
+delete ``run``, ``fraction``, ``path``, ``path_weight``, ``stats``, the budget, limit
+and clock fields and the warm-up call; register the warm-up
+(``compiling.register(TheClass.warm_up)``) and add the class's row to
+``dlx.engines.ENGINES``.
 """
 
 from __future__ import annotations
