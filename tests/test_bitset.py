@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared import stream_to_end
 
 import dlx
 from dlx import bitsearch, engines
 from dlx.bitlayout import fits, layout, suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
+from dlx.layout import DONE, LEAF, PAUSED
 from dlx.search import SolutionStream
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
@@ -307,14 +308,7 @@ def test_limits_and_streams():
 def test_small_budgets_resume_to_the_same_answer():
     problem = _scott()
     search = BitsetSearch(problem, budget=7)  # pause every few nodes
-    found = []
-    while True:
-        code = search.run(stream=True)
-        search.sanity()
-        if code == SOLUTION:
-            found.append(search.current_options())
-        elif code == DONE:
-            break
+    found = stream_to_end(search)
     assert len(as_set(found)) == 65
     assert search.fraction() == 1.0
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shared import stream_to_end
 
 import dlx
 from dlx import bitlayout
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.codes import DONE, PAUSED, SOLUTION
+from dlx.codes import PAUSED
 from dlx.driver import Driver
 from dlx.engines import ENGINES
 from dlx.verify import check
@@ -58,18 +59,12 @@ def test_a_layout_is_built_once_and_forgotten_when_the_problem_changes():
     assert dlx.count(problem, engine="bitset") == dlx.count(problem) == 3
 
 
-def paused_to_the_end(search, stream: bool = False) -> list[tuple[int, ...]]:
-    """Run ``search`` to its end, checking its arrays at every pause and solution."""
-    found = []
-    while True:
-        code = search.run(stream=stream)
+def paused_to_the_end(search) -> None:
+    """Count with ``search`` to its end, checking its arrays at every pause."""
+    while search.run() == PAUSED:
         search.sanity()
-        if code == SOLUTION:
-            found.append(search.current_options())
-        elif code == DONE:
-            return found
-        else:
-            assert code == PAUSED
+    search.sanity()
+    assert search.done
 
 
 @pytest.mark.parametrize("name", ["pent3x20_sym", "scott_sym", "pent4x15_sym"])
@@ -87,8 +82,7 @@ def test_bitset_sanity_holds_in_streams_with_counters():
     problem = dlx.Problem(primary=["a", "b", "c", "d"], bounds={"d": (1, 2)})
     for option in (["a", "d"], ["b", "d"], ["c", "d"], ["a", "b"], ["c"], ["b"], ["a"]):
         problem.add_option(option)
-    search = BitsetSearch(problem, budget=1)
-    found = paused_to_the_end(search, stream=True)
+    found = stream_to_end(BitsetSearch(problem, budget=1))
     for options in found:
         check(problem, options)
     assert {frozenset(s) for s in found} == dlx.naive_solutions(problem)
