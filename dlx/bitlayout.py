@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx.codes import ADVANCE, BACKDOWN, FORWARD
+from dlx.codes import ADVANCE, BACKDOWN, FORWARD, OVERFLOW  # noqa: F401 (earlier callers read OVERFLOW here)
 from dlx.errors import ProblemError
 from dlx.problem import Entries, Problem
 
