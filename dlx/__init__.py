@@ -18,22 +18,27 @@ import importlib
 
 TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
+    from dlx import compiling, dlxfile, logic, numbers, outputs, stopping
     from dlx.api import batch, count, first, is_unique, solutions
+    from dlx.bitsearch import BitMemo, BitsetSearch
     from dlx.checkpoint import CheckpointError
-    from dlx.dlxfile import DlxFormatError, parse, read, write
+    from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
+    from dlx.driver import Stats
     from dlx.engines import CHOICES as ENGINE_CHOICES
     from dlx.errors import WorkerError
     from dlx.options import Parallel
     from dlx.problem import Problem, ProblemError
-    from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, Stats
+    from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, count_search
     from dlx.solution_graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
-    from dlx.stopping import Interrupted
+    from dlx.stopping import Interrupted, run_command
     from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
     "CheckpointError": ("dlx.checkpoint", "CheckpointError"),
-    **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "write")},
+    **{n: ("dlx.bitsearch", n) for n in ("BitMemo", "BitsetSearch")},
+    **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
+    "Stats": ("dlx.driver", "Stats"),
     "ENGINE_CHOICES": ("dlx.engines", "CHOICES"),
     "WorkerError": ("dlx.errors", "WorkerError"),
     **{
@@ -45,9 +50,17 @@ _HOME = {  # public name: (module, name there)
     "ProblemError": ("dlx.problem", "ProblemError"),
     **{
         n: ("dlx.search", n)
-        for n in ("BatchResult", "Count", "Memo", "Search", "Solution", "SolutionStream", "Stats")
+        for n in (
+            "BatchResult",
+            "Count",
+            "Memo",
+            "Search",
+            "Solution",
+            "SolutionStream",
+            "count_search",
+        )
     },
-    "Interrupted": ("dlx.stopping", "Interrupted"),
+    **{n: ("dlx.stopping", n) for n in ("Interrupted", "run_command")},
     **{
         n: ("dlx.verify", n) for n in ("InvalidSolution", "check", "is_solution", "naive_solutions")
     },
@@ -91,6 +104,8 @@ def _version() -> str:
 
 __all__ = [
     "BatchResult",
+    "BitMemo",
+    "BitsetSearch",
     "CheckpointError",
     "Count",
     "DlxFormatError",
@@ -111,15 +126,24 @@ __all__ = [
     "Stats",
     "batch",
     "check",
+    "compiling",
+    "dlxfile",
     "count",
+    "count_search",
     "first",
     "graph",
     "is_solution",
     "is_unique",
+    "logic",
     "naive_solutions",
+    "numbers",
+    "outputs",
     "parse",
     "read",
+    "read_text",
+    "run_command",
     "solutions",
+    "stopping",
     "WorkerError",
     "write",
 ]

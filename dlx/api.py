@@ -3,33 +3,32 @@
 This is the one place that decides how a search runs:
 
 - which kernel (``engine``: ``"dlx"``, the default; see ``dlx.engines``), and
-- serial or parallel. ``workers`` means the same everywhere: a number of processes,
-  ``0`` (or None) for every core this process may use, ``1`` for this process alone.
-  A search is parallel (cut into tasks by ``dlx.split``, run by ``dlx.workers``) when
-  ``workers`` is not 1, when the tasks go to a Dask cluster or an executor, or when a
-  ``parallel=dlx.Parallel(...)`` settings object is given (with ``workers=1`` its
-  tasks then run one by one in this process, e.g. to keep a checkpoint). The split's
-  settings may also come as keywords (``tasks=``, ``split_depth=``, ``checkpoint=``,
-  ...); with ``workers=1`` and no ``parallel=`` they are refused rather than quietly
-  turning the search parallel.
+- serial or parallel: a search is parallel (cut into tasks by ``dlx.split``, run by
+  ``dlx.workers``) when it is given ``parallel=dlx.Parallel(...)``, the one object
+  that holds the settings of a split (``workers``: ``0``, the default, for every core
+  this process may use, ``1`` for this process alone, the tasks one by one, e.g. to
+  keep a checkpoint; ``tasks``, ``split_depth``, ``checkpoint``, ``client``, ...).
+  The settings given as loose keywords (``workers=``, ``tasks=``, ``checkpoint=``,
+  ...) are deprecated: they still work in this release, with a DeprecationWarning.
 
 Counts are exact at any size, whichever kernel runs. The protocol a kernel follows
-(``dlx.search.Search`` and ``dlx/kernel.py`` for the dancing-links one): it counts the
-solutions it meets one by one in an int64, and the counts its memo adds in K unsigned
-64-bit limbs (least significant first; K = 1 to start, the memo storing K limbs per
-entry too); an addition that carries out of the top limb returns the code
-``dlx.layout.OVERFLOW``, and the search's Python class then starts again from scratch
-with a memo of 2K limbs (``Memo.wider()``) and reports ``PAUSED``; its ``solutions``
-(and ``stats.solutions``) is the exact Python int. Everything above a search (splits,
+(``dlx.driver.Driver``; ``dlx/kernel.py`` for the dancing-links one): it keeps its
+counts in K unsigned 64-bit limbs (least significant first; K = 1 to start, its memo
+storing K limbs per entry too); an addition that carries out of the top limb returns
+the code ``dlx.codes.OVERFLOW``, and the driver then starts the search again from
+scratch with counts of 2K limbs (``Driver.run``); its ``solutions`` (and
+``stats.solutions``) is the exact Python int. Everything above a search (splits,
 workers, parallel sums, checkpoints, ``Count``) holds Python ints.
 """
 
 from __future__ import annotations
 
 import numbers
+import warnings
+from dataclasses import replace
 
 from dlx import engines
-from dlx.options import Parallel
+from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
 from dlx.search import Count, Solution, SolutionStream, batch, count_search
 
@@ -62,21 +61,51 @@ def _prepare(name: str, problem, engine, propagate, limit, node_limit, time_limi
     return problem, engines.resolve(engine, problem)
 
 
-def _parallel_settings(workers, parallel: Parallel | None, **settings) -> Parallel | None:
-    """The settings of a parallel search, or None for a serial one (see the module)."""
-    given = {name: value for name, value in settings.items() if value is not None}
+LOOSE = (
+    "workers",
+    "tasks",
+    "split_depth",
+    "checkpoint",
+    "client",
+    "dask",
+    "executor",
+    "mp_context",
+)
+
+
+def _parallel_settings(name: str, parallel: Parallel | None, loose: dict) -> Parallel | None:
+    """The settings of a parallel search, or None for a serial one: ``parallel``, or
+    the deprecated loose keywords (``workers=``, ``tasks=``, ...), with a warning."""
+    unknown = sorted(set(loose) - set(LOOSE))
+    if unknown:
+        raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+    if parallel is not None and not isinstance(parallel, Parallel):
+        raise TypeError(f"{name}(): parallel must be a dlx.Parallel, not {parallel!r}")
+    if not loose:
+        return parallel
+    keywords = ", ".join(f"{k}=" for k in sorted(loose))
+    inside = ", ".join(f"{k}=..." for k in sorted(loose))
+    warnings.warn(
+        f"{name}(): the keywords {keywords} are deprecated and go in the next release: "
+        f"give parallel=dlx.Parallel({inside}) instead",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    has_workers = "workers" in loose
+    workers = loose.pop("workers", 1)
+    workers = ALL_CORES if workers is None else workers  # None: all cores, as before
+    given = {key: value for key, value in loose.items() if value is not None}
     if parallel is not None:
         if given:
             raise ValueError(f"give {sorted(given)} inside parallel=Parallel(...), not beside it")
-        return parallel
-    options = Parallel(**given)
-    if workers != 1 or options.elsewhere():
+        return replace(parallel, workers=workers) if has_workers else parallel
+    options = Parallel(workers=workers, **given)
+    if options.workers != 1 or options.elsewhere():
         return options
     if given:
-        keywords = ", ".join(f"{name}=" for name in sorted(given))
         raise ValueError(
-            f"{keywords} split the search for several workers: give workers=N (0: all "
-            "cores), or parallel=dlx.Parallel(...) to split it in this process"
+            f"{', '.join(f'{k}=' for k in sorted(given))} split the search for several "
+            "workers: give parallel=dlx.Parallel(...) (workers=1: the tasks in this process)"
         )
     return None
 
@@ -89,24 +118,20 @@ def count(
     node_limit: int | None = None,
     time_limit: float | None = None,
     progress: bool = False,
-    workers: int | None = 1,
     engine: str = engines.DEFAULT,
     propagate: str | None = None,
     parallel: Parallel | None = None,
-    tasks: int | None = None,
-    split_depth: int | None = None,
-    checkpoint=None,
-    client=None,
-    dask: str | None = None,
-    executor=None,
-    mp_context=None,
+    **deprecated,
 ) -> Count:
     """Count the solutions of ``problem`` with no Python work per solution.
 
     ``limit`` stops at that many solutions; ``node_limit``/``time_limit`` stop the
-    search early; the result then has ``complete=False``. ``workers`` and
-    ``parallel`` (or its fields as keywords) as in the module's docstring;
-    ``engine`` picks the kernel.
+    search early; the result then has ``complete=False``. ``parallel``: a
+    ``dlx.Parallel`` to cut the search into tasks run on several processes (see the
+    module's docstring); ``engine`` picks the kernel, ``propagate`` a propagation
+    rule (``Problem.with_propagation``). The loose keywords of earlier versions
+    (``workers=``, ``tasks=``, ``checkpoint=``, ``client=``, ...) still work, with a
+    DeprecationWarning.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -116,24 +141,13 @@ def count(
     2
     """
     problem, engine = _prepare("count", problem, engine, propagate, limit, node_limit, time_limit)
-    options = _parallel_settings(
-        workers,
-        parallel,
-        tasks=tasks,
-        split_depth=split_depth,
-        checkpoint=checkpoint,
-        client=client,
-        dask=dask,
-        executor=executor,
-        mp_context=mp_context,
-    )
+    options = _parallel_settings("count", parallel, deprecated)
     if options is not None:
         from dlx.parallel import run_count
 
         return run_count(
             problem,
             options,
-            workers=workers,
             forced=forced,
             limit=limit,
             node_limit=node_limit,
@@ -161,21 +175,16 @@ def solutions(
     node_limit: int | None = None,
     time_limit: float | None = None,
     progress: bool = False,
-    workers: int | None = 1,
     engine: str = engines.DEFAULT,
     propagate: str | None = None,
     parallel: Parallel | None = None,
-    tasks: int | None = None,
-    split_depth: int | None = None,
-    client=None,
-    dask: str | None = None,
-    executor=None,
-    mp_context=None,
+    **deprecated,
 ):
     """Stream the solutions of ``problem``, stopping after ``limit`` of them.
 
-    A parallel stream (see the module's docstring) yields its solutions a task at a
-    time, in no fixed order. Keywords as for ``count``.
+    A parallel stream (``parallel=dlx.Parallel(...)``) yields its solutions a task at
+    a time, in no fixed order, and takes no node or time limit nor checkpoint.
+    Keywords as for ``count``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -187,31 +196,16 @@ def solutions(
     problem, engine = _prepare(
         "solutions", problem, engine, propagate, limit, node_limit, time_limit
     )
-    options = _parallel_settings(
-        workers,
-        parallel,
-        tasks=tasks,
-        split_depth=split_depth,
-        client=client,
-        dask=dask,
-        executor=executor,
-        mp_context=mp_context,
-    )
+    options = _parallel_settings("solutions", parallel, deprecated)
     if options is not None:
         from dlx.parallel import ParallelSolutionStream
 
         if node_limit is not None or time_limit is not None:
-            raise ValueError("solutions(workers=...) takes no node or time limit")
+            raise ValueError("a parallel solutions() takes no node or time limit")
         if options.checkpoint is not None:
             raise ValueError("a checkpoint records counts: solutions() takes none")
         return ParallelSolutionStream(
-            problem,
-            limit,
-            options,
-            workers=workers,
-            forced=forced,
-            progress=progress,
-            engine=engine,
+            problem, limit, options, forced=forced, progress=progress, engine=engine
         )
     search = engines.make_search(
         problem,

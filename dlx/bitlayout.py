@@ -48,9 +48,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx.codes import ADVANCE, BACKDOWN, FORWARD, OVERFLOW  # noqa: F401 (earlier callers read OVERFLOW here)
 from dlx.errors import ProblemError
-from dlx.layout import BOUND, COLOR, OVERFLOW, SLACK, TOP  # noqa: F401 (OVERFLOW: the kernel's)
-from dlx.problem import Problem
+from dlx.problem import Entries, Problem
 
 MAX_BITS = 4096  # items kept as bits, at most (64 words)
 URGENT_OPTIONS = 40  # an item with at most this many options is branched on first
@@ -103,7 +103,7 @@ class BitLayout:
     ``piece_bit`` /
     ``piece_counter``: int64[n_pieces]; piece ``p``'s option sizes in cells
     ``piece_size[piece_size_start[p]:piece_size_start[p + 1]]``; ``bit_item``: the
-    item number (``dlx.problem.Arrays`` numbering) of each bit.
+    item number (``dlx.problem.Entries`` numbering) of each bit.
     """
 
     words: int
@@ -145,42 +145,26 @@ class BitLayout:
         return self.words + len(self.counter_lo)
 
 
-def _entries(arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The problem's entries: (option of each, item of each, colour of each), in order."""
-    node = arrays.node
-    first = arrays.first_node.astype(np.int64)
-    top = node[TOP].astype(np.int64)
-    begin = int(first[0]) if len(first) else node.shape[1]
-    is_entry = top[begin:] > 0
-    position = np.flatnonzero(is_entry) + begin
-    option_of = arrays.option_of_node[position].astype(np.int64)
-    return option_of, top[position], node[COLOR, position].astype(np.int64)
-
-
 def why_not(problem: Problem) -> str | None:
     """Why the bitset kernel cannot search ``problem`` (None when it can)."""
     try:
-        arrays = problem.arrays()
+        entries = problem.entries()
     except ProblemError as e:
         return str(e)
-    if arrays.loop_edge is not None:
+    if problem.loop_edges:
         return "it has loop items"
-    option_of, item_of, colour = _entries(arrays)
-    if np.any(colour != 0):
+    if np.any(entries.colour != 0):
         return "it has colours"
-    bound = arrays.item[BOUND].astype(np.int64)
-    slack = arrays.item[SLACK].astype(np.int64)
-    n_items = arrays.item.shape[1] - 1
-    is_bit = np.ones(n_items + 1, bool)
-    is_bit[0] = False
-    is_bit[1 : arrays.second] = (bound[1 : arrays.second] == 1) & (slack[1 : arrays.second] == 0)
-    n_bits = int(is_bit.sum())
+    n_primary = len(entries.lo)
+    exact = (entries.lo == 1) & (entries.hi == 1)
+    n_bits = int(exact.sum()) + entries.n_secondary
     if n_bits > MAX_BITS:
         return f"it has {n_bits} items with bounds 1:1 or secondary (at most {MAX_BITS})"
-    primary_bit = is_bit[item_of] & (item_of < arrays.second)
-    has_bit = np.bincount(option_of[primary_bit], minlength=problem.n_options) > 0
-    if not has_bit.all():
-        k = int(np.flatnonzero(~has_bit)[0])
+    primary_bit = np.zeros(n_primary + entries.n_secondary + 1, bool)
+    primary_bit[1 : n_primary + 1] = exact
+    has_bit = np.bincount(entries.option[primary_bit[entries.item]], minlength=problem.n_options)
+    if not (has_bit > 0).all():
+        k = int(np.flatnonzero(has_bit == 0)[0])
         return f"option {k} covers no primary item with bounds 1:1"
     return None
 
@@ -191,17 +175,17 @@ def fits(problem: Problem) -> bool:
 
 
 def layout(problem: Problem) -> BitLayout:
-    """The bitset arrays of ``problem`` (built once per compiled problem, then kept)."""
-    arrays = problem.arrays()
-    cached = problem.__dict__.get("_bit_layout")
-    if cached is not None and cached[0] is arrays:
-        return cached[1]
+    """The bitset arrays of ``problem`` (built once while the problem stays as it is,
+    kept by ``Problem.layout_of``)."""
+    return problem.layout_of(_build)
+
+
+def _build(problem: Problem) -> BitLayout:
+    """The bitset arrays of ``problem``, or ProblemError saying why there are none."""
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"the bitset kernel cannot search this problem: {reason}")
-    result = _compile(problem, arrays)
-    problem.__dict__["_bit_layout"] = (arrays, result)
-    return result
+    return _compile(problem.entries(), problem.n_options)
 
 
 def _pieces(option_of, item_of, n_options, second) -> np.ndarray:
@@ -303,16 +287,70 @@ def _sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
     return cells[order] if after <= SWEEP_GAIN * before else cells
 
 
-def _compile(problem: Problem, arrays) -> BitLayout:
-    """Build the arrays (see ``BitLayout``)."""
-    option_of, item_of, _ = _entries(arrays)
-    n_options = problem.n_options
-    second = arrays.second
-    n_items = arrays.item.shape[1] - 1
-    bound = arrays.item[BOUND].astype(np.int64)
-    slack = arrays.item[SLACK].astype(np.int64)
+@dataclass(frozen=True)
+class _Items:
+    """How the items are kept (see the glossary): the pieces (item numbers) and which
+    items they are, the cells in their order, each bit's item and each item's bit (-1:
+    a counter), the counters' items and each item's counter (-1: a bit)."""
+
+    pieces: np.ndarray
+    is_piece: np.ndarray
+    cells: np.ndarray
+    bit_item: np.ndarray
+    bit_of: np.ndarray
+    counters: np.ndarray
+    counter_of: np.ndarray
+    n_primary_bits: int
+
+    @property
+    def words(self) -> int:
+        """uint64 words of a mask."""
+        return max((len(self.bit_item) + 63) // 64, 1)
+
+
+def _compile(entries: Entries, n_options: int) -> BitLayout:
+    """Build the arrays (see ``BitLayout``), step by step: the items as bits and
+    counters, the options' masks in list order and their groups, the counters of each
+    option, the urgent items, and the cells' adjacency for region pruning."""
+    items = _classify(entries, n_options)
+    entry_bit = items.bit_of[entries.item]
+    entry_counter = items.counter_of[entries.item]
+    lowest, piece_item = _lowest_bits(entries, items, entry_bit, n_options)
+    order = np.lexsort((piece_item, lowest))  # list order -> problem option
+    position = np.empty(n_options, np.int64)
+    position[order] = np.arange(n_options)
+    mask, test_mask = _masks(entries, items, entry_bit, position, n_options)
+    fields = _groups(items, lowest[order], piece_item[order])
+    fields.update(_counters(entries, items, entry_counter, position, n_options))
+    fields.update(_urgent(entries, items, position))
+    fields.update(_regions(entries, items, entry_bit, position, piece_item, mask))
+    list_length = np.diff(fields["list_start"])
+    urgent_length = np.diff(fields["urgent_start"])
+    max_branches = int(max(list_length.max(initial=0), urgent_length.max(initial=0), 1))
+    return BitLayout(
+        words=items.words,
+        n_bits=len(items.bit_item),
+        n_primary_bits=items.n_primary_bits,
+        mask=mask,
+        test_mask=test_mask,
+        primary_mask=_bits_mask(range(items.n_primary_bits), items.words),
+        max_size=int(fields["piece_size"].max(initial=0)),
+        option=order.astype(np.int64),
+        bit_item=items.bit_item.astype(np.int64),
+        option_hash=_option_hash(position[entries.option], entry_bit, entry_counter, n_options),
+        max_level=items.n_primary_bits + 1,
+        max_branches=max_branches,
+        **fields,
+    )
+
+
+def _classify(entries: Entries, n_options: int) -> _Items:
+    """The items as bits (cells, then pieces, then secondary items) and counters."""
+    option_of, item_of = entries.option, entries.item
+    second = len(entries.lo) + 1
+    n_items = len(entries.lo) + entries.n_secondary
     primary = np.arange(1, second)
-    exact = (bound[primary] == 1) & (slack[primary] == 0)
+    exact = (entries.lo == 1) & (entries.hi == 1)
     pieces = _pieces(option_of, item_of, n_options, second)
     is_piece = np.zeros(n_items + 1, bool)
     is_piece[pieces] = True
@@ -321,42 +359,58 @@ def _compile(problem: Problem, arrays) -> BitLayout:
     piece_bits = primary[exact & is_piece[primary]]
     counters = primary[~exact]
     bit_item = np.concatenate([cells, piece_bits, np.arange(second, n_items + 1)])
-    n_bits = len(bit_item)
-    n_primary_bits = len(cells) + len(piece_bits)
-    words = max((n_bits + 63) // 64, 1)
     bit_of = np.full(n_items + 1, -1, np.int64)
-    bit_of[bit_item] = np.arange(n_bits)
+    bit_of[bit_item] = np.arange(len(bit_item))
     counter_of = np.full(n_items + 1, -1, np.int64)
     counter_of[counters] = np.arange(len(counters))
+    n_primary_bits = len(cells) + len(piece_bits)
+    return _Items(pieces, is_piece, cells, bit_item, bit_of, counters, counter_of, n_primary_bits)
 
-    # masks and lists: options sorted by their lowest primary bit, then by piece
-    entry_bit = bit_of[item_of]
-    is_primary_bit = (entry_bit >= 0) & (entry_bit < n_primary_bits)
-    lowest = np.full(n_options, n_primary_bits, np.int64)
+
+def _lowest_bits(entries: Entries, items: _Items, entry_bit, n_options: int):
+    """Each option's lowest primary bit (its list) and its piece's item (-1: none)."""
+    option_of, item_of = entries.option, entries.item
+    is_primary_bit = (entry_bit >= 0) & (entry_bit < items.n_primary_bits)
+    lowest = np.full(n_options, items.n_primary_bits, np.int64)
     np.minimum.at(lowest, option_of[is_primary_bit], entry_bit[is_primary_bit])
-    is_piece_entry = is_piece[item_of]
+    is_piece_entry = items.is_piece[item_of]
     piece_item = np.full(n_options, -1, np.int64)
     piece_item[option_of[is_piece_entry]] = item_of[is_piece_entry]
-    order = np.lexsort((piece_item, lowest))  # list order -> problem option
-    position = np.empty(n_options, np.int64)
-    position[order] = np.arange(n_options)
-    mask = np.zeros((n_options, words), np.uint64)
+    return lowest, piece_item
+
+
+def _bits_mask(bits, words: int) -> np.ndarray:
+    """uint64[words] with ``bits`` set."""
+    mask = np.zeros(words, np.uint64)
+    for b in bits:
+        mask[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    return mask
+
+
+def _masks(entries: Entries, items: _Items, entry_bit, position, n_options: int):
+    """``mask`` and ``test_mask`` (less the piece's own bit, which the group's guard
+    tests; only the words up to the last one held), rows in list order."""
+    mask = np.zeros((n_options, items.words), np.uint64)
     has_bit = entry_bit >= 0
-    rows = position[option_of[has_bit]]
+    rows = position[entries.option[has_bit]]
     bits = entry_bit[has_bit]
     one = np.left_shift(np.uint64(1), (bits & 63).astype(np.uint64))
     np.bitwise_or.at(mask, (rows, bits >> 6), one)
-    test_mask = mask.copy()  # less the piece's own bit, which the group's guard tests
-    guarded = has_bit & is_piece_entry
-    np.bitwise_xor.at(
-        test_mask, (rows[guarded[has_bit]], bits[guarded[has_bit]] >> 6), one[guarded[has_bit]]
-    )
-    held = np.flatnonzero(test_mask.any(axis=0))  # only the words up to the last one held
+    test_mask = mask.copy()
+    guarded = items.is_piece[entries.item[has_bit]]
+    np.bitwise_xor.at(test_mask, (rows[guarded], bits[guarded] >> 6), one[guarded])
+    held = np.flatnonzero(test_mask.any(axis=0))
     test_mask = np.ascontiguousarray(test_mask[:, : held[-1] + 1 if len(held) else 1])
-    primary_mask = np.zeros(words, np.uint64)
-    for b in range(n_primary_bits):
-        primary_mask[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
-    sorted_lowest, sorted_piece = lowest[order], piece_item[order]
+    return mask, test_mask
+
+
+def _groups(items: _Items, sorted_lowest, sorted_piece) -> dict:
+    """The lists and their groups (options of one piece), the pieces' slots: the
+    fields ``group_start``, ``slot_group``, ``bit_slots``, ``option_slot`` and
+    ``list_start`` of ``BitLayout`` (the options' lowest bits and pieces given in list
+    order)."""
+    n_options = len(sorted_lowest)
+    n_primary_bits = items.n_primary_bits
     new_group = np.ones(n_options, bool)
     new_group[1:] = (sorted_lowest[1:] != sorted_lowest[:-1]) | (
         sorted_piece[1:] != sorted_piece[:-1]
@@ -364,9 +418,9 @@ def _compile(problem: Problem, arrays) -> BitLayout:
     group_start = np.append(np.flatnonzero(new_group), n_options).astype(np.int64)
     group_piece = sorted_piece[group_start[:-1]]
     group_lowest = sorted_lowest[group_start[:-1]]
-    slot_of = np.zeros(n_items + 1, np.int64)  # with no pieces, every group is slot 0's
-    slot_of[pieces] = np.arange(len(pieces))
-    n_slots = max(len(pieces), 1)
+    slot_of = np.zeros(len(items.bit_of), np.int64)  # with no pieces, every group is slot 0's
+    slot_of[items.pieces] = np.arange(len(items.pieces))
+    n_slots = max(len(items.pieces), 1)
     slot_group = np.full((n_primary_bits, n_slots), -1, np.int64)
     bit_slots = np.zeros((n_primary_bits, (n_slots + 63) // 64), np.uint64)
     listed = group_lowest < n_primary_bits
@@ -377,104 +431,97 @@ def _compile(problem: Problem, arrays) -> BitLayout:
         (g_bit, g_slot >> 6),
         np.left_shift(np.uint64(1), (g_slot & 63).astype(np.uint64)),
     )
-    option_slot = np.where(
-        (sorted_piece >= 0) & (bit_of[np.maximum(sorted_piece, 0)] >= 0),
-        slot_of[np.maximum(sorted_piece, 0)],
-        -1,
-    ).astype(np.int64)
-    list_start = np.searchsorted(sorted_lowest, np.arange(n_primary_bits + 1)).astype(np.int64)
+    piece = np.maximum(sorted_piece, 0)
+    option_slot = np.where((sorted_piece >= 0) & (items.bit_of[piece] >= 0), slot_of[piece], -1)
+    list_start = np.searchsorted(sorted_lowest, np.arange(n_primary_bits + 1))
+    return {
+        "group_start": group_start,
+        "slot_group": slot_group,
+        "bit_slots": bit_slots,
+        "option_slot": option_slot.astype(np.int64),
+        "list_start": list_start.astype(np.int64),
+    }
 
-    # counters of each option (CSR, list order)
-    entry_counter = counter_of[item_of]
+
+def _counters(entries: Entries, items: _Items, entry_counter, position, n_options) -> dict:
+    """The counters of each option (CSR, list order) and the counters' bounds."""
     has_counter = entry_counter >= 0
-    c_rows = position[option_of[has_counter]]
+    c_rows = position[entries.option[has_counter]]
     c_order = np.argsort(c_rows, kind="stable")
-    option_counter = entry_counter[has_counter][c_order]
     option_counter_start = np.zeros(n_options + 1, np.int64)
     np.cumsum(np.bincount(c_rows, minlength=n_options), out=option_counter_start[1:])
-    counter_lo = (bound[counters] - slack[counters]).astype(np.int64)
-    counter_hi = bound[counters].astype(np.int64)
+    return {
+        "option_counter_start": option_counter_start,
+        "option_counter": entry_counter[has_counter][c_order].astype(np.int64),
+        "counter_lo": entries.lo[items.counters - 1].astype(np.int64),
+        "counter_hi": entries.hi[items.counters - 1].astype(np.int64),
+    }
 
-    # urgent items: few options in all
-    n_of_item = np.bincount(item_of, minlength=n_items + 1)
-    branch_items = pieces if len(pieces) else primary  # with pieces, cells never go first
-    urgent = [int(i) for i in branch_items if 0 < n_of_item[i] <= URGENT_OPTIONS and bit_of[i] >= 0]
+
+def _urgent(entries: Entries, items: _Items, position) -> dict:
+    """The urgent items (few options in all; with pieces, pieces only) and their
+    options in list order."""
+    option_of, item_of = entries.option, entries.item
+    n_of_item = np.bincount(item_of, minlength=len(items.bit_of))
+    primary = np.arange(1, len(entries.lo) + 1)
+    branch_items = items.pieces if len(items.pieces) else primary  # cells never go first
+    urgent = [
+        int(i) for i in branch_items if 0 < n_of_item[i] <= URGENT_OPTIONS and items.bit_of[i] >= 0
+    ]
     urgent.sort(key=lambda i: (n_of_item[i], i))
-    urgent_bit = np.array([bit_of[i] for i in urgent], np.int64)
     urgent_lists = [np.sort(position[option_of[item_of == i]]) for i in urgent]
     urgent_start = np.zeros(len(urgent) + 1, np.int64)
     np.cumsum([len(x) for x in urgent_lists], out=urgent_start[1:])
     urgent_option = np.concatenate(urgent_lists) if urgent else np.zeros(0, np.int64)
+    return {
+        "urgent_bit": np.array([items.bit_of[i] for i in urgent], np.int64),
+        "urgent_start": urgent_start,
+        "urgent_option": urgent_option.astype(np.int64),
+    }
 
-    # cells, pieces and adjacency for region pruning
-    n_cells = len(cells) if len(pieces) else 0
-    cell_mask = np.zeros(words, np.uint64)
-    neighbours = np.zeros((n_bits, words), np.uint64)
-    halo = np.zeros((n_options, words), np.uint64)
-    piece_bit = np.zeros(0, np.int64)
-    piece_counter = np.zeros(0, np.int64)
-    piece_size_start = np.zeros(1, np.int64)
-    piece_size = np.zeros(0, np.int64)
-    if n_cells:
-        is_cell = (entry_bit >= 0) & (entry_bit < len(cells))
-        edges = _adjacency(option_of[is_cell], entry_bit[is_cell], n_bits)
-        if edges is None:
-            n_cells = 0
-        else:
-            for b in range(len(cells)):
-                cell_mask[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
-            for a, b in edges:
-                neighbours[a, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
-                neighbours[b, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
-            cell_rows = position[option_of[is_cell]]
-            np.bitwise_or.at(halo, cell_rows, neighbours[entry_bit[is_cell]])
-            halo &= ~mask
-            size_of_option = np.bincount(option_of[is_cell], minlength=n_options)
-            piece_of_option = piece_item
-            piece_bit = np.array([bit_of[i] for i in pieces], np.int64)
-            piece_counter = np.array([counter_of[i] for i in pieces], np.int64)
-            sizes = [np.unique(size_of_option[piece_of_option == i]) for i in pieces]
-            piece_size_start = np.zeros(len(pieces) + 1, np.int64)
-            np.cumsum([len(s) for s in sizes], out=piece_size_start[1:])
-            piece_size = np.concatenate(sizes).astype(np.int64)
-    list_length = np.diff(list_start)
-    max_branches = int(max(list_length.max(initial=0), np.diff(urgent_start).max(initial=0), 1))
-    max_size = int(piece_size.max(initial=0))
-    max_level = n_primary_bits + 1
-    return BitLayout(
-        words=words,
-        n_bits=n_bits,
-        n_primary_bits=n_primary_bits,
+
+def _regions(entries: Entries, items: _Items, entry_bit, position, piece_item, mask) -> dict:
+    """The cells, their adjacency and each option's halo, and the pieces' sizes, for
+    region pruning (none without pieces, or with too many pairs of cells)."""
+    n_options, words = mask.shape
+    n_bits = len(items.bit_item)
+    fields = {
+        "n_cells": 0,
+        "cell_mask": np.zeros(words, np.uint64),
+        "neighbours": np.zeros((n_bits, words), np.uint64),
+        "halo": np.zeros((n_options, words), np.uint64),
+        "piece_bit": np.zeros(0, np.int64),
+        "piece_counter": np.zeros(0, np.int64),
+        "piece_size_start": np.zeros(1, np.int64),
+        "piece_size": np.zeros(0, np.int64),
+    }
+    n_cells = len(items.cells)
+    if not len(items.pieces) or not n_cells:
+        return fields
+    option_of = entries.option
+    is_cell = (entry_bit >= 0) & (entry_bit < n_cells)
+    edges = _adjacency(option_of[is_cell], entry_bit[is_cell], n_bits)
+    if edges is None:
+        return fields
+    neighbours, halo = fields["neighbours"], fields["halo"]
+    for a, b in edges:
+        neighbours[a, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+        neighbours[b, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+    np.bitwise_or.at(halo, position[option_of[is_cell]], neighbours[entry_bit[is_cell]])
+    halo &= ~mask
+    size_of_option = np.bincount(option_of[is_cell], minlength=n_options)
+    sizes = [np.unique(size_of_option[piece_item == i]) for i in items.pieces]
+    piece_size_start = np.zeros(len(items.pieces) + 1, np.int64)
+    np.cumsum([len(s) for s in sizes], out=piece_size_start[1:])
+    fields.update(
         n_cells=n_cells,
-        mask=mask,
-        test_mask=test_mask,
-        primary_mask=primary_mask,
-        group_start=group_start,
-        slot_group=slot_group,
-        bit_slots=bit_slots,
-        option_slot=option_slot,
-        halo=halo,
-        max_size=max_size,
-        option=order.astype(np.int64),
-        list_start=list_start,
-        option_counter_start=option_counter_start,
-        option_counter=option_counter.astype(np.int64),
-        counter_lo=counter_lo,
-        counter_hi=counter_hi,
-        urgent_bit=urgent_bit,
-        urgent_start=urgent_start,
-        urgent_option=urgent_option.astype(np.int64),
-        cell_mask=cell_mask,
-        neighbours=neighbours,
-        piece_bit=piece_bit,
-        piece_counter=piece_counter,
+        cell_mask=_bits_mask(range(n_cells), words),
+        piece_bit=np.array([items.bit_of[i] for i in items.pieces], np.int64),
+        piece_counter=np.array([items.counter_of[i] for i in items.pieces], np.int64),
         piece_size_start=piece_size_start,
-        piece_size=piece_size,
-        bit_item=bit_item.astype(np.int64),
-        option_hash=_option_hash(position[option_of], entry_bit, entry_counter, n_options),
-        max_level=max_level,
-        max_branches=max_branches,
+        piece_size=np.concatenate(sizes).astype(np.int64),
     )
+    return fields
 
 
 def _option_hash(entry_row, entry_bit, entry_counter, n_options) -> np.ndarray:
@@ -506,3 +553,52 @@ def suits(problem: Problem) -> bool:
         return False
     few = int(np.isin(lay.piece_bit[lay.piece_bit >= 0], lay.urgent_bit).sum())
     return 4 * few <= n_pieces
+
+
+def sanity(lay: BitLayout, state: State, n_fixed: int) -> None:
+    """Check a bitset search's arrays at a pause (Knuth's ``sanity()`` for this kernel;
+    for tests): at each level ``l`` up to the current one, ``key[l]`` is the OR of the
+    masks of the options chosen above it, which cover no bit twice, and its counter
+    words count their uses within bounds; ``free[l]`` is the root's free pieces less
+    those used; ``key_hash[l]`` the sum of the options' hashes; each level above the
+    current one took branch ``branch_index[l] < branch_degree[l]`` of its candidates.
+    Raise AssertionError naming the level and the fault."""
+    level, step = (int(v) for v in state.state)
+    assert step in (FORWARD, ADVANCE, BACKDOWN), f"unknown step {step}"
+    assert 0 <= level < len(state.choice), f"level {level} out of range"
+    assert 0 <= n_fixed, "negative fixed levels"
+    chosen = state.choice[:level]
+    words, n_counters = lay.words, len(lay.counter_lo)
+    covered = np.zeros(words, np.uint64)
+    uses = np.zeros(n_counters, np.int64)
+    free = np.bitwise_or.reduce(lay.bit_slots, axis=0)
+    digest = np.uint64(0)
+    for depth in range(level + 1):
+        key = state.key[depth]
+        assert np.array_equal(key[:words], covered), f"level {depth}: key is not the OR of masks"
+        assert np.array_equal(key[words:].astype(np.int64), uses), f"level {depth}: counters"
+        assert np.all(uses <= lay.counter_hi), f"level {depth}: a counter above its bound"
+        assert np.array_equal(state.free[depth], free), f"level {depth}: free pieces"
+        assert state.key_hash[depth] == digest, f"level {depth}: key hash"
+        if depth == level:
+            break
+        o = int(chosen[depth])
+        index, degree = int(state.branch_index[depth]), int(state.branch_degree[depth])
+        assert 0 <= index < degree, f"level {depth}: branch {index} of {degree}"
+        start = int(state.cand_start[depth])
+        assert int(state.cand_start[depth + 1]) == start + degree, f"level {depth}: cand_start"
+        assert int(state.cand[start + index]) == o, f"level {depth}: choice is not the branch"
+        assert not np.any(covered & lay.mask[o]), f"level {depth}: option {o} covers a bit twice"
+        covered = covered | lay.mask[o]
+        for j in range(lay.option_counter_start[o], lay.option_counter_start[o + 1]):
+            uses[lay.option_counter[j]] += 1
+        slot = int(lay.option_slot[o])
+        if slot >= 0:
+            free = free.copy()
+            free[slot >> 6] &= ~(np.uint64(1) << np.uint64(slot & 63))
+        with np.errstate(over="ignore"):
+            digest = digest + lay.option_hash[o]
+    solutions, nodes, _ = (int(v) for v in state.stats)
+    assert nodes >= level, f"{nodes} nodes entered, at level {level}"
+    if not np.any(state.total[1:]) and state.total[0] < np.uint64(1 << 63):
+        assert solutions == int(state.total[0]), "stats[0] is not the count"

@@ -1,42 +1,31 @@
-"""The Python side of the bitset kernel: ``BitsetSearch``, a drop-in for ``Search``.
+"""The Python side of the bitset kernel: ``BitsetSearch``, its ``dlx.driver.Driver``.
 
-``BitsetSearch`` takes the same arguments as ``dlx.search.Search`` and answers the same
-calls (``run``, ``fraction``, ``path``, ``path_weight``, ``current_options``, ``stats``,
-``kernel_stats``, ``level``, ``done``, ``stopped_by``, ``seconds``), so the progress bar,
-limits, Ctrl-C, streams, splits, workers, Dask and checkpoints work with either kernel.
-Branch numbers (the paths of a split) are those of the bitset kernel's own tree: a
-split made with one kernel must be run with the same kernel.
+``BitsetSearch`` takes the arguments of every driver (and the kernel's own choices)
+and answers the same calls, so the progress bar, limits, Ctrl-C, streams, splits,
+workers, Dask and checkpoints work with either kernel. Branch numbers (the paths of a
+split) are those of the bitset kernel's own tree: a split made with one kernel must be
+run with the same kernel.
 
 Counts are exact at any size: the kernel keeps them in uint64 limbs, and when one
-outgrows them (``OVERFLOW``) the search starts again with twice as many; the memo's
-entries stay valid and make the second run quick.
+outgrows them (``OVERFLOW``) the driver starts again with twice as many; the memo's
+entries stay valid (``BitMemo.widen``) and make the second run quick.
 """
 
 from __future__ import annotations
 
 import mmap
-import time
 
 import numpy as np
 
 from dlx import compiling
-from dlx.bitlayout import OVERFLOW, BitLayout, State, Tables, layout
-from dlx.errors import ProblemError
-from dlx.layout import DONE, LIMIT, NO_SPLIT, PAUSED
+from dlx.bitlayout import BitLayout, State, Tables, layout, sanity
+from dlx.driver import Driver, forced_nodes
 from dlx.problem import Problem
-from dlx.search import FIRST_BUDGET, Stats, adapt_budget, forced_nodes, next_budget, tree_fraction
 
 MEMO_BYTES = 16 << 20  # the memo table at first (one-limb counts)
 MEMO_BIG_BYTES = 64 << 20  # ... and once its searches have run MEMO_GROW_AFTER seconds
 MEMO_GROW_AFTER = 2.0
 URGENT, MEMO_LEVELS = True, 1 << 30  # the kernel's defaults (see ``options``)
-
-
-def _kernel():
-    """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
-    from dlx import bitset
-
-    return bitset
 
 
 def _tables(lay: BitLayout) -> Tables:
@@ -133,15 +122,14 @@ def _anonymous(shape: tuple[int, int]) -> np.ndarray:
 _NO_MEMO = np.zeros((0, 4), np.uint64)
 
 
-class BitsetSearch:
-    """One search of a problem by the bitset kernel, resumable (see ``Search``).
+class BitsetSearch(Driver):
+    """One search of a problem by the bitset kernel, resumable (see ``dlx.driver.Driver``).
 
     Parameters
     ----------
-    problem, forced, prefix, split_depth, node_limit, time_limit, progress, desc :
-        as for ``dlx.search.Search``.
+    problem, forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget :
+        as for ``dlx.driver.Driver``.
     memo : a ``BitMemo`` of this problem, used by full counts only.
-    budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work).
     urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
         next to the option just taken (default 1: lone cells only, checked without a
@@ -150,42 +138,35 @@ class BitsetSearch:
         lookup pays for its hashing; else all).
     """
 
+    kind = "bitset"
+    kernel_module = "dlx.bitset"
+    prefix_dtype = np.int64
+
     def __init__(
         self,
         problem: Problem,
         *,
-        forced=(),
-        prefix=(),
-        split_depth: int | None = None,
-        node_limit: int | None = None,
-        time_limit: float | None = None,
-        progress: bool = False,
-        desc: str = "search",
-        memo: BitMemo | None = None,
-        budget: int | None = None,
         urgent: bool = URGENT,
         prune_cap: int | None = None,
         memo_levels: int | None = None,
+        **driver,
     ):
-        self.problem = problem
-        lay = layout(problem)
+        self._choices = (urgent, prune_cap, memo_levels)
+        super().__init__(problem, **driver)
+
+    # -- the hooks of ``Driver`` ----------------------------------------------------------
+
+    def _prepare(self, forced: list[int]) -> None:
+        """The layout, the kernel's choices, and the forced options in list order."""
+        lay = layout(self.problem)
         self._layout = lay
         self._tables = _tables(lay)
-        forced = [int(k) for k in forced]
-        forced_nodes(problem, forced, [0, len(forced)])  # the checks (and errors) of Search
+        if forced:  # the checks (and errors) of the dancing-links search
+            forced_nodes(self.problem, forced, [0, len(forced)])
         position = np.empty(len(lay.option), np.int64)
         position[lay.option] = np.arange(len(lay.option))
         self.forced = position[np.asarray(forced, np.int64)] if forced else np.zeros(0, np.int64)
-        self.prefix = np.asarray(list(prefix), dtype=np.int64)
-        if self.prefix.size and self.prefix.min() < 0:
-            raise ProblemError("a subproblem's branch numbers must be >= 0")
-        self.n_fixed = len(self.forced) + len(self.prefix)
-        self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
-        if split_depth is not None and self.split_depth < self.n_fixed:
-            raise ProblemError(f"split depth {split_depth} is above the fixed levels")
-        if memo is not None and memo.layout is not lay:
-            raise ProblemError("this memo was made for another problem (or before a change)")
-        self.memo = memo
+        urgent, prune_cap, memo_levels = self._choices
         cap = 1 if prune_cap is None else int(prune_cap)
         if memo_levels is None:
             pieces = len(lay.piece_bit) if lay.n_cells else 0
@@ -198,24 +179,10 @@ class BitsetSearch:
         if cap > 1 and lay.n_cells:
             marks = np.zeros((3, lay.words), np.uint64)
             self._regions = (marks, np.zeros(max(lay.n_bits, 1), np.int64))
-        self.node_limit = node_limit
-        self.time_limit = time_limit
-        self.progress_enabled = progress
-        self.desc = desc
-        self.seconds = 0.0  # in the kernel
-        self.started = time.perf_counter()  # the time limit is wall time from here
-        self.done = False
-        self.stopped_by: str | None = None
-        self.fixed_budget = None if budget is None else max(int(budget), 1)
-        self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
-        self.kernel_stats = np.zeros(3, np.int64)
-        self._new_state(limbs=1)
-        compiling.warm_up_bitset()  # before any clock starts
+        self.kernel_stats = np.zeros(3, np.int64)  # kept across restarts
 
-    @staticmethod
-    def cache_misses() -> int:
-        """How many times this process looked for the kernel in numba's cache and missed."""
-        return sum(_kernel().search.stats.cache_misses.values())
+    def _memo_fits(self, memo) -> bool:
+        return memo.layout is self._layout
 
     def _new_state(self, limbs: int) -> None:
         """Fresh search arrays (at the root), counts in ``limbs`` words."""
@@ -243,6 +210,20 @@ class BitsetSearch:
             spare=np.zeros(n_sums, np.uint64),
         )
 
+    def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
+        table = _NO_MEMO
+        if self.memo is not None:
+            self.memo.widen(self.limbs)
+            table = self.memo.table
+        return self.kernel().search(
+            self._tables, self._state._replace(memo=table), self._regions, self.forced,
+            self.prefix, self.split_depth, budget,
+            -1 if max_solutions is None else max_solutions, stream, self.options,
+        )  # fmt: skip
+
+    def _branches(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._state.branch_index, self._state.branch_degree
+
     @property
     def limbs(self) -> int:
         """The words of a count."""
@@ -254,79 +235,18 @@ class BitsetSearch:
         return sum(int(v) << (64 * k) for k, v in enumerate(self._state.total))
 
     @property
-    def stats(self) -> Stats:
-        """Statistics so far (``updates``: the options tested)."""
-        _, n, u = (int(v) for v in self.kernel_stats)
-        return Stats(self.solutions, n, u, self.seconds)
-
-    @property
     def level(self) -> int:
         """The current depth of the search."""
         return int(self._state.state[0])
-
-    def fraction(self) -> float:
-        """Estimated fraction of this search's tree done so far."""
-        if self.done:
-            return 1.0
-        s = self._state
-        return tree_fraction(s.branch_index, s.branch_degree, self.n_fixed, self.level)
-
-    def path(self) -> list[int]:
-        """Branch numbers from the first free level to the current one."""
-        return [int(k) for k in self._state.branch_index[len(self.forced) : self.level]]
-
-    def path_weight(self) -> float:
-        """The share of the whole tree below the current node (1 / product of degrees)."""
-        weight = 1.0
-        for d in self._state.branch_degree[len(self.forced) : self.level]:
-            weight /= max(int(d), 1)
-        return weight
 
     def current_options(self) -> tuple[int, ...]:
         """The options chosen at levels 0..level-1 (problem numbering)."""
         chosen = self._state.choice[: self.level]
         return tuple(int(k) for k in self._layout.option[chosen])
 
-    def _memo_table(self, stream: bool, max_solutions: int | None) -> np.ndarray:
-        """The memo's table for this call (none for streams, limits and splits)."""
-        if self.memo is not None and (
-            stream or max_solutions is not None or self.split_depth != NO_SPLIT
-        ):
-            self.memo = None  # the memo holds full counts only; off for good
-        if self.memo is None:
-            return _NO_MEMO
-        self.memo.widen(self.limbs)
-        return self.memo.table
+    def sanity(self) -> None:
+        """Check the search's arrays at a pause (``sanity`` in ``dlx.bitlayout``)."""
+        sanity(self._layout, self._state, self.n_fixed)
 
-    def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
-        """Run until a stopping event; return the kernel's code (or LIMIT)."""
-        if self.done:
-            return DONE
-        if max_solutions is not None:
-            max_solutions = int(max_solutions)
-        while True:
-            budget = next_budget(self, self.solutions, max_solutions)
-            if budget is None:
-                return LIMIT
-            state = self._state._replace(memo=self._memo_table(stream, max_solutions))
-            t0 = time.perf_counter()
-            nodes_before = int(self.kernel_stats[1])
-            code = _kernel().search(
-                self._tables, state, self._regions, self.forced, self.prefix, self.split_depth,
-                budget, -1 if max_solutions is None else max_solutions, stream, self.options,
-            )  # fmt: skip
-            dt = time.perf_counter() - t0
-            self.seconds += dt
-            if self.memo is not None:
-                self.memo.used_for(dt)
-            if code == OVERFLOW:
-                self._new_state(limbs=2 * self.limbs)  # start again, counts twice as wide
-                continue
-            if code == PAUSED:
-                adapt_budget(self, int(self.kernel_stats[1]) - nodes_before, dt)
-                return code
-            if code == LIMIT:
-                self.stopped_by = f"solution limit {max_solutions}"
-            if code == DONE:
-                self.done = True
-            return code
+
+compiling.register(BitsetSearch.warm_up)

@@ -28,42 +28,13 @@ uncovered primary bit in the order. The options that fit are written to
 ``cand[cand_start[l]:...]`` (``cand_start[l + 1]`` is the end), their number to
 ``branch_degree[l]``; ``branch_index[l]`` is the one being tried (``ADVANCE``), and
 ``choice[l]`` the option of the child (``BACKDOWN`` goes back to it). The branch
-numbers are those of Knuth's estimate (``dlx.search.tree_fraction``) and the paths of
+numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and the paths of
 a parallel split.
-
-Region pruning (when the problem has pieces): the uncovered cells fall into connected
-regions of the adjacency graph (``neighbours``); an option that fits lies inside one
-region, so each region must be filled by options inside it, and its size must be a sum
-of option sizes of the pieces not used up, each piece used at most as often as it may
-still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
-cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
-in ``reach`` makes the node dead. The test never removes a solution (tested against
-the search without it). Only the regions next to the option just taken can have
-changed, and only those of at most ``prune_cap`` cells are judged. With ``prune_cap``
-1 (the default) a region is a lone free cell: its free neighbours are tested word by
-word, with no fill, and it is dead unless a piece of one cell is left.
-
-Memo: for full counts, the number of solutions below a node depends only on its key
-(the residual problem is the options that fit, the counters' bounds left, and the bits
-still to cover). A key hashes to the sum of a fixed random word per bit covered and per
-use of each counter, so a child's hash is its parent's plus the option's
-(``option_hash``, ``key_hash[l]``): when a level's options are known, the table's rows
-of all its children are prefetched at once, and the lookups that follow find them in
-the cache. The table (``memo``) holds two rows a bucket: the key's words, the nodes its
-subtree took (0: an empty row), then its count. Before entering a child, its key is
-looked up in its bucket; a hit adds the count and the child is skipped. On leaving a
-level between the fixed ones and ``memo_levels`` whose subtree took at least
-``MEMO_MIN_NODES`` nodes, its count (``total`` now minus ``level_entry[l]``, kept at
-entry) is stored in the bucket's first row if that row's subtree took no more nodes
-(its entry moves to the second row), else in the second. Every stored count is that
-of a whole subtree, so the table stays exact whatever it forgets.
-
-Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
-count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
-of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
 
 Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
 call stops after a budget of nodes (``PAUSED``) and the next goes on.
+
+Region pruning, the memo and counts of any size are told beside their code, below.
 """
 
 import numpy as np
@@ -107,15 +78,15 @@ else:
         return types.none(array, row), codegen
 
 
-from dlx.bitlayout import OVERFLOW
-from dlx.layout import DONE, LEAF, LIMIT, PAUSED, SOLUTION
+from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
 
-FORWARD, ADVANCE, BACKDOWN = 0, 1, 2
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
 # which would incref and decref every array handed to an inlined helper (as in
 # ``dlx/kernel.py``).
 PLAIN = {"cache": True, "_nrt": False}
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
+NO_STOP = -1  # what _found returns when the search goes on
+ENTER, KNOWN = 1, 0  # what _try_branch did (or OVERFLOW)
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
 _ONE = np.uint64(1)
@@ -204,6 +175,21 @@ def _is_set(key, level, b):
     return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
 
 
+# -- region pruning -------------------------------------------------------------------
+#
+# Region pruning (when the problem has pieces): the uncovered cells fall into connected
+# regions of the adjacency graph (``neighbours``); an option that fits lies inside one
+# region, so each region must be filled by options inside it, and its size must be a sum
+# of option sizes of the pieces not used up, each piece used at most as often as it may
+# still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
+# cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
+# in ``reach`` makes the node dead. The test never removes a solution (tested against
+# the search without it). Only the regions next to the option just taken can have
+# changed, and only those of at most ``prune_cap`` cells are judged. With ``prune_cap``
+# 1 (the default) a region is a lone free cell: its free neighbours are tested word by
+# word, with no fill, and it is dead unless a piece of one cell is left.
+
+
 @njit(**PLAIN, inline="always")
 def _shift_or(reach, size, out):
     """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
@@ -268,7 +254,7 @@ def _lone_cell(t, key, level, o, reach, spare):
 @njit(**PLAIN)
 def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
     """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
-    be filled by size (see the essay); larger regions are not judged.
+    be filled by size (see "region pruning" above); larger regions are not judged.
 
     ``marks[0]``: the free cells; ``marks[1]``: those reached by an earlier fill (a
     complete region, or one given up as too big); ``marks[2]``: this fill's cells. A
@@ -321,6 +307,28 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
             if not ((reach[_u(size >> 6)] >> np.uint64(size & 63)) & _ONE):
                 return True
     return False
+
+
+# -- the memo, and counts of any size -------------------------------------------------
+#
+# Memo: for full counts, the number of solutions below a node depends only on its key
+# (the residual problem is the options that fit, the counters' bounds left, and the bits
+# still to cover). A key hashes to the sum of a fixed random word per bit covered and per
+# use of each counter, so a child's hash is its parent's plus the option's
+# (``option_hash``, ``key_hash[l]``): when a level's options are known, the table's rows
+# of all its children are prefetched at once, and the lookups that follow find them in
+# the cache. The table (``memo``) holds two rows a bucket: the key's words, the nodes its
+# subtree took (0: an empty row), then its count. Before entering a child, its key is
+# looked up in its bucket; a hit adds the count and the child is skipped. On leaving a
+# level between the fixed ones and ``memo_levels`` whose subtree took at least
+# ``MEMO_MIN_NODES`` nodes, its count (``total`` now minus ``level_entry[l]``, kept at
+# entry) is stored in the bucket's first row if that row's subtree took no more nodes
+# (its entry moves to the second row), else in the second. Every stored count is that
+# of a whole subtree, so the table stays exact whatever it forgets.
+#
+# Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
+# count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
+# of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
 
 
 @njit(**PLAIN, inline="always")
@@ -472,6 +480,113 @@ def _branches(t, key, free, level, cand, start, urgent_mode, stats):
     return n
 
 
+# -- the level loop's steps, after Knuth's names (see the essay) --------------------------
+
+
+@njit(**PLAIN, inline="always")
+def _enter_level(t, s, forced, level, nodes, memo_on, memo_levels, urgent_mode):
+    """FORWARD, "enter level": note where the level's count and nodes start (for the
+    memo), then write the options that fit to ``cand[cand_start[level]:]``; return how
+    many (-1 when every primary bit is covered)."""
+    if memo_on and level <= memo_levels:
+        for k in range(s.total.shape[0]):
+            s.level_entry[_u(level), _u(k)] = s.total[_u(k)]
+        s.level_nodes[_u(level)] = nodes
+    start = s.cand_start[_u(level)]
+    if level < forced.shape[0]:  # a forced option: the one branch
+        o = forced[_u(level)]
+        if _first_free(s.key, level, t.primary_mask) < 0:
+            return -1
+        if _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
+                 s.key, level, o, t.words):  # fmt: skip
+            s.cand[_u(start)] = o
+            return 1
+        return 0
+    return _branches(t, s.key, s.free, level, s.cand, start, urgent_mode, s.stats)
+
+
+@njit(**PLAIN, inline="always")
+def _found(t, s, level, stream, max_solutions):
+    """Every primary bit covered: a solution when every counter has reached its lower
+    bound. Return the code to stop with (OVERFLOW, SOLUTION or LIMIT), else NO_STOP."""
+    if not _counters_done(s.key, level, t.words, t.counter_lo):
+        return NO_STOP
+    if not _add_one(s.total):
+        return OVERFLOW
+    if stream:
+        return SOLUTION
+    if _at_least(s.total, max_solutions):
+        return LIMIT
+    return NO_STOP
+
+
+@njit(**PLAIN, inline="always")
+def _prefetch_children(t, s, level, start, n):
+    """Ask for the memo buckets of the level's ``n`` children (from ``start``) ahead of
+    their lookups: a child's hash is its parent's plus its option's."""
+    for j in range(start, start + n):
+        h = s.key_hash[_u(level)] + t.option_hash[_u(s.cand[_u(j)])]
+        _prefetch_row(s.memo, _bucket(h, s.memo))
+
+
+@njit(**PLAIN, inline="always")
+def _open_level(s, prefix, level, start, n, n_forced, n_fixed):
+    """Record the level's ``n`` branches (from ``start``) and the first to try (at a
+    level the prefix replays, its branch); False when the prefix's branch is not there."""
+    s.cand_start[_u(level + 1)] = start + n
+    s.branch_degree[_u(level)] = n
+    s.branch_index[_u(level)] = 0
+    if n_forced <= level < n_fixed:
+        k = prefix[_u(level - n_forced)]
+        if k >= n:
+            return False
+        s.branch_index[_u(level)] = k
+    return True
+
+
+@njit(**PLAIN, inline="always")
+def _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels):
+    """ADVANCE, "try x_l": make the child of option ``o`` (its key, hash and free
+    pieces). Return ENTER to go down to it, KNOWN when the memo held its count (added
+    to ``total``), or OVERFLOW when that count did not fit the limbs."""
+    key = s.key
+    _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
+    s.key_hash[_u(level + 1)] = s.key_hash[_u(level)] + t.option_hash[_u(o)]
+    _use_piece(s.free, level, t.option_slot[_u(o)])
+    if memo_on and n_fixed <= level + 1 <= memo_levels:
+        row = _memo_find(key, level + 1, s.key_hash[_u(level + 1)], s.memo)
+        if row >= 0:
+            if not _add(s.total, s.memo, row, key.shape[1] + 1):
+                return OVERFLOW
+            return KNOWN
+    s.choice[_u(level)] = o
+    return ENTER
+
+
+@njit(**PLAIN, inline="always")
+def _leave_level(s, level, nodes, memo_on, n_fixed, memo_levels):
+    """BACKDOWN, "leave level": keep the subtree's count in the memo, when the level
+    is one the memo keeps and its subtree took at least ``MEMO_MIN_NODES`` nodes."""
+    if memo_on and n_fixed <= level <= memo_levels:
+        weight = nodes - s.level_nodes[_u(level)]
+        if weight >= MEMO_MIN_NODES:
+            h = s.key_hash[_u(level)]
+            _memo_store(s.key, level, h, s.memo, s.total, s.level_entry, _u(weight))
+
+
+@njit(**PLAIN, inline="always")
+def _pause(s, level, step, nodes):
+    """Keep where the search stands for the next call, and the counters."""
+    s.state[0] = level
+    s.state[1] = step
+    s.stats[1] = nodes
+    total = s.total
+    big = total[0] >> np.uint64(63)
+    for k in range(1, total.shape[0]):
+        big |= total[_u(k)]
+    s.stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+
+
 @njit(**PLAIN)
 def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solutions, stream, options):
     """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
@@ -513,19 +628,13 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
     -------
     int: DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
-    key = s.key
-    cand = s.cand
-    stats = s.stats
-    total = s.total
-    memo = s.memo
-    memo_on = memo.shape[0] > 0
-    key_hash = s.key_hash
+    memo_on = s.memo.shape[0] > 0
     urgent_mode = options[0]
     prune_cap = options[1] if t.n_cells > 0 else 0
     memo_levels = options[2]
     level = s.state[0]
     step = s.state[1]
-    nodes = stats[1]
+    nodes = s.stats[1]
     node_stop = nodes + node_budget
     n_forced = forced.shape[0]
     n_fixed = n_forced + prefix.shape[0]
@@ -536,96 +645,55 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
                 code = PAUSED
                 break
             nodes += 1
-            if memo_on and level <= memo_levels:
-                for k in range(total.shape[0]):
-                    s.level_entry[_u(level), _u(k)] = total[_u(k)]
-                s.level_nodes[_u(level)] = nodes
-            start = s.cand_start[_u(level)]
-            if level < n_forced:
-                o = forced[_u(level)]
-                n = 0
-                if _first_free(key, level, t.primary_mask) < 0:
-                    n = -1
-                elif _fits(t.mask, t.option_counter_start, t.option_counter, t.counter_hi,
-                           key, level, o, t.words):  # fmt: skip
-                    cand[_u(start)] = o
-                    n = 1
-            else:
-                n = _branches(t, key, s.free, level, cand, start, urgent_mode, stats)
-            if n < 0:
+            n = _enter_level(t, s, forced, level, nodes, memo_on, memo_levels, urgent_mode)
+            if n <= 0:  # a solution (every primary bit covered) or a dead end
                 step = BACKDOWN
-                if not _counters_done(key, level, t.words, t.counter_lo):
-                    continue
-                if not _add_one(total):
-                    code = OVERFLOW
-                    break
-                if stream:
-                    code = SOLUTION
-                    break
-                if _at_least(total, max_solutions):
-                    code = LIMIT
+                found = _found(t, s, level, stream, max_solutions) if n < 0 else NO_STOP
+                if found != NO_STOP:
+                    code = found
                     break
                 continue
-            if n == 0:
-                step = BACKDOWN
-                continue
-            if prune_cap > 0 and level > 0:
+            if prune_cap > 0 and level > 0:  # region pruning (see its heading)
                 o = s.choice[_u(level - 1)]
                 if regions is None:  # compiled without the fill: see ``regions``
-                    dead = _lone_cell(t, key, level, o, s.reach, s.spare)
+                    dead = _lone_cell(t, s.key, level, o, s.reach, s.spare)
                 else:
                     marks, stack = regions
-                    dead = _dead_region(t, key, level, o, prune_cap, marks, stack, s.reach, s.spare)
+                    dead = _dead_region(
+                        t, s.key, level, o, prune_cap, marks, stack, s.reach, s.spare
+                    )
                 if dead:
                     step = BACKDOWN
                     continue
+            start = s.cand_start[_u(level)]
             if memo_on and n_fixed <= level + 1 <= memo_levels:
-                for j in range(start, start + n):
-                    h = key_hash[_u(level)] + t.option_hash[_u(cand[_u(j)])]
-                    _prefetch_row(memo, _bucket(h, memo))
+                _prefetch_children(t, s, level, start, n)
             if level == split_depth:
                 code = LEAF
                 step = BACKDOWN
                 break
-            s.cand_start[_u(level + 1)] = start + n
-            s.branch_degree[_u(level)] = n
-            s.branch_index[_u(level)] = 0
-            if n_forced <= level < n_fixed:
-                k = prefix[_u(level - n_forced)]
-                if k >= n:
-                    step = BACKDOWN
-                    continue
-                s.branch_index[_u(level)] = k
-            step = ADVANCE
+            step = (
+                ADVANCE if _open_level(s, prefix, level, start, n, n_forced, n_fixed) else BACKDOWN
+            )
         elif step == ADVANCE:
             i = s.branch_index[_u(level)]
             if i >= s.branch_degree[_u(level)]:
                 step = BACKDOWN
                 continue
-            o = cand[_u(s.cand_start[_u(level)] + i)]
-            _push(t.mask, t.option_counter_start, t.option_counter, key, level, o, t.words)
-            key_hash[_u(level + 1)] = key_hash[_u(level)] + t.option_hash[_u(o)]
-            _use_piece(s.free, level, t.option_slot[_u(o)])
-            if memo_on and n_fixed <= level + 1 <= memo_levels:
-                row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
-                if row >= 0:
-                    if not _add(total, memo, row, key.shape[1] + 1):
-                        code = OVERFLOW
-                        break
-                    if level < n_fixed:
-                        step = BACKDOWN
-                    else:
-                        s.branch_index[_u(level)] = i + 1
-                    continue
-            s.choice[_u(level)] = o
-            level += 1
-            step = FORWARD
+            o = s.cand[_u(s.cand_start[_u(level)] + i)]
+            tried = _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels)
+            if tried == ENTER:
+                level += 1
+                step = FORWARD
+            elif tried == OVERFLOW:
+                code = OVERFLOW
+                break
+            elif level < n_fixed:  # KNOWN at a fixed level: its one branch is done
+                step = BACKDOWN
+            else:
+                s.branch_index[_u(level)] = i + 1
         else:
-            if memo_on and n_fixed <= level <= memo_levels:
-                weight = nodes - s.level_nodes[_u(level)]
-                if weight >= MEMO_MIN_NODES:
-                    h = key_hash[_u(level)]
-                    _memo_store(key, level, h, memo, total, s.level_entry, _u(weight))
+            _leave_level(s, level, nodes, memo_on, n_fixed, memo_levels)
             if level == 0:
                 code = DONE
                 break
@@ -634,11 +702,5 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
                 continue
             s.branch_index[_u(level)] += 1
             step = ADVANCE
-    s.state[0] = level
-    s.state[1] = step
-    stats[1] = nodes
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+    _pause(s, level, step, nodes)
     return code

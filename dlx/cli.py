@@ -91,7 +91,11 @@ def _parallel_settings(args, task_runner=None) -> Parallel | None:
         if args.checkpoint is None:
             return None
     return Parallel(
-        tasks=args.tasks, checkpoint=args.checkpoint, dask=args.dask, task_runner=task_runner
+        workers=args.workers,
+        tasks=args.tasks,
+        checkpoint=args.checkpoint,
+        dask=args.dask,
+        task_runner=task_runner,
     )
 
 
@@ -166,7 +170,6 @@ def _main(argv, task_runner) -> int:
             problem,
             limit=args.limit,
             progress=progress,
-            workers=args.workers,
             parallel=parallel,
             engine=args.engine,
             **limits,
@@ -219,7 +222,6 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
             node_limit=args.node_limit,
             time_limit=args.time_limit,
             progress=progress,
-            workers=args.workers,
             parallel=parallel,
             engine=args.engine,
         )

@@ -3,9 +3,11 @@
 numba compiles ``kernel.search`` (and ``kernel.search_batch``) on its first call and
 keeps the machine code in its cache (``__pycache__`` next to ``kernel.py``, or
 ``NUMBA_CACHE_DIR``); later runs load it in a fraction of a second. A search calls
-``warm_up`` before it starts its clock and its progress bar: the first time in a
-process, a tiny problem of the same kind (plain, or with loop items: another
-specialisation) is searched, which compiles the kernel or loads it from the cache.
+``warm`` (through ``dlx.driver.Driver.warm_up``, handing it a tiny search of its own
+kernel: this module imports no search) before it starts its clock and its progress
+bar: the first time in a process, a tiny problem of the same kind (plain, or with loop
+items: another specialisation) is searched, which compiles the kernel or loads it from
+the cache.
 When numba's cache holds nothing fresh for the kernel (an empty cache, or one left
 stale by an edit of ``kernel.py``), or the warm-up takes more than ``NOTICE_AFTER``
 seconds, a line on stderr says that the kernel is being compiled and how long that
@@ -29,6 +31,7 @@ USUAL = {"search": "usually 5 to 40 s", "batch": "usually 5 to 40 s", "bitset": 
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
+_everything: list = []  # what warm_up_all runs (see register)
 
 
 def seconds() -> float:
@@ -51,15 +54,16 @@ def _say(text: str) -> None:
     print(f"dlx: {text}", file=sys.stderr, flush=True)
 
 
-def _warm(kind: str, dispatcher, loop: bool, run) -> None:
-    """Run ``run()`` (a tiny search that needs ``dispatcher`` compiled), saying so on
-    stderr when it compiles."""
+def warm(kind: str, dispatcher, loop: bool, run) -> None:
+    """Run ``run()`` (a tiny search that needs ``dispatcher`` compiled) once per
+    ``(kind, loop)`` in this process, saying so on stderr when it compiles; ``loop``
+    names a specialisation of the kernel (problems with loop items)."""
     if (kind, loop) in _done or not hasattr(dispatcher, "overloads"):  # done, or no JIT
         return
     _done.add((kind, loop))
     quiet = multiprocessing.parent_process() is not None
     what = f"the {kind} kernel" + (" for loop items" if loop else "")
-    message = f"compiling {what} (first run only, {USUAL[kind]}) ..."
+    message = f"compiling {what} (first run only, {USUAL.get(kind, USUAL['search'])}) ..."
     said = threading.Event()
 
     def notice() -> None:
@@ -82,50 +86,15 @@ def _warm(kind: str, dispatcher, loop: bool, run) -> None:
         _say(f"compiled in {time.perf_counter() - t0:.1f} s; later runs load it from the cache")
 
 
-def _tiny(loop: bool):
-    """A problem of one option (a triangle of loop edges when ``loop``)."""
-    from dlx.problem import Problem
-
-    if not loop:
-        problem = Problem(primary=["a"])
-        problem.add_option(["a"])
-        return problem
-    problem = Problem(primary=["a"], secondary=["ab", "bc", "ca"])
-    for u, v, e in ((0, 1, "ab"), (1, 2, "bc"), (2, 0, "ca")):
-        problem.add_loop_edge(e, u, v, on="1")
-    problem.add_option(["a", "ab:1", "bc:1", "ca:1"])
-    return problem
-
-
-def warm_up(loop: bool) -> None:
-    """Make sure ``kernel.search`` is compiled for problems with (or without) loop items
-    before a search starts timing."""
-    from dlx import kernel
-    from dlx.search import Search
-
-    _warm("search", kernel.search, loop, lambda: Search(_tiny(loop)).run())
-
-
-def warm_up_bitset() -> None:
-    """Make sure the bitset kernel (``dlx.bitset.search``) is compiled before a search
-    starts timing."""
-    from dlx import bitset
-    from dlx.bitsearch import BitsetSearch
-
-    _warm("bitset", bitset.search, False, lambda: BitsetSearch(_tiny(False)).run())
-
-
-def warm_up_batch(loop: bool) -> None:
-    """Make sure ``kernel.search_batch`` is compiled before a batch starts timing."""
-    from dlx import kernel
-    from dlx.search import batch
-
-    _warm("batch", kernel.search_batch, loop, lambda: batch(_tiny(loop), [[]]))
+def register(warm_up_every) -> None:
+    """Add ``warm_up_every()`` (a kernel's warm-up of each of its kinds) to what
+    ``warm_up_all`` runs: each search module registers its own, so that this module
+    imports none of them."""
+    if warm_up_every not in _everything:
+        _everything.append(warm_up_every)
 
 
 def warm_up_all() -> None:
-    """Compile (or load) every kind of kernel: plain, with loop items, and batches."""
-    for loop in (False, True):
-        warm_up(loop)
-        warm_up_batch(loop)
-    warm_up_bitset()
+    """Compile (or load) every kind of every kernel (plain, with loop items, batches)."""
+    for warm_up_every in _everything:
+        warm_up_every()

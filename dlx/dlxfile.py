@@ -151,6 +151,12 @@ def read_bytes(path) -> bytes:
         return f.read()
 
 
+def read_text(path) -> str:
+    """The text of a UTF-8 file, or of standard input for ``-`` (see ``decode``; an
+    OSError as ``open`` raises it)."""
+    return decode(read_bytes(path))
+
+
 def read(path, deadline: float | None = None) -> Problem:
     """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
     label = "<stdin>" if str(path) == "-" else str(path)

@@ -2,12 +2,10 @@
 
 Every search of the package (a serial count or stream, the split into tasks, a
 worker's task) is made by ``make_search``, and every memo by ``make_memo``, so a
-second kernel plugs in as one entry of ``ENGINES``: a class with the constructor
-keywords and methods of ``dlx.search.Search`` (``run(stream, max_solutions)`` and its
-codes from ``dlx.layout``, ``kernel_stats``, ``stats``, ``level``, ``fraction()``,
-``path()``, ``path_weight()``, ``current_options()``, ``done``, ``stopped_by``,
-``seconds``) and a memo factory (``problem -> memo or None``; the memo is the
-kernel's own business, handed back to its searches only).
+kernel plugs in as one row of ``ENGINES``: its search class (a subclass of
+``dlx.driver.Driver``, whose docstring lists the hooks to fill in) and a memo factory
+(``problem -> memo or None``; the memo is the kernel's own business, handed back to
+its searches only).
 
 Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
 the first empty item, for tilings); ``"auto"``: the bitset kernel for problems it takes

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.bitlayout import _adjacency, _pieces, _sweep
+from dlx.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.errors import ProblemError
-from dlx.layout import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.problem import Problem
 
 FULL = 6  # the node or edge arrays are full: grow them and call again

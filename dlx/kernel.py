@@ -38,18 +38,6 @@ Invariants: a node is in its item's list unless its option was hidden (or tweake
 links, so restoring in the reverse order puts every link back exactly. After a complete
 search every array equals its initial state.
 
-Committing an option (step M6) goes in two passes over its items: first every primary
-item's bound is counted down (and the item deactivated when it reaches zero), then the
-lists are hidden item by item. While hiding, the commit watches for an active primary
-item left with fewer options than it still needs (``LEN < BOUND - SLACK``: an item
-that step M3 of the next level would score ``<= 0``). Then the branch is dead: the
-commit stops after the option that did it, is undone from there leftwards, and the
-next option is tried at once, without entering the dead level (this saves updates).
-Splitting the passes matters: an item of the option itself is deactivated (or has its
-bound lowered) before any list is hidden, so it is never taken for a dead one.
-``cover`` in M4 does not stop this way: an item it empties may still be covered by the
-option chosen next.
-
 The search is iterative: ``level`` and the rows of ``level_data`` (one row a level:
 ``CHOICE``, ``BEST``, ``FIRST_TWEAK``, ``BRANCH_INDEX``, ``BRANCH_DEGREE``, and the
 memo's two columns) hold everything, with ``progress`` (level, step and the counters),
@@ -58,166 +46,36 @@ These arrays travel together as one ``SearchState`` (``dlx.layout``), the loop i
 as one ``LoopState`` (or None). The step names follow Knuth, one function each:
 FORWARD is "enter level" (M2, ``_enter_level``; M3, ``_choose``; M4, ``_prepare``),
 ADVANCE "try x_l" (M5-M6, ``_try_option``), BACKUP "restore i" (M8,
-``_restore_item``) and BACKDOWN "leave level" (M9 then M7, ``_leave_level``). The
-walks over an option's nodes are written once: ``_next_in_option`` and
-``_prev_in_option`` step round an option past its spacer, ``_unlink`` and ``_relink``
+``_restore_item``) and BACKDOWN "leave level" (M9 then M7, ``_undo_choice`` and
+``_next_branch``). The walks over an option's nodes are written once:
+``_next_in_option`` and ``_prev_in_option`` step round an option past its spacer,
+``_unlink`` and ``_relink``
 take a node out of its item's list and put it back, ``_hide_option`` and
 ``_unhide_option`` do that for every other node of an option. ``sanity`` checks every
 link and length (Knuth's ``sanity()``); the tests call it at every pause.
 
-Item domination
----------------
-Optional (``propagate="domination"``; ``st.domination[DOMINATION_LENGTH]`` is 0 when
-off), the first reduction of Knuth's DLX-PRE, done during the search: if every option
-left to an active primary item p covers a primary item c, and both still need exactly
-one option (``BOUND = 1, SLACK = 0``), the option chosen for p will cover c, so the
-options of c without p are in no solution and are hidden, whole, onto a trail
-(``st.domination[DOMINATION_TRAIL:]``; a level's trail length before its option is
-``level_data[level, DOMINATION_MARK]``), restored in the reverse order before the
-option is uncommitted. Only primary items are used, so colours, bounds on other items
-and loop items do not change the argument: what is hidden is in no exact cover at all.
-Counts and solutions stay the same (and the memo's counts, which are per set of covered
-items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointing and
-claiming), and what a single (an item with one option left) eliminates, before a branch.
-
-It runs after each commit past the forced options (``_dominate``), until nothing
-changes, on a work stack (``st.work``, see ``dlx.layout``) of items to check, filled
-without a second pass over the lists: ``_hide_option`` notes each primary item whose
-list it leaves at most ``DOMINATION_LENGTH`` long (``cap``; -1 where nothing is to be
-noted: the cover of M4, tweaks, probes, the rule off), so the commit notes the items it
-shortened; ``_dominate`` adds the items of the other options of the item branched on
-(its cover shortened them), or, after the forced options, every active item short
-enough. An item whose list did not change cannot dominate anew: it dominated nothing
-before, and its list is the same. The stack is empty before each commit (a dead commit
-clears what it noted), so what is checked is a function of the path: a split's replay
-sees the same tree. Checking item p of length ``<= cap``: the items every option of p
-covers are found by stamps (``_common_items``: the first option's items stamped, each
-next option keeping only the stamped ones, stopping when none is left); for each such
-c, the options of c that are not p's are hidden. A hidden option that starves an item
-makes the child dead, undone as a dead commit is; an active item left with no option
-does too.
-
-Singles: an item found with one option left goes on a second stack (with a flag per
-item, cut back to its length before the option when the option is undone). M3 takes
-the topmost entry that is still active with one option (no scan of the active list);
-entries below the level's *floor* are known covered and not looked at again. With no
-such entry, past level 0, every item has at least two options (each single is on the
-stack, each starved item ended the commit), so the scan of M3 stops at the first item
-with two. Only without bounds and loop items (``_choose``).
-
-Without the rule ``st.work`` is None, and numba compiles the search without any of it:
-the noting in ``_hide_option`` and the calls ``_after_commit`` (M6),
-``_undo_domination`` (M9) and ``_take_single`` (M3) test ``work is None``, an argument
-of theirs, which numba prunes as it does ``loop`` (the plain search keeps its speed).
-
-Memo
-----
-For full counts of problems without colours, multiplicities or loop items, the
-problem left at a node (the active items and the options that avoid every covered
-item) depends only on the set of items covered so far, not on the path that covered
-them. So its count can be kept and reused, as in Nishino et al.'s DXZ ("Dancing with
-decision diagrams", AAAI 2017), without the diagram.
-
-``level_key[l]`` is that set at level ``l``, one bit per item in ``uint64`` words: the
-key of level ``l + 1`` is made in M6 from level ``l``'s and the option tried
-(``_memo_push``). Before the commit, the child's key is looked up in a direct-mapped
-table (``memo_keys[slot]``; ``memo_counts[slot, 0]`` is 1 for a full slot, and
-``memo_counts[slot, 1:]`` the count): a hit adds the count and goes on to the next
-option without committing. On leaving a level (M9) that was entered at or below the
-fixed levels and whose subtree took at least ``MEMO_MIN_NODES`` nodes, its count (the
-count now minus the count noted on entry) is stored, overwriting whatever held the
-slot.
-
-Counts of any size: the solutions met one by one are counted in ``progress[SOLUTIONS]``
-(an int64 that no search lives long enough to fill), and the counts that memo hits
-add in ``st.extra``, an unsigned number of K 64-bit limbs (least significant first),
-``st.level_count[l]`` being its value on entry to level ``l``. The memo stores K
-limbs too. An addition that carries out of the top limb stops the search with
-OVERFLOW; the caller then starts it again with 2K limbs (``Search.run``), so every
-count is exact, and the total is ``progress[SOLUTIONS] + extra`` as a Python int.
-
-Every stored count is that of a whole subtree, so the table stays exact whatever the
-order of stores and overwrites; it lives as long as the caller keeps it, and the
-subproblems of one parallel count share it within a worker.
-
-The search tree is the same, less the subtrees met before (the README gives the
-node counts measured). Sudoku trees hardly repeat, and their batch searches stop at a
-limit anyway. With no rows in ``memo_keys`` the memo is off (streams, solution limits,
-splits, batches).
-
-Loop items
-----------
-An optional extension (for slitherlink and other single-loop puzzles): some secondary
-items are the edges of a graph, and a solution must also turn the edges that get their
-'on' colour into exactly one cycle (with at least one edge), every other edge off.
-Purification happens exactly once per secondary item on a path of the search tree
-(later options of the same colour carry ``COLOR -1`` and are skipped), so the moment
-``_commit_option`` purifies a loop item with its 'on' colour is the moment the edge
-joins the loop, and ``_uncommit_option`` takes it out again, in the reverse order.
-
-``loop_edge[c, LOOP_U]``, ``loop_edge[c, LOOP_V]``, ``loop_edge[c, LOOP_ON]``
-    for item ``c``: its endpoints and its 'on' colour (``LOOP_ON = 0``: not an edge).
-``loop_edge[c, LOOP_STATE]``, ``loop_edge[c, LOOP_SAVED]``, ``loop_edge[c, LOOP_MARK]``
-    how the edge went in (EDGE_OFF: not settled; EDGE_SETTLED: purified 'off';
-    EDGE_JOINED: it joined two paths, LOOP_SAVED is the length of the path on u's
-    side before and LOOP_MARK the trail's length before its forbidding; EDGE_CLOSING:
-    it closed the cycle; EDGE_BAD: it broke a rule and only counts in ``LOOP_BAD``).
-``loop_edge[c, LOOP_FORBIDDEN]``
-    1 while the options that would turn ``c`` on are hidden (see below).
-``loop_vertex[v, DEGREE]``; ``loop_vertex[v, MATE]``, ``loop_vertex[v, LENGTH]``
-    the on-edges at ``v``; for an end of a path, the other end and the path's edges
-    (Knuth's "mate" trick: interior vertices keep stale values, never read).
-``loop_vertex[v, FIRST_EDGE]``, ``loop_incident``
-    the loop items at ``v`` are ``loop_incident[FIRST_EDGE of v : FIRST_EDGE of v+1]``.
-``loop_total[LOOP_ON_EDGES]``, ``loop_total[LOOP_CLOSED]``, ``loop_total[LOOP_BAD]``
-    the on-edges, whether they form a cycle, and how many edges broke a rule;
-    ``loop_total[LOOP_TRAIL]`` is the length of the trail, ``loop_trail[:length]``.
-
-Rules: a third edge at a vertex, any edge once the cycle is closed, or closing a cycle
-that leaves some on-edge out, is *bad*. The search treats a node with ``LOOP_BAD > 0``
-as a dead end, and a node with every primary item covered as a solution only when
-``LOOP_CLOSED``. Without loop items these arrays are None and numba prunes the code.
-
-Forbidding: when an edge joins two paths into one from ``a`` to ``b`` and some on-edge
-lies outside it, an unsettled edge from ``a`` to ``b`` can never be on; the options that
-would turn it on are hidden at once (whole, as ``tweak`` does; an unsettled item's list
-holds exactly the active options that use it) and pushed on the trail, to be restored
-in the reverse order when the joining edge leaves the loop.
-
-Settling: after each commit (when the item ``i`` branched on is covered, bounds 1:1),
-``_loop_settle`` visits the active primary items that lost options; where all the
-options left to one give an unsettled secondary item the same colour, the options that
-give it another are hidden and pushed on the trail as forbidding does (then
-``loop_edge[c, LOOP_FORBIDDEN]`` is 2 for a loop item so turned on, 1 otherwise), and a
-loop item turned on joins the loop at once (``_loop_add``; its trail entry takes it out
-again, and the commit that later purifies it leaves the loop alone). The items that
-lose options are visited in turn (a stack through ``loop_edge[k, LOOP_U]`` of the
-primary rows, ``LOOP_STATE`` marking those on it) until nothing changes or an item is
-left without options: a dead end. Unsettled items use ``LOOP_SAVED`` and ``LOOP_MARK``
-as scratch for the tally. The trail's length before the settling is kept in
-``loop_edge[i, LOOP_MARK]`` (no deeper level branches on ``i``) and the settling is
-undone before the option is uncommitted. The same runs on every item before the first
-choice (without forced options), undone when the search ends.
-
-Probing (M3 with loop items and no bounds): an item with at most one option is taken
-at once (the leftmost); else each active item is probed (``_live_options``: each of its options
-committed and settled, then undone), round from the item branched on one level up
-(a function of the path, so the parallel replay of a prefix sees the same tree), and
-the first with at most one live option is taken: its dead options fail at once in M6.
-If none, the branch goes to the item of fewest live options, then the one whose weaker
-branch hid the most. Each probed option takes one node from the call's budget (it is
-not counted in the statistics). On slitherlink this leaves few search nodes per item
-(README). Without loop items none of this is compiled (the machine code of
-the plain search is the same as without the extension).
+The prose of each part sits beside its code, Knuth's way: committing an option under
+"Knuth's operations", and the optional parts (item domination, the memo, loop items)
+each under its own heading below.
 """
 
 import numpy as np
 from numba import njit
 
-from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
+from dlx.codes import (  # noqa: F401 (the codes are the kernel's too)
     ADVANCE,
     BACKDOWN,
     BACKUP,
+    DONE,
+    FORWARD,
+    LEAF,
+    LIMIT,
+    NO_SPLIT,
+    OVERFLOW,
+    PAUSED,
+    SOLUTION,
+)
+from dlx.layout import (
     BEST,
     BOUND,
     BRANCH_DEGREE,
@@ -230,7 +88,6 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     DOMINATION_MARK,
     DOMINATION_TOP,
     DOMINATION_TRAIL,
-    DONE,
     EDGE_BAD,
     EDGE_CLOSING,
     EDGE_JOINED,
@@ -238,11 +95,8 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     EDGE_SETTLED,
     FIRST_EDGE,
     FIRST_TWEAK,
-    FORWARD,
-    LEAF,
     LENGTH,
     LEVEL,
-    LIMIT,
     LOOP_BAD,
     LOOP_CLOSED,
     LOOP_FORBIDDEN,
@@ -258,15 +112,11 @@ from dlx.layout import (  # noqa: F401 (the codes are the kernel's too)
     MEMO_NODES,
     MEMO_SOLUTIONS,
     NEXT,
-    NO_SPLIT,
     NODES,
-    OVERFLOW,
-    PAUSED,
     PREV,
     SINGLES_FLOOR,
     SINGLES_MARK,
     SLACK,
-    SOLUTION,
     SOLUTIONS,
     STEP,
     TOP,
@@ -420,6 +270,49 @@ def _unhide_option(node, rr):
 
 
 # -- item domination ----------------------------------------------------------------------
+#
+# Optional (``propagate="domination"``; ``st.domination[DOMINATION_LENGTH]`` is 0 when
+# off), the first reduction of Knuth's DLX-PRE, done during the search: if every option
+# left to an active primary item p covers a primary item c, and both still need exactly
+# one option (``BOUND = 1, SLACK = 0``), the option chosen for p will cover c, so the
+# options of c without p are in no solution and are hidden, whole, onto a trail
+# (``st.domination[DOMINATION_TRAIL:]``; a level's trail length before its option is
+# ``level_data[level, DOMINATION_MARK]``), restored in the reverse order before the
+# option is uncommitted. Only primary items are used, so colours, bounds on other items
+# and loop items do not change the argument: what is hidden is in no exact cover at all.
+# Counts and solutions stay the same (and the memo's counts, which are per set of covered
+# items, stay exact); the tree shrinks. In sudoku words: locked candidates (pointing and
+# claiming), and what a single (an item with one option left) eliminates, before a branch.
+#
+# It runs after each commit past the forced options (``_dominate``), until nothing
+# changes, on a work stack (``st.work``, see ``dlx.layout``) of items to check, filled
+# without a second pass over the lists: ``_hide_option`` notes each primary item whose
+# list it leaves at most ``DOMINATION_LENGTH`` long (``cap``; -1 where nothing is to be
+# noted: the cover of M4, tweaks, probes, the rule off), so the commit notes the items it
+# shortened; ``_dominate`` adds the items of the other options of the item branched on
+# (its cover shortened them), or, after the forced options, every active item short
+# enough. An item whose list did not change cannot dominate anew: it dominated nothing
+# before, and its list is the same. The stack is empty before each commit (a dead commit
+# clears what it noted), so what is checked is a function of the path: a split's replay
+# sees the same tree. Checking item p of length ``<= cap``: the items every option of p
+# covers are found by stamps (``_common_items``: the first option's items stamped, each
+# next option keeping only the stamped ones, stopping when none is left); for each such
+# c, the options of c that are not p's are hidden. A hidden option that starves an item
+# makes the child dead, undone as a dead commit is; an active item left with no option
+# does too.
+#
+# Singles: an item found with one option left goes on a second stack (with a flag per
+# item, cut back to its length before the option when the option is undone). M3 takes
+# the topmost entry that is still active with one option (no scan of the active list);
+# entries below the level's *floor* are known covered and not looked at again. With no
+# such entry, past level 0, every item has at least two options (each single is on the
+# stack, each starved item ended the commit), so the scan of M3 stops at the first item
+# with two. Only without bounds and loop items (``_choose``).
+#
+# Without the rule ``st.work`` is None, and numba compiles the search without any of it:
+# the noting in ``_hide_option`` and the calls ``_after_commit`` (M6),
+# ``_undo_domination`` (M9) and ``_take_single`` (M3) test ``work is None``, an argument
+# of theirs, which numba prunes as it does ``loop`` (the plain search keeps its speed).
 
 
 @njit(inline="always", **PLAIN)
@@ -688,6 +581,18 @@ def _take_single(st, work, loop, level):
 
 
 # -- Knuth's operations -------------------------------------------------------------------
+#
+# Committing an option (step M6) goes in two passes over its items: first every primary
+# item's bound is counted down (and the item deactivated when it reaches zero), then the
+# lists are hidden item by item. While hiding, the commit watches for an active primary
+# item left with fewer options than it still needs (``LEN < BOUND - SLACK``: an item
+# that step M3 of the next level would score ``<= 0``). Then the branch is dead: the
+# commit stops after the option that did it, is undone from there leftwards, and the
+# next option is tried at once, without entering the dead level (this saves updates).
+# Splitting the passes matters: an item of the option itself is deactivated (or has its
+# bound lowered) before any list is hidden, so it is never taken for a dead one.
+# ``cover`` in M4 does not stop this way: an item it empties may still be covered by the
+# option chosen next.
 
 
 @njit(**PLAIN)
@@ -933,6 +838,39 @@ def _choose_item(node, item, has_bounds, least):
 
 
 # -- the memo ----------------------------------------------------------------------------
+#
+# For full counts of problems without colours, multiplicities or loop items, the
+# problem left at a node (the active items and the options that avoid every covered
+# item) depends only on the set of items covered so far, not on the path that covered
+# them. So its count can be kept and reused, as in Nishino et al.'s DXZ ("Dancing with
+# decision diagrams", AAAI 2017), without the diagram.
+#
+# ``level_key[l]`` is that set at level ``l``, one bit per item in ``uint64`` words: the
+# key of level ``l + 1`` is made in M6 from level ``l``'s and the option tried
+# (``_memo_push``). Before the commit, the child's key is looked up in a direct-mapped
+# table (``memo_keys[slot]``; ``memo_counts[slot, 0]`` is 1 for a full slot, and
+# ``memo_counts[slot, 1:]`` the count): a hit adds the count and goes on to the next
+# option without committing. On leaving a level (M9) that was entered at or below the
+# fixed levels and whose subtree took at least ``MEMO_MIN_NODES`` nodes, its count (the
+# count now minus the count noted on entry) is stored, overwriting whatever held the
+# slot.
+#
+# Counts of any size: the solutions met one by one are counted in ``progress[SOLUTIONS]``
+# (an int64 that no search lives long enough to fill), and the counts that memo hits
+# add in ``st.extra``, an unsigned number of K 64-bit limbs (least significant first),
+# ``st.level_count[l]`` being its value on entry to level ``l``. The memo stores K
+# limbs too. An addition that carries out of the top limb stops the search with
+# OVERFLOW; the caller then starts it again with 2K limbs (``dlx.driver.Driver.run``), so every
+# count is exact, and the total is ``progress[SOLUTIONS] + extra`` as a Python int.
+#
+# Every stored count is that of a whole subtree, so the table stays exact whatever the
+# order of stores and overwrites; it lives as long as the caller keeps it, and the
+# subproblems of one parallel count share it within a worker.
+#
+# The search tree is the same, less the subtrees met before (the README gives the
+# node counts measured). Sudoku trees hardly repeat, and their batch searches stop at a
+# limit anyway. With no rows in ``memo_keys`` the memo is off (streams, solution limits,
+# splits, batches).
 
 
 @njit(**PLAIN)
@@ -1408,6 +1346,69 @@ def sanity(node, item, second):
 
 
 # -- loop items ----------------------------------------------------------------------------
+#
+# An optional extension (for slitherlink and other single-loop puzzles): some secondary
+# items are the edges of a graph, and a solution must also turn the edges that get their
+# 'on' colour into exactly one cycle (with at least one edge), every other edge off.
+# Purification happens exactly once per secondary item on a path of the search tree
+# (later options of the same colour carry ``COLOR -1`` and are skipped), so the moment
+# ``_commit_option`` purifies a loop item with its 'on' colour is the moment the edge
+# joins the loop, and ``_uncommit_option`` takes it out again, in the reverse order.
+#
+# ``loop_edge[c, LOOP_U]``, ``loop_edge[c, LOOP_V]``, ``loop_edge[c, LOOP_ON]``
+#     for item ``c``: its endpoints and its 'on' colour (``LOOP_ON = 0``: not an edge).
+# ``loop_edge[c, LOOP_STATE]``, ``loop_edge[c, LOOP_SAVED]``, ``loop_edge[c, LOOP_MARK]``
+#     how the edge went in (EDGE_OFF: not settled; EDGE_SETTLED: purified 'off';
+#     EDGE_JOINED: it joined two paths, LOOP_SAVED is the length of the path on u's
+#     side before and LOOP_MARK the trail's length before its forbidding; EDGE_CLOSING:
+#     it closed the cycle; EDGE_BAD: it broke a rule and only counts in ``LOOP_BAD``).
+# ``loop_edge[c, LOOP_FORBIDDEN]``
+#     1 while the options that would turn ``c`` on are hidden (see below).
+# ``loop_vertex[v, DEGREE]``; ``loop_vertex[v, MATE]``, ``loop_vertex[v, LENGTH]``
+#     the on-edges at ``v``; for an end of a path, the other end and the path's edges
+#     (Knuth's "mate" trick: interior vertices keep stale values, never read).
+# ``loop_vertex[v, FIRST_EDGE]``, ``loop_incident``
+#     the loop items at ``v`` are ``loop_incident[FIRST_EDGE of v : FIRST_EDGE of v+1]``.
+# ``loop_total[LOOP_ON_EDGES]``, ``loop_total[LOOP_CLOSED]``, ``loop_total[LOOP_BAD]``
+#     the on-edges, whether they form a cycle, and how many edges broke a rule;
+#     ``loop_total[LOOP_TRAIL]`` is the length of the trail, ``loop_trail[:length]``.
+#
+# Rules: a third edge at a vertex, any edge once the cycle is closed, or closing a cycle
+# that leaves some on-edge out, is *bad*. The search treats a node with ``LOOP_BAD > 0``
+# as a dead end, and a node with every primary item covered as a solution only when
+# ``LOOP_CLOSED``. Without loop items these arrays are None and numba prunes the code.
+#
+# Forbidding: when an edge joins two paths into one from ``a`` to ``b`` and some on-edge
+# lies outside it, an unsettled edge from ``a`` to ``b`` can never be on; the options that
+# would turn it on are hidden at once (whole, as ``tweak`` does; an unsettled item's list
+# holds exactly the active options that use it) and pushed on the trail, to be restored
+# in the reverse order when the joining edge leaves the loop.
+#
+# Settling: after each commit (when the item ``i`` branched on is covered, bounds 1:1),
+# ``_loop_settle`` visits the active primary items that lost options; where all the
+# options left to one give an unsettled secondary item the same colour, the options that
+# give it another are hidden and pushed on the trail as forbidding does (then
+# ``loop_edge[c, LOOP_FORBIDDEN]`` is 2 for a loop item so turned on, 1 otherwise), and a
+# loop item turned on joins the loop at once (``_loop_add``; its trail entry takes it out
+# again, and the commit that later purifies it leaves the loop alone). The items that
+# lose options are visited in turn (a stack through ``loop_edge[k, LOOP_U]`` of the
+# primary rows, ``LOOP_STATE`` marking those on it) until nothing changes or an item is
+# left without options: a dead end. Unsettled items use ``LOOP_SAVED`` and ``LOOP_MARK``
+# as scratch for the tally. The trail's length before the settling is kept in
+# ``loop_edge[i, LOOP_MARK]`` (no deeper level branches on ``i``) and the settling is
+# undone before the option is uncommitted. The same runs on every item before the first
+# choice (without forced options), undone when the search ends.
+#
+# Probing (M3 with loop items and no bounds): an item with at most one option is taken
+# at once (the leftmost); else each active item is probed (``_live_options``: each of its options
+# committed and settled, then undone), round from the item branched on one level up
+# (a function of the path, so the parallel replay of a prefix sees the same tree), and
+# the first with at most one live option is taken: its dead options fail at once in M6.
+# If none, the branch goes to the item of fewest live options, then the one whose weaker
+# branch hid the most. Each probed option takes one node from the call's budget (it is
+# not counted in the statistics). On slitherlink this leaves few search nodes per item
+# (README). Without loop items none of this is compiled (the machine code of
+# the plain search is the same as without the extension).
 
 
 @njit(**PLAIN)

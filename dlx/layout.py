@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dlx import codes
 from dlx.errors import ProblemError
 
 # The field numbers below are compiled into the kernel as constants: numba's cache
@@ -48,11 +49,6 @@ PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 # progress[field]: where a search stands between calls, and its counters
 LEVEL, STEP, SOLUTIONS, NODES, UPDATES = range(5)
 PROGRESS_FIELDS = 5
-FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3  # the kernel's steps (see its essay)
-
-# what a kernel call returns
-DONE, SOLUTION, PAUSED, LEAF, LIMIT, OVERFLOW = 0, 1, 2, 3, 4, 5
-NO_SPLIT = -1  # split_depth for a search that reports no leaves
 
 # loop items: loop_edge[item, field], loop_vertex[vertex, field], loop_total[field]
 LOOP_U, LOOP_V, LOOP_ON, LOOP_STATE, LOOP_SAVED, LOOP_FORBIDDEN, LOOP_MARK = range(7)
@@ -70,6 +66,14 @@ MEMO_BYTES = 1 << 23  # the memo table, at most (see README for the table sizes 
 MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
 MEMO_MIN_SLOTS = 16
 KEY_BITS = 64  # items per word of a memo key
+
+
+def __getattr__(name: str):
+    """The kernels' return codes and step names, read here by callers of an earlier
+    version: they live in ``dlx.codes``."""
+    if name.isupper() and hasattr(codes, name):
+        return getattr(codes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -323,7 +327,7 @@ class SearchState(NamedTuple):
     ``work``: int64[5 (n_items + 1)], five rows of ``n_items + 1`` end to end (None
     when the rule is off: numba then compiles the search without it): the rule's stack
     of items to check (entries from 1; 0 holds the stamp counter), its length and a
-    flag per item, the stamps of ``_common_items``, the singles stack (its length at 0)
+    flag per item, the stamps of ``dlx.kernel._common_items``, the singles stack (its length at 0)
     and a flag per item;
     ``second``, ``has_bounds``: as in ``Arrays``.
     """

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 from dataclasses import dataclass, fields
 from typing import Any
 
-ALL_CORES = 0  # workers=0 (or None): every core this process may use
+ALL_CORES = 0  # workers=0: every core this process may use
 
 
 @dataclass(frozen=True)
@@ -15,6 +16,9 @@ class Parallel:
 
     Parameters
     ----------
+    workers : processes to run the tasks on: ``0`` (the default) every core this
+        process may use, ``1`` this process alone (the tasks one by one, e.g. to keep
+        a checkpoint); ignored with a Dask client.
     tasks : the split's granularity: tasks no heavier than ``1 / tasks`` of the tree
         (default 32 per worker; see ``dlx.split.split``).
     split_depth : split at this depth instead (every node there is a task).
@@ -27,13 +31,16 @@ class Parallel:
 
     Notes
     -----
-    Passing ``parallel=Parallel(...)`` to ``dlx.count`` or ``dlx.solutions`` asks for
-    the split even with ``workers=1`` (the tasks then run one by one in this process).
+    Passing ``parallel=Parallel(...)`` to ``dlx.count`` or ``dlx.solutions`` is the one
+    way to ask for a parallel search (the split is made even with ``workers=1``).
 
     >>> Parallel(tasks=8)
     Parallel(tasks=8)
+    >>> Parallel(workers=2, checkpoint="count.ckpt")
+    Parallel(workers=2, checkpoint='count.ckpt')
     """
 
+    workers: int = ALL_CORES
     tasks: int | None = None
     split_depth: int | None = None
     checkpoint: Any = None
@@ -43,11 +50,16 @@ class Parallel:
     mp_context: Any = None
     task_runner: Any = None
 
+    def __post_init__(self) -> None:
+        workers = self.workers
+        if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
+            raise ValueError(f"workers must be an integer >= 0 (0: all cores), not {workers!r}")
+
     def __repr__(self) -> str:
         given = ", ".join(
             f"{f.name}={getattr(self, f.name)!r}"
             for f in fields(self)
-            if getattr(self, f.name) is not None
+            if getattr(self, f.name) != f.default
         )
         return f"Parallel({given})"
 
@@ -64,10 +76,8 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def resolve_workers(workers: int | None) -> int:
-    """``workers`` as a number of processes: 0 or None is every core; ValueError below 0."""
-    if workers is None or workers == ALL_CORES:
-        return default_workers()
-    if isinstance(workers, bool) or int(workers) != workers or workers < 0:
+def resolve_workers(workers: int) -> int:
+    """``workers`` as a number of processes: 0 is every core; ValueError below 0."""
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
         raise ValueError(f"workers must be an integer >= 0 (0: all cores), not {workers!r}")
-    return int(workers)
+    return default_workers() if workers == ALL_CORES else int(workers)

@@ -2,7 +2,7 @@
 
 The pieces live by concern: ``dlx.split`` cuts the tree into tasks, ``dlx.workers``
 runs them, ``dlx.checkpoint`` records the finished ones. This module puts them
-together for one count (``parallel_run``) or one stream (``ParallelSolutionStream``),
+together for one count (``run_count``) or one stream (``ParallelSolutionStream``),
 from one ``dlx.Parallel`` settings object; ``dlx.api`` decides when to call it.
 
 The progress bar shows the finished tasks' share of the tasks' total weight plus, on
@@ -14,7 +14,8 @@ Dask or a given executor a task counts only once it finishes.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+import warnings
+from dataclasses import dataclass, field, replace
 
 from dlx import compiling
 from dlx.checkpoint import Checkpoint, CheckpointError, problem_digest
@@ -31,9 +32,6 @@ __all__ = [
     "Parallel",
     "ParallelRun",
     "ParallelSolutionStream",
-    "parallel_count",
-    "parallel_run",
-    "parallel_solutions",
     "split",
 ]
 
@@ -90,7 +88,6 @@ def run_count(
     problem: Problem,
     options: Parallel,
     *,
-    workers: int | None,
     forced=(),
     limit: int | None = None,
     node_limit: int | None = None,
@@ -107,7 +104,7 @@ def run_count(
     client, own_client = None, False
     try:
         client, own_client = connect(options.client, options.dask)
-        n_workers = worker_count(client, workers)
+        n_workers = worker_count(client, options.workers)
         digest = problem_digest(problem, forced, engine)
         asked = _split_parameters(options, n_workers)
         parameters = _checked_parameters(store, digest, options, asked)
@@ -221,11 +218,11 @@ def _count_tasks(
         stopped_by = f"solution limit {limit}"
     stats = Stats(solutions, nodes, updates, time.perf_counter() - t0 + the_split.seconds)
     resumed = run.resumed if store is not None else None
-    run.count = Count(solutions, finished, stats, stopped_by, resumed, len(tasks))
+    run.count = Count(solutions, finished, stats, stopped_by, resumed, len(tasks), run)
     return run
 
 
-def parallel_run(
+def _parallel_run(
     problem: Problem,
     *,
     workers: int | None = None,
@@ -234,32 +231,19 @@ def parallel_run(
     limit: int | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
-    tasks: int | None = None,
-    split_depth: int | None = None,
-    checkpoint=None,
-    client=None,
-    dask: str | None = None,
-    executor=None,
-    mp_context=None,
     engine: str = DEFAULT,
     parallel: Parallel | None = None,
+    **settings,
 ) -> ParallelRun:
-    """Count the solutions of ``problem`` on several processes; see ``parallel_count``.
-    The settings come as ``parallel=Parallel(...)`` or as keywords (not both)."""
-    options = merge_options(
-        parallel,
-        tasks=tasks,
-        split_depth=split_depth,
-        checkpoint=checkpoint,
-        client=client,
-        dask=dask,
-        executor=executor,
-        mp_context=mp_context,
-    )
+    """Count the solutions of ``problem`` in tasks and say how each went (for tests
+    and benchmarks; ``dlx.count`` returns only the count). The settings come as
+    ``parallel=Parallel(...)`` or as keywords (``workers`` 0 or None: every core)."""
+    if workers is not None:
+        settings["workers"] = workers
+    options = merge_options(parallel, **settings)
     return run_count(
         problem,
         options,
-        workers=workers,
         forced=forced,
         limit=limit,
         node_limit=node_limit,
@@ -274,34 +258,24 @@ def merge_options(parallel: Parallel | None, **settings) -> Parallel:
     given = {name: value for name, value in settings.items() if value is not None}
     if parallel is None:
         return Parallel(**given)
+    workers = given.pop("workers", None)
     if given:
         raise ValueError(f"give {sorted(given)} inside parallel=Parallel(...), not beside it")
-    return parallel
+    return parallel if workers is None else replace(parallel, workers=workers)
 
 
-def parallel_count(problem: Problem, **options) -> Count:
-    """Count the solutions of ``problem`` on several processes or a Dask cluster.
-
-    Parameters
-    ----------
-    workers : processes to use (0 or None: every core); ignored with a Dask client.
-    forced, limit, node_limit, time_limit, progress, engine : as for ``dlx.count``
-        (the node and time limits are checked each time a task finishes).
-    parallel : a ``dlx.Parallel``; or its fields as keywords (tasks, split_depth,
-        checkpoint, client, dask, executor, mp_context).
-
-    Returns
-    -------
-    Count: exact when ``complete`` is True.
-
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b", "c"])
-    >>> for k in (["a"], ["b"], ["c"], ["a", "b"], ["b", "c"]):
-    ...     _ = p.add_option(k)
-    >>> print(parallel_count(p, workers=1, split_depth=1))
-    3
-    """
-    return parallel_run(problem, **options).count
+def __getattr__(name: str):
+    """``parallel_run``, public in an earlier version: ``_parallel_run``, with a
+    DeprecationWarning, for one more release (``dlx.count`` is the public call)."""
+    if name == "parallel_run":
+        warnings.warn(
+            "dlx.parallel.parallel_run is private now: use dlx.count(..., "
+            "parallel=dlx.Parallel(...))",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return _parallel_run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ParallelSolutionStream(GeneratorStream):
@@ -314,7 +288,6 @@ class ParallelSolutionStream(GeneratorStream):
         limit: int | None,
         options: Parallel,
         *,
-        workers: int | None,
         forced=(),
         progress: bool = False,
         engine: str = DEFAULT,
@@ -322,7 +295,6 @@ class ParallelSolutionStream(GeneratorStream):
         self.problem = problem
         self._limit = limit
         self._options = options
-        self._workers = workers
         self._forced = tuple(int(k) for k in forced)
         self._progress = progress
         self._engine = engine
@@ -341,7 +313,7 @@ class ParallelSolutionStream(GeneratorStream):
         found = nodes = updates = 0
         finished = False
         try:
-            n_workers = worker_count(client, self._workers)
+            n_workers = worker_count(client, self._options.workers)
             parameters = _split_parameters(options, n_workers)
             the_split = split(
                 self.problem, self._forced, **parameters, keep_solutions=True, engine=self._engine
@@ -392,48 +364,3 @@ class ParallelSolutionStream(GeneratorStream):
             bar.close(1.0 if finished else None, found)
             if own_client:
                 client.close()
-
-
-def parallel_solutions(
-    problem: Problem,
-    limit: int | None = None,
-    *,
-    workers: int | None = None,
-    forced=(),
-    progress: bool = False,
-    engine: str = DEFAULT,
-    parallel: Parallel | None = None,
-    tasks: int | None = None,
-    split_depth: int | None = None,
-    client=None,
-    dask: str | None = None,
-    executor=None,
-    mp_context=None,
-):
-    """Stream the solutions of ``problem`` found by several workers.
-
-    Each task sends its solutions when it finishes, so they come task by task, in no
-    fixed order; the set equals the serial one. Options as for ``parallel_count``
-    (no checkpoint).
-
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b"])
-    >>> for k in (["a"], ["b"], ["a", "b"]):
-    ...     _ = p.add_option(k)
-    >>> sorted(s.options for s in parallel_solutions(p, workers=1, split_depth=1))
-    [(0, 1), (2,)]
-    """
-    options = merge_options(
-        parallel,
-        tasks=tasks,
-        split_depth=split_depth,
-        client=client,
-        dask=dask,
-        executor=executor,
-        mp_context=mp_context,
-    )
-    if options.checkpoint is not None:
-        raise ValueError("a checkpoint records counts: solutions() takes none")
-    return ParallelSolutionStream(
-        problem, limit, options, workers=workers, forced=forced, progress=progress, engine=engine
-    )

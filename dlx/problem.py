@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,7 +24,22 @@ from dlx.layout import Arrays
 
 __all__ = ["Arrays", "Problem", "ProblemError"]
 
-_COMPILE_LOCK = threading.Lock()  # one problem's arrays are built by one thread at a time
+
+class Entries(NamedTuple):
+    """A problem's options as compressed rows (``Problem.entries()``): entry ``j`` puts
+    item ``item[j]`` (1 to n_primary: the primary items in order, then the secondary
+    ones) with colour ``colour[j]`` (0: none) in option ``option[j]`` (options in order,
+    each one's items in the order given); the primary items' bounds ``lo``/``hi``."""
+
+    option: np.ndarray
+    item: np.ndarray
+    colour: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    n_secondary: int
+
+
+_COMPILE_LOCK = threading.RLock()  # one problem's arrays are built by one thread at a time
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -68,6 +84,7 @@ class Problem:
         self._colours: list[str] = []
         self._loop: dict[int, tuple[int, int, int]] = {}  # secondary s -> (u, v, colour id)
         self._arrays: Arrays | None = None
+        self._layouts: dict = {}  # build -> what it built (see ``layout_of``)
         for argument, names in (("primary", primary), ("secondary", secondary)):
             if isinstance(names, str):
                 raise ProblemError(
@@ -126,14 +143,14 @@ class Problem:
         self._primary.append(name)
         self._lo.append(lo)
         self._hi.append(hi)
-        self._arrays = None
+        self._changed()
 
     def add_secondary(self, name: str) -> None:
         """Declare a secondary item: covered at most once, or by options of one colour."""
         self._check_new_name(name)
         self._index[name] = ~len(self._secondary)
         self._secondary.append(name)
-        self._arrays = None
+        self._changed()
 
     def add_option(self, items, name: str | None = None) -> int:
         """Add an option (a list of item names, ``"x:c"`` for a colour); return its index."""
@@ -168,7 +185,7 @@ class Problem:
         self._option_colours.extend(colours)
         self._option_start.append(len(self._option_items))
         self._option_names.append(name)
-        self._arrays = None
+        self._changed()
         return len(self._option_names) - 1
 
     def _option_error(self, name: str | None, reason: str):
@@ -208,7 +225,7 @@ class Problem:
         if not isinstance(on, str) or not on:
             raise ProblemError(f"loop edge {name!r}: the 'on' colour must be a non-empty string")
         self._loop[~code] = (int(u), int(v), self._colour_id(on))
-        self._arrays = None
+        self._changed()
 
     @property
     def loop_edges(self) -> dict[str, tuple[int, int, str]]:
@@ -339,6 +356,40 @@ class Problem:
                 if arrays is None:
                     arrays = self._arrays = self._compile()
         return arrays
+
+    def layout_of(self, build):
+        """``build(self)``, built once while the problem stays as it is, then kept: how
+        a kernel's layout module keeps its layout of the problem (``build`` is its
+        function, the key). Forgotten when the problem changes; a copy made by
+        ``with_propagation`` shares what was built before."""
+        built = self._layouts.get(build)
+        if built is None:
+            with _COMPILE_LOCK:
+                built = self._layouts.get(build)
+                if built is None:
+                    built = self._layouts[build] = build(self)
+        return built
+
+    def entries(self) -> Entries:
+        """The options as compressed rows, in the kernels' item numbering (see ``Entries``)."""
+        if not self._primary:
+            raise ProblemError("the problem has no primary items")
+        n_primary = len(self._primary)
+        codes = np.asarray(self._option_items, dtype=np.int64)
+        start = np.asarray(self._option_start, dtype=np.int64)
+        return Entries(
+            option=np.repeat(np.arange(self.n_options, dtype=np.int64), np.diff(start)),
+            item=np.where(codes >= 0, codes + 1, n_primary + 1 + ~codes),
+            colour=np.asarray(self._option_colours, dtype=np.int64),
+            lo=np.asarray(self._lo, dtype=np.int64),
+            hi=np.asarray(self._hi, dtype=np.int64),
+            n_secondary=len(self._secondary),
+        )
+
+    def _changed(self) -> None:
+        """Forget what was compiled from the problem as it was."""
+        self._arrays = None
+        self._layouts = {}
 
     def _compile(self) -> Arrays:
         """Lay the problem out for the kernel (``dlx.layout``)."""

@@ -1,13 +1,13 @@
-"""The resumable search of the dancing-links kernel: the Python loop around it.
+"""The dancing-links kernel's search class, and the ways to consume a search.
 
-Each search works on its own copy of the problem's arrays and calls the kernel with a
-budget of nodes sized so that one call lasts about a tenth of a second. Between calls
-the caller updates the progress bar, checks the node and time limits, and lets Ctrl-C
-through (a KeyboardInterrupt leaves the problem untouched). The kernel (and numba) is
-imported at the first call, not with this module.
+``Search`` is the ``dlx.driver.Driver`` of ``dlx/kernel.py``: each search works on
+its own copy of the problem's arrays (``dlx.layout``). ``count_search`` and
+``SolutionStream`` run any kernel's search to its end or a limit, with the progress
+bar (``Progress``) and Ctrl-C; ``batch`` runs many small searches in one kernel call.
+The kernel (and numba) is imported at the first search, not with this module.
 
-``dlx.api`` builds ``count`` and ``solutions`` on ``Search``; another kernel plugs in
-through ``dlx.engines`` with a class of the same shape.
+``dlx.api`` builds ``count`` and ``solutions`` on these; another kernel plugs in
+through ``dlx.engines`` with its own subclass of ``Driver``.
 """
 
 from __future__ import annotations
@@ -20,40 +20,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dlx import compiling, layout
+from dlx.codes import LEAF, PAUSED, SOLUTION
+from dlx.driver import Driver, Stats, forced_nodes, tiny_problem
 from dlx.errors import ProblemError
-from dlx.layout import DONE, LEAF, LIMIT, NO_SPLIT, OVERFLOW, PAUSED, SOLUTION
 from dlx.problem import Problem
 from dlx.stopping import Interrupted
-
-CALL_SECONDS = 0.1  # target duration of one kernel call
-FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
-MIN_BUDGET = 1000  # nodes per call, at least, once the speed is known
-MAX_BUDGET = 1 << 40
-NO_LIMIT = 1 << 62  # max_solutions of a search without a solution limit
-
-
-def _kernel():
-    """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
-    from dlx import kernel
-
-    return kernel
-
-
-@dataclass
-class Stats:
-    """Search statistics: solutions found, nodes entered, link updates, seconds."""
-
-    solutions: int = 0
-    nodes: int = 0
-    updates: int = 0
-    seconds: float = 0.0
-
-    def __str__(self) -> str:
-        rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
-        return (
-            f"{self.solutions} solutions, {self.nodes} nodes, {self.updates} updates, "
-            f"{self.seconds:.3f} s ({rate / 1e6:.2f} M nodes/s)"
-        )
 
 
 class Count(int):
@@ -82,6 +53,7 @@ class Count(int):
         stopped_by: str | None = None,
         resumed: int | None = None,
         tasks: int | None = None,
+        details=None,
     ):
         self = super().__new__(cls, solutions)
         self.complete = bool(complete)
@@ -89,6 +61,9 @@ class Count(int):
         self.stopped_by = stopped_by
         self.resumed = resumed  # tasks a checkpoint held
         self.tasks = tasks  # tasks of a parallel count
+        # a parallel count's ``dlx.parallel.ParallelRun`` (its split and each task's
+        # result, for benchmarks); not pickled with the count
+        self.details = details
         return self
 
     @property
@@ -197,40 +172,6 @@ class Progress:
             self.bar.close()
 
 
-def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
-    """Knuth's estimate of the fraction done, from levels ``start..stop-1``."""
-    fraction = 0.0
-    scale = 1.0
-    for level in range(start, stop):
-        d = max(int(branch_degree[level]), 1)
-        k = min(int(branch_index[level]), d - 1)
-        scale /= d
-        fraction += k * scale
-    return fraction + 0.5 * scale if stop > start else fraction
-
-
-def _option_indices(argument: str, options) -> list[int]:
-    """``options`` as a list of option indices (ProblemError naming ``argument``)."""
-    if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
-        raise ProblemError(f"{argument} must be a list of option indices, not {options!r}")
-    indices = []
-    for k in options:
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-            raise ProblemError(
-                f"{argument} must be a list of option indices (ints, as add_option returns), "
-                f"not one holding {k!r}"
-            )
-        indices.append(int(k))
-    return indices
-
-
-def forced_nodes(problem: Problem, options, start) -> np.ndarray:
-    """Check sets of forced options (``dlx.layout.forced_nodes``); one node of each."""
-    return layout.forced_nodes(
-        problem.arrays(), options, start, lambda: problem.primary + problem.secondary
-    )
-
-
 class Memo:
     """A table of subtree counts for full counts of one problem (see "Memo" in
     ``dlx/kernel.py``); the searches of one problem's subproblems may share it.
@@ -259,111 +200,94 @@ class Memo:
 
 
 _NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros((0, 2), np.uint64))
+NO_LIMIT = 1 << 62  # max_solutions of a kernel call without a solution limit
 
 
-def next_budget(search, solutions: int, max_solutions: int | None) -> int | None:
-    """The node budget of ``search``'s next kernel call, or None (``stopped_by`` set)
-    when its node, time or solution limit says stop; shared by every engine's search."""
-    budget = search._budget
-    if search.node_limit is not None:
-        left = search.node_limit - int(search.kernel_stats[1])
-        if left <= 0:
-            search.stopped_by = f"node limit {search.node_limit}"
-            return None
-        budget = min(budget, left)
-    if search.time_limit is not None and time.perf_counter() - search.started >= search.time_limit:
-        search.stopped_by = f"time limit {search.time_limit} s"
-        return None
-    if max_solutions is not None and solutions >= max_solutions:
-        search.stopped_by = f"solution limit {max_solutions}"
-        return None
-    return budget
+class Search(Driver):
+    """One search of a problem by the dancing-links kernel, resumable; ``solutions``
+    and ``count`` are built on it (parameters: see ``dlx.driver.Driver``; ``memo``: a
+    ``Memo`` of this problem)."""
 
+    kind = "search"
+    kernel_module = "dlx.kernel"
+    prefix_dtype = np.int32
 
-def adapt_budget(search, done_nodes: int, seconds: float) -> None:
-    """Set the next budget to about ``CALL_SECONDS`` of work at the speed just measured
-    (unless the search was given a fixed budget)."""
-    if search.fixed_budget is None and seconds > 0 and done_nodes > 0:
-        rate = done_nodes / seconds
-        search._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
+    # -- the hooks of ``Driver`` ----------------------------------------------------------
 
+    def _prepare(self, forced: list[int]) -> None:
+        """The problem's arrays, and one node of each forced option."""
+        self._arrays = self.problem.arrays()
+        self.forced = forced_nodes(self.problem, forced, [0, len(forced)])
 
-class Search:
-    """One search of a problem, resumable; ``solutions`` and ``count`` are built on it.
+    def _memo_fits(self, memo) -> bool:
+        return memo.arrays is self._arrays
 
-    Parameters
-    ----------
-    problem : Problem
-    forced : option indices that every solution must contain (each must have a
-        primary item with bounds 1:1); they are part of the solutions reported.
-    prefix : branch numbers to follow at the first levels (a subproblem of a split).
-    split_depth : stop at this depth and report leaves (see ``dlx.split``).
-    node_limit, time_limit : stop early (the result then says it is incomplete); the
-        time limit is wall time from the search's creation (the call of ``count`` or
-        ``solutions``), checked between kernel calls (a tenth of a second each).
-    progress : show a tqdm progress bar on stderr.
-    memo : a ``Memo`` of this problem, used by full counts only (``run`` with
-        ``stream=False`` and no ``max_solutions``, no ``split_depth``): a subtree whose
-        covered items were met before adds its count without being searched again.
-    budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work, adapted to the
-        measured speed); a small budget makes many pauses (tests use it).
-    """
-
-    def __init__(
-        self,
-        problem: Problem,
-        *,
-        forced=(),
-        prefix=(),
-        split_depth: int | None = None,
-        node_limit: int | None = None,
-        time_limit: float | None = None,
-        progress: bool = False,
-        desc: str = "search",
-        memo: Memo | None = None,
-        budget: int | None = None,
-    ):
-        self.problem = problem
-        arrays = problem.arrays()
-        self._arrays = arrays
-        forced = _option_indices("forced", forced)
-        self.forced = forced_nodes(problem, forced, [0, len(forced)])
-        self.prefix = np.asarray(list(prefix), dtype=np.int32)
-        if self.prefix.size and self.prefix.min() < 0:
-            raise ProblemError("a subproblem's branch numbers must be >= 0")
-        self.n_fixed = len(self.forced) + len(self.prefix)
-        if memo is not None and memo.arrays is not arrays:
-            raise ProblemError("this memo was made for another problem (or before a change)")
-        self.memo = memo
-        self._fresh_state()
-        compiling.warm_up(arrays.loop_edge is not None)  # before any clock starts
-        self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
-        if split_depth is not None and self.split_depth < self.n_fixed:
-            raise ProblemError(f"split depth {split_depth} is above the fixed levels")
-        self.node_limit = node_limit
-        self.time_limit = time_limit
-        self.progress_enabled = progress
-        self.desc = desc
-        self.seconds = 0.0  # in the kernel
-        self.started = time.perf_counter()  # the time limit is wall time from here
-        self.done = False
-        self.stopped_by: str | None = None
-        self.fixed_budget = None if budget is None else max(int(budget), 1)
-        self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
-
-    def _fresh_state(self) -> None:
+    def _new_state(self, limbs: int) -> None:
         """The arrays of a search from the start (counting with the memo's limbs)."""
         arrays = self._arrays
-        words, limbs = (1, 1) if self.memo is None else (self.memo.words, self.memo.limbs)
+        words = 1
+        if self.memo is not None:
+            while self.memo.limbs < limbs:  # a count outgrew the memo's: a wider one
+                self.memo = self.memo.wider()
+            words, limbs = self.memo.words, self.memo.limbs
         self.state = layout.new_state(
             arrays, arrays.max_level + self.n_fixed, words, limbs, self.problem.propagate
         )
         self.loop = layout.new_loop_state(arrays)
+        # int64[3]: solutions, nodes and updates so far (a view of the kernel's)
+        self.kernel_stats = self.state.progress[layout.SOLUTIONS : layout.UPDATES + 1]
 
-    @staticmethod
-    def cache_misses() -> int:
-        """How many times this process looked for the kernel in numba's cache and missed."""
-        return sum(_kernel().search.stats.cache_misses.values())
+    def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
+        memo = _NO_MEMO if self.memo is None else (self.memo.keys, self.memo.counts)
+        limit = NO_LIMIT if max_solutions is None else max_solutions
+        return self.kernel().search(
+            self.state, self.loop, self.forced, self.prefix, *memo, self.split_depth,
+            budget, limit, stream,
+        )  # fmt: skip
+
+    def _branches(self) -> tuple[np.ndarray, np.ndarray]:
+        data = self.state.level_data
+        return data[:, layout.BRANCH_INDEX], data[:, layout.BRANCH_DEGREE]
+
+    def _variant(self) -> bool:
+        return self._arrays.loop_edge is not None
+
+    @classmethod
+    def warm_up_every(cls) -> None:
+        """Compile (or load) every kind of this kernel: plain, with loop items, batches."""
+        for loop in (False, True):
+            cls.warm_up(loop)
+            _warm_up_batch(loop)
+
+    @property
+    def level(self) -> int:
+        """The current depth of the search."""
+        return int(self.state.progress[layout.LEVEL])
+
+    @property
+    def solutions(self) -> int:
+        """The solutions so far, exact (those met one by one and those the memo added)."""
+        return int(self.state.progress[layout.SOLUTIONS]) + layout.limbs_value(self.state.extra)
+
+    @property
+    def limbs(self) -> int:
+        """The words of a count the memo adds."""
+        return len(self.state.extra)
+
+    def current_options(self) -> tuple[int, ...]:
+        """The options chosen at levels 0..level-1 (null choices left out)."""
+        nodes = self.state.level_data[: self.level, layout.CHOICE]
+        options = self._arrays.option_of_node[nodes]
+        return tuple(int(k) for k in options if k >= 0)
+
+    def sanity(self) -> None:
+        """Check every link and length of the search's arrays (Knuth's sanity(), in
+        the kernel); raise AssertionError naming the fault. For tests, at any pause."""
+        fault, where = self.kernel().sanity(self.state.node, self.state.item, self.state.second)
+        if fault != 0:
+            raise AssertionError(f"links broken: fault {fault} at item {where}")
+
+    # -- what tests read ------------------------------------------------------------------
 
     @property
     def node(self) -> np.ndarray:
@@ -375,106 +299,20 @@ class Search:
         """The search's item links, as the kernel left them."""
         return self.state.item
 
-    @property
-    def kernel_stats(self) -> np.ndarray:
-        """int64[3]: solutions, nodes and updates so far (a view of the kernel's)."""
-        return self.state.progress[layout.SOLUTIONS : layout.UPDATES + 1]
 
-    @property
-    def solutions(self) -> int:
-        """The solutions so far, exact (those met one by one and those the memo added)."""
-        return int(self.state.progress[layout.SOLUTIONS]) + layout.limbs_value(self.state.extra)
+def _warm_up_batch(loop: bool) -> None:
+    """Make sure ``kernel.search_batch`` is compiled before a batch starts timing."""
+    compiling.warm(
+        "batch", Search.kernel().search_batch, loop, lambda: batch(tiny_problem(loop), [[]])
+    )
 
-    @property
-    def stats(self) -> Stats:
-        """Statistics so far (after a restart with wider counts, of the last attempt)."""
-        _, n, u = (int(v) for v in self.kernel_stats)
-        return Stats(self.solutions, n, u, self.seconds)
 
-    @property
-    def level(self) -> int:
-        """The current depth of the search."""
-        return int(self.state.progress[layout.LEVEL])
-
-    def _column(self, field: int) -> np.ndarray:
-        """One column of the per-level array, levels ``0..level-1``."""
-        return self.state.level_data[: self.level, field]
-
-    def fraction(self) -> float:
-        """Estimated fraction of this search's tree done so far."""
-        if self.done:
-            return 1.0
-        data = self.state.level_data
-        index, degree = data[:, layout.BRANCH_INDEX], data[:, layout.BRANCH_DEGREE]
-        return tree_fraction(index, degree, self.n_fixed, self.level)
-
-    def path(self) -> list[int]:
-        """Branch numbers from the first free level to the current one."""
-        return [int(k) for k in self._column(layout.BRANCH_INDEX)[len(self.forced) :]]
-
-    def path_weight(self) -> float:
-        """The share of the whole tree below the current node (1 / product of degrees)."""
-        weight = 1.0
-        for d in self._column(layout.BRANCH_DEGREE)[len(self.forced) :]:
-            weight /= max(int(d), 1)
-        return weight
-
-    def sanity(self) -> None:
-        """Check every link and length of the search's arrays (Knuth's sanity(), in
-        the kernel); raise AssertionError naming the fault. For tests, at any pause."""
-        fault, where = _kernel().sanity(self.state.node, self.state.item, self.state.second)
-        if fault != 0:
-            raise AssertionError(f"links broken: fault {fault} at item {where}")
-
-    def current_options(self) -> tuple[int, ...]:
-        """The options chosen at levels 0..level-1 (null choices left out)."""
-        nodes = self._column(layout.CHOICE)
-        options = self._arrays.option_of_node[nodes]
-        return tuple(int(k) for k in options if k >= 0)
-
-    def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
-        """Run until a stopping event; return the kernel's code (DONE, SOLUTION,
-        PAUSED, LEAF, or LIMIT for a node, time or solution limit)."""
-        if self.done:
-            return DONE
-        max_solutions = NO_LIMIT if max_solutions is None else int(max_solutions)
-        budget = next_budget(self, int(self.kernel_stats[0]), max_solutions)
-        if budget is None:
-            return LIMIT
-        if self.memo is not None and (
-            stream or max_solutions < NO_LIMIT or self.split_depth != NO_SPLIT
-        ):
-            self.memo = None  # the memo holds full counts only; off for good
-        memo = _NO_MEMO if self.memo is None else (self.memo.keys, self.memo.counts)
-        kernel = _kernel()
-        t0 = time.perf_counter()
-        nodes_before = int(self.kernel_stats[1])
-        code = kernel.search(
-            self.state, self.loop, self.forced, self.prefix, *memo, self.split_depth,
-            budget, max_solutions, stream,
-        )  # fmt: skip
-        dt = time.perf_counter() - t0
-        self.seconds += dt
-        if code == PAUSED:
-            adapt_budget(self, int(self.kernel_stats[1]) - nodes_before, dt)
-        elif code == LIMIT:
-            self.stopped_by = f"solution limit {max_solutions}"
-        elif code == DONE:
-            self.done = True
-        elif code == OVERFLOW:
-            # a count outgrew its limbs: start again with twice as many (only full counts
-            # with a memo add counts big enough)
-            self.memo = self.memo.wider()
-            self._fresh_state()
-            return PAUSED
-        return code
+compiling.register(Search.warm_up_every)
 
 
 def found_so_far(search) -> int:
-    """The solutions a search (of any engine) has found so far, exact: its
-    ``solutions`` if it has one, else its statistics'."""
-    solutions = getattr(search, "solutions", None)
-    return int(solutions) if solutions is not None else search.stats.solutions
+    """The solutions a search (of any engine) has found so far, exact."""
+    return int(search.solutions)
 
 
 def _finish_progress(progress: Progress, search) -> None:
@@ -648,12 +486,12 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     counts = np.zeros(n_sets, dtype=np.int64)
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
-    compiling.warm_up_batch(arrays.loop_edge is not None)
+    _warm_up_batch(arrays.loop_edge is not None)
     if propagate is not None:
         problem = problem.with_propagation(propagate)
     state = layout.new_state(arrays, arrays.max_level + max_forced, 1, 1, problem.propagate)
     t0 = time.perf_counter()
-    _kernel().search_batch(
+    Search.kernel().search_batch(
         state,
         layout.new_loop_state(arrays),
         nodes,

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx import graphlayout as gl
+from dlx.driver import tree_fraction
 from dlx.errors import ProblemError
 from dlx.problem import Problem
-from dlx.search import Solution, tree_fraction
+from dlx.search import Solution
 from dlx.verify import InvalidSolution, check
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given

@@ -27,8 +27,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from dlx import compiling
+from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
 from dlx.engines import DEFAULT, make_search
-from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
 from dlx.problem import Problem
 
 MAX_SPLIT_LEVELS = 64  # never expand a path longer than this

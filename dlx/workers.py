@@ -27,9 +27,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from queue import Empty
 
+from dlx.codes import PAUSED, SOLUTION
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
-from dlx.layout import PAUSED, SOLUTION
 from dlx.options import resolve_workers
 from dlx.problem import Problem
 from dlx.split import Task

@@ -63,9 +63,7 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from dlx import Interrupted, compiling
-from dlx.checkpoint import CheckpointError
-from dlx.errors import WorkerError
+from dlx import CheckpointError, Interrupted, WorkerError, compiling
 from dlx.numbers import integer, real
 from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from dlx.stopping import TimeLimitReached

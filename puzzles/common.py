@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import dlx
-from dlx.dlxfile import DlxFormatError, decode, read_bytes
+from dlx import DlxFormatError
 from dlx.numbers import is_number, number  # noqa: F401 (ASCII digits only, for every adapter)
 from dlx.stopping import TimeLimitReached
 
@@ -33,7 +33,7 @@ def read_text(path) -> str:
     dropped; other bytes that are not UTF-8 are refused with their line and column)."""
     label = "<stdin>" if str(path) == "-" else path
     try:
-        return decode(read_bytes(path))
+        return dlx.read_text(path)
     except OSError as e:
         raise PuzzleError(f"{label}: {e.strerror or e}") from None
     except DlxFormatError as e:
@@ -300,20 +300,24 @@ class TimeLimit(float):
 
 def search_options(**search) -> dict:
     """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
-    ``time_limit``, ``node_limit``, ``checkpoint``, ``dask`` (a scheduler's address;
-    each left out when None: a parallel stream takes none of them), ``progress`` and
-    ``workers``; any other name is refused."""
+    ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
+    neither), ``progress``, and ``workers``, ``checkpoint`` and ``dask`` (a scheduler's
+    address), given as ``parallel=dlx.Parallel(...)`` when they ask for one; any other
+    name is refused."""
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         raise TypeError(
             f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
         )
-    options = {k: v for k, v in search.items() if v is not None or k == "workers"}
+    parallel = ("workers", "checkpoint", "dask")
+    options = {k: v for k, v in search.items() if v is not None and k not in parallel}
     if isinstance(options.get("time_limit"), TimeLimit):  # building took some of it
         options["time_limit"] = options["time_limit"].left()
-    if "checkpoint" in options or "dask" in options:  # any number of workers, one included
-        settings = {k: options.pop(k) for k in ("checkpoint", "dask") if k in options}
-        options["parallel"] = dlx.Parallel(**settings)
+    workers = search.get("workers", 1)
+    workers = 0 if workers is None else workers  # None or 0: every core
+    checkpoint, dask = search.get("checkpoint"), search.get("dask")
+    if workers != 1 or checkpoint is not None or dask is not None:  # tasks, on one worker too
+        options["parallel"] = dlx.Parallel(workers=workers, checkpoint=checkpoint, dask=dask)
     return options
 
 

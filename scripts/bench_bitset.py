@@ -32,8 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
 import dlx  # noqa: E402
-from dlx.bitsearch import BitMemo, BitsetSearch  # noqa: E402 (the kernel's choices)
-from dlx.search import count_search  # noqa: E402
+from dlx import BitMemo, BitsetSearch, count_search  # noqa: E402 (the kernel's choices)
 from puzzles import polyomino as pm  # noqa: E402
 
 CASES = {
@@ -71,7 +70,7 @@ def timed(problem, engine: str, **choices):
         memo = BitMemo.of(problem) if choices.pop("memo", True) else None
         result = count_search(BitsetSearch(problem, memo=memo, **choices), None, False)
     else:
-        result = dlx.count(problem, engine=engine, workers=1)
+        result = dlx.count(problem, engine=engine)
     return result.stats.seconds, result.stats.nodes, result.solutions
 
 
@@ -120,7 +119,7 @@ def bench(args, scratch: Path) -> None:
                 print(f"{name:10} {label:22} {seconds:7.3f} s {runs[0][1]:>11,} nodes")
             continue
         for engine in ("dlx", "bitset"):
-            dlx.count(problem, engine=engine, workers=1, node_limit=1000)  # compile or load
+            dlx.count(problem, engine=engine, node_limit=1000)  # compile or load
         runs = {"dlx": [], "bitset": []}
         dlx_file = scratch / f"{name.replace(' ', '_')}.dlx"
         if args.knuth:

@@ -22,7 +22,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's dlx, not an installed one
 
 import dlx  # noqa: E402
-from dlx.parallel import parallel_run  # noqa: E402
 
 DEFAULT = ROOT / "data" / "dlx" / "pent6x10_all.dlx"
 
@@ -32,6 +31,11 @@ def timed(function):
     t0 = time.perf_counter()
     result = function()
     return time.perf_counter() - t0, result
+
+
+def parallel_run(problem, **settings):
+    """A parallel count's details (``Count.details``: the split and each task's result)."""
+    return dlx.count(problem, parallel=dlx.Parallel(**settings)).details
 
 
 def busiest_worker_cpu(run) -> float:

@@ -63,6 +63,21 @@ def run_to_end(search):
     return search
 
 
+def stream_to_end(search) -> list[tuple[int, ...]]:
+    """Stream a search (of any engine) to its end, checking its arrays at every pause
+    and solution (``sanity``); the solutions' options."""
+    found = []
+    while True:
+        code = search.run(stream=True)
+        search.sanity()
+        if code == dlx.layout.SOLUTION:
+            found.append(search.current_options())
+        elif code == dlx.layout.DONE:
+            return found
+        else:
+            assert code == dlx.layout.PAUSED, code
+
+
 def assert_links_restored(search, problem: dlx.Problem) -> None:
     """Every link array is back to its initial state."""
     arrays = problem.arrays()

@@ -61,14 +61,14 @@ def test_small_strips_against_the_stream():
 
 def test_strips_in_parallel():
     for n in (100, 400):
-        result = dlx.count(strip(n), workers=2)
+        result = dlx.count(strip(n), parallel=dlx.Parallel(workers=2))
         assert result.complete and result.solutions == fibonacci(n + 1)
 
 
 def test_two_to_the_64():
     p = twins(64)
     assert dlx.count(p).solutions == 2**64
-    assert dlx.count(p, workers=2).solutions == 2**64
+    assert dlx.count(p, parallel=dlx.Parallel(workers=2)).solutions == 2**64
     assert dlx.count(twins(200)).solutions == 2**200
 
 
@@ -83,12 +83,14 @@ def test_a_search_widens_its_counts_and_keeps_its_memo():
 def test_big_counts_through_a_checkpoint(tmp_path):
     path = tmp_path / "twins.ckpt"
     p = twins(80)
-    first = dlx.count(p, workers=2, checkpoint=path)
+    first = dlx.count(p, parallel=dlx.Parallel(workers=2, checkpoint=path))
     assert first.complete and first.solutions == 2**80
     lines = path.read_text().splitlines()
     header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     assert header["split_solutions"] + sum(r["solutions"] for r in records) == 2**80
-    again = dlx.count(p, workers=2, checkpoint=path)  # every task from the file
+    again = dlx.count(
+        p, parallel=dlx.Parallel(workers=2, checkpoint=path)
+    )  # every task from the file
     assert again.complete and again.solutions == 2**80 and again.resumed == again.tasks
 
 

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared import stream_to_end
 
 import dlx
 from dlx import bitsearch, engines
 from dlx.bitlayout import fits, layout, suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
+from dlx.layout import DONE, LEAF, PAUSED
 from dlx.search import SolutionStream
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
@@ -48,7 +49,7 @@ def bit_count(problem, memo=True, memo_bytes=None, **choices) -> int:
     table = BitMemo.of(problem) if memo_bytes is None else BitMemo.of(problem, memo_bytes)
     search = BitsetSearch(problem, memo=table if memo else None, **choices)
     while search.run() == PAUSED:
-        pass
+        search.sanity()  # the state holds at every pause (see dlx.bitlayout.sanity)
     assert search.done
     return search.solutions
 
@@ -307,13 +308,7 @@ def test_limits_and_streams():
 def test_small_budgets_resume_to_the_same_answer():
     problem = _scott()
     search = BitsetSearch(problem, budget=7)  # pause every few nodes
-    found = []
-    while True:
-        code = search.run(stream=True)
-        if code == SOLUTION:
-            found.append(search.current_options())
-        elif code == DONE:
-            break
+    found = stream_to_end(search)
     assert len(as_set(found)) == 65
     assert search.fraction() == 1.0
 
@@ -421,12 +416,22 @@ def test_engines_agree_in_parallel_and_with_checkpoints(tmp_path):
     problem = _scott()
     serial = dlx.count(problem, engine="bitset").solutions
     assert serial == 65 == dlx.count(problem, engine="auto").solutions
-    assert dlx.count(problem, engine="bitset", workers=2, tasks=8).solutions == 65
+    assert (
+        dlx.count(problem, engine="bitset", parallel=dlx.Parallel(workers=2, tasks=8)).solutions
+        == 65
+    )
     ckpt = tmp_path / "run.ckpt"
-    assert dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt)).solutions == 65
-    again = dlx.count(problem, engine="bitset", workers=2, checkpoint=str(ckpt))
+    assert (
+        dlx.count(
+            problem, engine="bitset", parallel=dlx.Parallel(workers=2, checkpoint=str(ckpt))
+        ).solutions
+        == 65
+    )
+    again = dlx.count(
+        problem, engine="bitset", parallel=dlx.Parallel(workers=2, checkpoint=str(ckpt))
+    )
     assert again.solutions == 65
-    found = list(dlx.solutions(problem, engine="bitset", workers=2))
+    found = list(dlx.solutions(problem, engine="bitset", parallel=dlx.Parallel(workers=2)))
     assert len(found) == 65 and len(as_set(s.options for s in found)) == 65
     for s in found:
         check(problem, s.options)

@@ -30,7 +30,7 @@ def fresh(monkeypatch):
 
 def test_empty_cache_is_said_at_once(fresh, capsys):
     said_before = []
-    compiling._warm(
+    compiling.warm(
         "search",
         fake_dispatcher({}),
         False,
@@ -42,13 +42,13 @@ def test_empty_cache_is_said_at_once(fresh, capsys):
 
 def test_fresh_cache_quick_load_says_nothing(fresh, capsys):
     before = compiling.seconds()
-    compiling._warm("search", fake_dispatcher({"key": "data"}), True, lambda: None)
+    compiling.warm("search", fake_dispatcher({"key": "data"}), True, lambda: None)
     assert capsys.readouterr().err == ""
     assert compiling.seconds() >= before
 
 
 def test_slow_warm_up_is_said_after_a_while(fresh, capsys):
-    compiling._warm("batch", fake_dispatcher({"key": "data"}), True, lambda: time.sleep(0.3))
+    compiling.warm("batch", fake_dispatcher({"key": "data"}), True, lambda: time.sleep(0.3))
     err = capsys.readouterr().err
     assert "compiling the batch kernel for loop items" in err and "compiled in" in err
 
@@ -56,13 +56,13 @@ def test_slow_warm_up_is_said_after_a_while(fresh, capsys):
 def test_once_per_kind(fresh):
     calls = []
     for _ in range(3):
-        compiling._warm("search", fake_dispatcher({"k": 1}), False, lambda: calls.append(1))
-    compiling._warm("search", fake_dispatcher({"k": 1}), True, lambda: calls.append(1))
+        compiling.warm("search", fake_dispatcher({"k": 1}), False, lambda: calls.append(1))
+    compiling.warm("search", fake_dispatcher({"k": 1}), True, lambda: calls.append(1))
     assert len(calls) == 2
 
 
 def test_no_jit_says_nothing(fresh, capsys):
-    compiling._warm("search", lambda *a: None, False, lambda: pytest.fail("ran"))
+    compiling.warm("search", lambda *a: None, False, lambda: pytest.fail("ran"))
     assert capsys.readouterr().err == ""
 
 
@@ -99,12 +99,12 @@ def test_parallel_count_leaves_compiling_out(monkeypatch):
             compiling._spent[0] += 1.0
             compiling._spent.append(1.0)
 
-    compiling.warm_up(False)  # the real kernel loaded first: only the fake is slow
+    dlx.Search.warm_up(False)  # the real kernel loaded first: only the fake is slow
     monkeypatch.setattr(compiling, "_spent", [0.0])
-    monkeypatch.setattr(compiling, "warm_up", slow_first_warm_up)
+    monkeypatch.setattr(dlx.Search, "warm_up", staticmethod(slow_first_warm_up))
     problem = dlx.Problem(primary=["a", "b", "c"])
     for option in (["a"], ["b"], ["c"], ["a", "b"], ["b", "c"]):
         problem.add_option(option)
-    count = dlx.count(problem, parallel=dlx.Parallel(tasks=4), time_limit=0.8)
+    count = dlx.count(problem, parallel=dlx.Parallel(workers=1, tasks=4), time_limit=0.8)
     assert count == 3 and count.complete  # not cut by the 0.8 s limit
     assert compiling._spent[0] == 1.0 and count.stats.seconds < 0.8

@@ -17,13 +17,15 @@ def test_parallel_time_limit_holds_while_tasks_run():
     p = load(BIG)
     dlx.count(p, node_limit=10)  # the kernel loaded outside the timing
     t0 = time.perf_counter()
-    result = dlx.count(p, workers=2, tasks=2, time_limit=1.0)  # two tasks: each long
+    result = dlx.count(
+        p, parallel=dlx.Parallel(workers=2, tasks=2), time_limit=1.0
+    )  # two tasks: each long
     assert time.perf_counter() - t0 < 2.5
     assert not result.complete and result.stopped_by == "time limit 1.0 s"
 
 
 def test_parallel_node_limit_holds_while_tasks_run():
-    result = dlx.count(load(BIG), workers=2, tasks=2, node_limit=30000)
+    result = dlx.count(load(BIG), parallel=dlx.Parallel(workers=2, tasks=2), node_limit=30000)
     assert not result.complete and result.stopped_by == "node limit 30000"
     assert result.stats.nodes <= 2 * 30000  # each task stops at the limit by itself too
 

@@ -17,7 +17,7 @@ Examples
 PPFUU
 PPFFU
 PFFUU
->>> picture = svg(puzzle, tiling)  # Jupyter draws a tiling itself (``_repr_svg_``)
+>>> picture = svg(puzzle, tiling)  # Jupyter draws a tiling itself (``Tiling._repr_svg_``)
 
 Notes
 -----

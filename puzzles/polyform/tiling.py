@@ -636,7 +636,8 @@ def count_tilings(
             f"a checkpoint needs a count with no Python per solution; here each solution "
             f"is reduced in Python ({plan.describe()})"
         )
-    search.pop("workers", None)  # the reduction is serial: a stream on one process
+    search.pop("parallel", None)  # the reduction is serial: a stream on one process
+    search.pop("workers", None)
     stream = dlx.solutions(problem, **search)
     cut = None
     try:

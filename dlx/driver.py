@@ -1,0 +1,376 @@
+"""The driver under every kernel: the Python loop around a resumable search.
+
+A kernel (``dlx/kernel.py``, ``dlx/bitset.py``, ...) is a numba function that runs a
+search for a budget of nodes and returns a code (``dlx.codes``); its arrays hold where
+it stopped, so the next call goes on. ``Driver`` is everything around that call that
+does not depend on the kernel, written once:
+
+- the *budget*: the first call gets ``FIRST_BUDGET`` nodes, each later one about
+  ``CALL_SECONDS`` of work at the speed just measured (``next_budget``,
+  ``adapt_budget``), unless the search was given a fixed ``budget``;
+- the *limits*: nodes, wall time (from the search's creation) and solutions, checked
+  between calls (``stopped_by`` says which one stopped the search);
+- the *clock*: ``seconds`` in the kernel, the compile notice kept out of every timing
+  (the kernel is warmed up, through ``dlx.compiling``, before the clock starts);
+- the *overflow restart*: a count that outgrows its uint64 limbs (``OVERFLOW``) makes
+  the search start again with twice as many;
+- the *memo*, used by full counts only (off for good at the first stream, limit or
+  split);
+- the *progress*: Knuth's estimate of the fraction done (``fraction``), the path of
+  branch numbers (``path``, ``path_weight``: what a split records), ``stats``.
+
+Hooks
+-----
+A kernel's search class subclasses ``Driver`` and fills in these (see
+``dlx.search.Search`` and ``dlx.bitsearch.BitsetSearch``; a kernel that shares another
+one's layout and arrays subclasses that kernel's class and sets only ``kind`` and
+``kernel_module``):
+
+``kind``, ``kernel_module``
+    Class attributes: the kernel's name in the compile notice (``dlx.compiling``) and
+    the module holding its jitted ``search`` (imported at the first search, not before:
+    ``import dlx`` loads no numba).
+``_prepare(forced)``
+    Lay the problem out (the layout module's cached layout) and set ``self.forced``,
+    an array of the forced options in the kernel's own numbering (``forced`` is a list
+    of option indices, already checked to be ints). Raise ``ProblemError`` for a
+    problem or forced set the kernel cannot take.
+``_memo_fits(memo)``
+    Whether ``memo`` was made for this problem as laid out now.
+``_new_state(limbs)``
+    Fresh search arrays at the root, counts in ``limbs`` uint64 words; must set
+    ``self.kernel_stats`` (int64[3]: solutions met one by one, nodes, updates).
+``_call(budget, stream, max_solutions)``
+    One kernel call (``self.memo`` is the memo to use, or None); return its code.
+``level``, ``solutions``, ``limbs``
+    Properties: the current depth, the exact count so far, the words of a count.
+``_branches()``
+    ``(branch_index, branch_degree)``: arrays indexed by level (the branch taken at
+    each level and the number of branches there).
+``current_options()``
+    The options (the problem's numbering) chosen at levels ``0..level-1``.
+``sanity()``
+    Check the search's arrays at a pause; raise AssertionError naming the fault.
+``_variant()`` (optional)
+    The kernel's specialisation for this problem (e.g. loop items), warmed up apart.
+
+The memo object (the kernel's business) may have ``used_for(seconds)``, told the
+seconds of every call that used it. On ``OVERFLOW`` the driver calls
+``_new_state(2 * self.limbs)`` and goes on (the memo widens itself, or the hook makes a
+wider one).
+
+Porting a search class written before the driver (in ``BitsetSearch``'s old shape):
+keep in ``__init__`` only the kernel's own keywords and pass the rest to
+``super().__init__``; move the layout and forced-option code into ``_prepare``; keep
+``_new_state``; put the kernel call (and the choice of memo table) in ``_call``;
+delete ``run``, ``fraction``, ``path``, ``path_weight``, ``stats``, the budget, limit
+and clock fields and the warm-up call; register the warm-up
+(``compiling.register(TheClass.warm_up)``) and add the class's row to
+``dlx.engines.ENGINES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from dlx import compiling, layout
+from dlx.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
+from dlx.errors import ProblemError
+from dlx.problem import Problem
+
+CALL_SECONDS = 0.1  # target duration of one kernel call
+FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
+MIN_BUDGET = 1000  # nodes per call, at least, once the speed is known
+MAX_BUDGET = 1 << 40
+
+
+@dataclass
+class Stats:
+    """Search statistics: solutions found, nodes entered, link updates, seconds."""
+
+    solutions: int = 0
+    nodes: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
+        return (
+            f"{self.solutions} solutions, {self.nodes} nodes, {self.updates} updates, "
+            f"{self.seconds:.3f} s ({rate / 1e6:.2f} M nodes/s)"
+        )
+
+
+def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
+    """Knuth's estimate of the fraction done, from levels ``start..stop-1``: if the
+    choice at level l is branch k_l (from 0) of d_l, ``sum_l k_l / (d_1 ... d_l)``."""
+    fraction = 0.0
+    scale = 1.0
+    for level in range(start, stop):
+        d = max(int(branch_degree[level]), 1)
+        k = min(int(branch_index[level]), d - 1)
+        scale /= d
+        fraction += k * scale
+    return fraction + 0.5 * scale if stop > start else fraction
+
+
+def option_indices(argument: str, options) -> list[int]:
+    """``options`` as a list of option indices (ProblemError naming ``argument``)."""
+    if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
+        raise ProblemError(f"{argument} must be a list of option indices, not {options!r}")
+    indices = []
+    for k in options:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise ProblemError(
+                f"{argument} must be a list of option indices (ints, as add_option returns), "
+                f"not one holding {k!r}"
+            )
+        indices.append(int(k))
+    return indices
+
+
+def forced_nodes(problem: Problem, options, start) -> np.ndarray:
+    """Check sets of forced options (``dlx.layout.forced_nodes``: ProblemError for
+    one that cannot be forced); one dancing-links node of each."""
+    return layout.forced_nodes(
+        problem.arrays(), options, start, lambda: problem.primary + problem.secondary
+    )
+
+
+def tiny_problem(loop: bool) -> Problem:
+    """A problem of one option (a triangle of loop edges when ``loop``): what a warm-up
+    searches to compile the kernel."""
+    if not loop:
+        problem = Problem(primary=["a"])
+        problem.add_option(["a"])
+        return problem
+    problem = Problem(primary=["a"], secondary=["ab", "bc", "ca"])
+    for u, v, e in ((0, 1, "ab"), (1, 2, "bc"), (2, 0, "ca")):
+        problem.add_loop_edge(e, u, v, on="1")
+    problem.add_option(["a", "ab:1", "bc:1", "ca:1"])
+    return problem
+
+
+class Driver:
+    """One search of a problem by one kernel, resumable (see the module's docstring).
+
+    Parameters
+    ----------
+    problem : Problem
+    forced : option indices that every solution must contain (each must have a
+        primary item with bounds 1:1); they are part of the solutions reported.
+    prefix : branch numbers to follow at the first levels (a subproblem of a split).
+    split_depth : stop at this depth and report leaves (see ``dlx.split``).
+    node_limit, time_limit : stop early (the result then says it is incomplete); the
+        time limit is wall time from the search's creation (the call of ``count`` or
+        ``solutions``), checked between kernel calls (a tenth of a second each).
+    progress : show a tqdm progress bar on stderr (``desc`` its label).
+    memo : the kernel's memo of this problem, used by full counts only (``run`` with
+        ``stream=False`` and no ``max_solutions``, no ``split_depth``): a subtree met
+        before adds its count without being searched again.
+    budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work, adapted to the
+        measured speed); a small budget makes many pauses (tests use it).
+    """
+
+    kind = "search"  # the kernel's name in the compile notice
+    kernel_module = "dlx.kernel"  # the module of its jitted ``search``
+    prefix_dtype = np.int64  # the kernel's type of branch numbers
+
+    def __init__(
+        self,
+        problem: Problem,
+        *,
+        forced=(),
+        prefix=(),
+        split_depth: int | None = None,
+        node_limit: int | None = None,
+        time_limit: float | None = None,
+        progress: bool = False,
+        desc: str = "search",
+        memo=None,
+        budget: int | None = None,
+    ):
+        self.problem = problem
+        self._prepare(option_indices("forced", forced))
+        self.prefix = np.asarray(list(prefix), dtype=self.prefix_dtype)
+        if self.prefix.size and self.prefix.min() < 0:
+            raise ProblemError("a subproblem's branch numbers must be >= 0")
+        self.n_fixed = len(self.forced) + len(self.prefix)
+        self.split_depth = NO_SPLIT if split_depth is None else int(split_depth)
+        if split_depth is not None and self.split_depth < self.n_fixed:
+            raise ProblemError(f"split depth {split_depth} is above the fixed levels")
+        if memo is not None and not self._memo_fits(memo):
+            raise ProblemError("this memo was made for another problem (or before a change)")
+        self.memo = memo
+        self._new_state(1)
+        self._warm_up()  # before any clock starts
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.progress_enabled = progress
+        self.desc = desc
+        self.seconds = 0.0  # in the kernel
+        self.started = time.perf_counter()  # the time limit is wall time from here
+        self.done = False
+        self.stopped_by: str | None = None
+        self.fixed_budget = None if budget is None else max(int(budget), 1)
+        self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
+
+    # -- the hooks a kernel's class fills in (see the module's docstring) ---------------
+
+    def _prepare(self, forced: list[int]) -> None:
+        raise NotImplementedError
+
+    def _memo_fits(self, memo) -> bool:
+        raise NotImplementedError
+
+    def _new_state(self, limbs: int) -> None:
+        raise NotImplementedError
+
+    def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
+        raise NotImplementedError
+
+    def _branches(self) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    @property
+    def level(self) -> int:
+        """The current depth of the search."""
+        raise NotImplementedError
+
+    @property
+    def solutions(self) -> int:
+        """The exact count so far."""
+        raise NotImplementedError
+
+    @property
+    def limbs(self) -> int:
+        """The words of a count."""
+        raise NotImplementedError
+
+    def current_options(self) -> tuple[int, ...]:
+        """The options chosen at levels 0..level-1 (the problem's numbering)."""
+        raise NotImplementedError
+
+    def sanity(self) -> None:
+        """Check the search's arrays (for tests, at any pause); AssertionError if bad."""
+        raise NotImplementedError
+
+    def _variant(self) -> bool:
+        """The kernel's specialisation for this problem, warmed up apart."""
+        return False
+
+    # -- the kernel, compiled before any clock starts -------------------------------------
+
+    @classmethod
+    def kernel(cls):
+        """The kernel's module, imported (and compiled or loaded from numba's cache) on
+        first use."""
+        return importlib.import_module(cls.kernel_module)
+
+    @classmethod
+    def cache_misses(cls) -> int:
+        """How many times this process looked for the kernel in numba's cache and missed."""
+        return sum(cls.kernel().search.stats.cache_misses.values())
+
+    @classmethod
+    def warm_up(cls, variant: bool = False) -> None:
+        """Compile (or load) the kernel for ``variant`` (see ``dlx.compiling``)."""
+        compiling.warm(
+            cls.kind, cls.kernel().search, variant, lambda: cls(tiny_problem(variant)).run()
+        )
+
+    def _warm_up(self) -> None:
+        """Warm the kernel up for this search's problem."""
+        type(self).warm_up(self._variant())
+
+    # -- the state, read the same way for every kernel ----------------------------------
+
+    @property
+    def stats(self) -> Stats:
+        """Statistics so far (after a restart with wider counts, as the kernel keeps them)."""
+        _, n, u = (int(v) for v in self.kernel_stats)
+        return Stats(self.solutions, n, u, self.seconds)
+
+    def fraction(self) -> float:
+        """Estimated fraction of this search's tree done so far."""
+        if self.done:
+            return 1.0
+        index, degree = self._branches()
+        return tree_fraction(index, degree, self.n_fixed, self.level)
+
+    def path(self) -> list[int]:
+        """Branch numbers from the first free level to the current one."""
+        index, _ = self._branches()
+        return [int(k) for k in index[len(self.forced) : self.level]]
+
+    def path_weight(self) -> float:
+        """The share of the whole tree below the current node (1 / product of degrees)."""
+        _, degree = self._branches()
+        weight = 1.0
+        for d in degree[len(self.forced) : self.level]:
+            weight /= max(int(d), 1)
+        return weight
+
+    # -- running -------------------------------------------------------------------------
+
+    def next_budget(self, max_solutions: int | None) -> int | None:
+        """The node budget of the next kernel call, or None (``stopped_by`` set) when
+        the node, time or solution limit says stop."""
+        budget = self._budget
+        if self.node_limit is not None:
+            left = self.node_limit - int(self.kernel_stats[1])
+            if left <= 0:
+                self.stopped_by = f"node limit {self.node_limit}"
+                return None
+            budget = min(budget, left)
+        if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
+            self.stopped_by = f"time limit {self.time_limit} s"
+            return None
+        if max_solutions is not None and self.solutions >= max_solutions:
+            self.stopped_by = f"solution limit {max_solutions}"
+            return None
+        return budget
+
+    def adapt_budget(self, done_nodes: int, seconds: float) -> None:
+        """Set the next budget to about ``CALL_SECONDS`` of work at the speed just
+        measured (unless the search was given a fixed budget)."""
+        if self.fixed_budget is None and seconds > 0 and done_nodes > 0:
+            rate = done_nodes / seconds
+            self._budget = int(min(max(rate * CALL_SECONDS, MIN_BUDGET), MAX_BUDGET))
+
+    def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
+        """Run until a stopping event; return the kernel's code (DONE, SOLUTION,
+        PAUSED, LEAF, or LIMIT for a node, time or solution limit)."""
+        if self.done:
+            return DONE
+        if max_solutions is not None:
+            max_solutions = int(max_solutions)
+        if self.memo is not None and (
+            stream or max_solutions is not None or self.split_depth != NO_SPLIT
+        ):
+            self.memo = None  # the memo holds full counts only; off for good
+        while True:
+            budget = self.next_budget(max_solutions)
+            if budget is None:
+                return LIMIT
+            t0 = time.perf_counter()
+            nodes_before = int(self.kernel_stats[1])
+            code = self._call(budget, stream, max_solutions)
+            dt = time.perf_counter() - t0
+            self.seconds += dt
+            if self.memo is not None and hasattr(self.memo, "used_for"):
+                self.memo.used_for(dt)
+            if code == OVERFLOW:  # a count outgrew its limbs: start again, twice as wide
+                self._new_state(2 * self.limbs)
+                continue
+            if code == PAUSED:
+                self.adapt_budget(int(self.kernel_stats[1]) - nodes_before, dt)
+            elif code == LIMIT:
+                self.stopped_by = f"solution limit {max_solutions}"
+            elif code == DONE:
+                self.done = True
+            return code

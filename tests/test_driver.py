@@ -1,0 +1,113 @@
+"""The driver under every kernel (``dlx.driver``): one budget, limit and restart loop
+for all of them; each kernel's layout built from the problem alone, once; and the
+bitset kernel's ``sanity()`` at every pause."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from shared import stream_to_end
+
+import dlx
+from dlx import bitlayout
+from dlx.bitsearch import BitMemo, BitsetSearch
+from dlx.codes import PAUSED
+from dlx.driver import Driver
+from dlx.engines import ENGINES
+from dlx.verify import check
+from tests.boards import dominoes
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
+with open(DATA / "EXPECTED.tsv") as f:
+    EXPECTED = {name: int(n) for name, n in csv.reader(f, delimiter="\t")}
+
+SHARED = ("run", "next_budget", "adapt_budget", "fraction", "path", "path_weight", "stats")
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_kernel_runs_under_the_one_driver(engine):
+    """The loop, limits, budget and progress are the driver's, not copied per kernel."""
+    search_class = ENGINES[engine].search
+    assert issubclass(search_class, Driver)
+    for name in SHARED:
+        assert getattr(search_class, name) is getattr(Driver, name), name
+
+
+def test_the_bitset_layout_reads_the_problem_not_the_dancing_links_arrays(monkeypatch):
+    problem = dlx.read(DATA / "pent3x20_sym.dlx")
+
+    def refused(self):
+        raise AssertionError("the bitset kernel read the dancing-links arrays")
+
+    monkeypatch.setattr(dlx.Problem, "arrays", refused)
+    before = set(vars(problem))
+    assert dlx.count(problem, engine="bitset") == EXPECTED["pent3x20_sym"]
+    assert set(vars(problem)) == before  # nothing stored on the problem by another module
+
+
+def test_a_layout_is_built_once_and_forgotten_when_the_problem_changes():
+    problem = dominoes(2, 3)
+    lay = bitlayout.layout(problem)
+    assert bitlayout.layout(problem) is lay
+    assert bitlayout.layout(problem.with_propagation("domination")) is lay  # a copy shares it
+    problem.add_option(["0,0"])
+    assert bitlayout.layout(problem) is not lay
+    assert len(bitlayout.layout(problem).option) == len(lay.option) + 1
+    assert dlx.count(problem, engine="bitset") == dlx.count(problem) == 3
+
+
+def paused_to_the_end(search) -> None:
+    """Count with ``search`` to its end, checking its arrays at every pause."""
+    while search.run() == PAUSED:
+        search.sanity()
+    search.sanity()
+    assert search.done
+
+
+@pytest.mark.parametrize("name", ["pent3x20_sym", "scott_sym", "pent4x15_sym"])
+def test_bitset_sanity_holds_at_every_pause(name):
+    problem = dlx.read(DATA / f"{name}.dlx")
+    search = BitsetSearch(problem, budget=997)
+    paused_to_the_end(search)
+    assert search.solutions == EXPECTED[name]
+    with_memo = BitsetSearch(problem, budget=997, memo=BitMemo.of(problem))
+    paused_to_the_end(with_memo)
+    assert with_memo.solutions == EXPECTED[name]
+
+
+def test_bitset_sanity_holds_in_streams_with_counters():
+    problem = dlx.Problem(primary=["a", "b", "c", "d"], bounds={"d": (1, 2)})
+    for option in (["a", "d"], ["b", "d"], ["c", "d"], ["a", "b"], ["c"], ["b"], ["a"]):
+        problem.add_option(option)
+    found = stream_to_end(BitsetSearch(problem, budget=1))
+    for options in found:
+        check(problem, options)
+    assert {frozenset(s) for s in found} == dlx.naive_solutions(problem)
+
+
+def test_bitset_sanity_catches_a_broken_state():
+    problem = dlx.read(DATA / "pent3x20_sym.dlx")
+    search = BitsetSearch(problem, budget=50)
+    while search.level < 3:
+        assert search.run() == PAUSED
+    search.sanity()
+    state = search._state
+    for array, row in ((state.key, 2), (state.free, 1), (state.key_hash, 3)):
+        saved = array.copy()
+        array[row] ^= np.uint64(1) if array.ndim == 1 else np.uint64(1) << np.uint64(0)
+        with pytest.raises(AssertionError):
+            search.sanity()
+        array[...] = saved
+    search.sanity()
+
+
+def test_overflow_restarts_with_wider_counts_for_every_kernel():
+    """Domino tilings of a 2 x 100 strip: F(101) > 2**64 (both kernels, with memos)."""
+    problem = dominoes(100, 2)
+    expected = 573147844013817084101  # F(101)
+    for engine in sorted(ENGINES):
+        count = dlx.count(problem, engine=engine)
+        assert count == expected and count.complete, engine

@@ -1,0 +1,352 @@
+"""The package's structure, read from its source with ``ast`` (nothing imported): no
+import cycle among ``dlx/`` modules (imports inside functions count)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "dlx"
+
+
+def module_name(path: Path) -> str:
+    """``dlx/search.py`` -> ``dlx.search``; ``dlx/__init__.py`` -> ``dlx``."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def dlx_modules() -> dict[str, Path]:
+    """Every module of the package, by dotted name."""
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(path: Path, modules) -> set[str]:
+    """The ``dlx`` modules that ``path`` imports, at the top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name in modules}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of ``graph`` (a list of nodes, the first repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for other in sorted(graph[node]):
+            if state.get(other) == 1:
+                return path[path.index(other) :] + [other]
+            if other not in state:
+                cycle = visit(other)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_find_cycle_finds_one():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycle_among_dlx_modules():
+    """The package ``dlx`` (its ``__init__``) may import every module, and a module may
+    import the package's public names, but no chain of imports comes back: the
+    package's node is left out (importing ``dlx.x`` runs ``dlx/__init__`` first, which
+    is no cycle of the modules' own)."""
+    modules = dlx_modules()
+    graph = {
+        name: imports_of(path, modules) - {"dlx", name}
+        for name, path in modules.items()
+        if name != "dlx"
+    }
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+# -- names in docstrings and comments ---------------------------------------------------
+
+EXTERNAL = {
+    "client",  # a Dask client
+    "np",
+    "numpy",
+    "numba",
+    "tqdm",
+    "os",
+    "sys",
+    "math",
+    "time",
+    "dask",
+    "mmap",
+    "itertools",
+    "functools",
+    "hashlib",
+    "json",
+    "argparse",
+    "random",
+    "pytest",
+    "hypothesis",
+    "threading",
+    "multiprocessing",
+    "signal",
+    "subprocess",
+    "ctypes",
+    "pickle",
+    "importlib",
+    "weakref",
+    "ast",
+    "re",
+    "collections",
+    "typing",
+    "str",
+    "int",
+    "float",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "bytes",
+    "len",
+    "range",
+    "print",
+    "sum",
+    "max",
+    "min",
+    "sorted",
+    "next",
+    "iter",
+    "isinstance",
+    "hasattr",
+    "getattr",
+    "open",
+    "repr",
+    "type",
+    "bool",
+    "zip",
+    "enumerate",
+    "any",
+    "all",
+    "abs",
+    "round",
+    "input",
+    "id",
+    "hash",
+    "format",
+    "super",
+    "object",
+    "vars",
+    "divmod",
+    "pow",
+}
+# ``name()`` or ``a.b.name()`` in double backticks, a name with a call's parentheses
+CALLED = re.compile(r"``((?:[A-Za-z_][A-Za-z0-9_]*\.)*)([A-Za-z_][A-Za-z0-9_]*)\([^`]*\)``")
+# ``_name``: a private helper, named alone
+PRIVATE = re.compile(r"``(_[a-z][A-Za-z0-9_]*)``")
+# ``dlx.module.name``: a dotted name in the package
+DOTTED = re.compile(r"``(dlx(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?:\(\))?``")
+
+
+def defined_names(paths) -> set[str]:
+    """Every name that the files define: functions, classes, methods, assigned names
+    and attributes, parameters, fields of named tuples, imported names."""
+    names = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[-1])
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if re.fullmatch(r"[a-z_][a-z0-9_ ]*", node.value):  # namedtuple fields
+                    names.update(node.value.split())
+    return names
+
+
+def module_names(path: Path) -> set[str]:
+    """The names a module defines at its top level (and its classes' members)."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(inner.name)
+            elif isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Store):
+                names.add(inner.id if isinstance(inner, ast.Name) else inner.attr)
+            elif isinstance(inner, ast.alias):
+                names.add((inner.asname or inner.name).split(".")[-1])
+    return names
+
+
+def unknown_names(paths, known: set[str], modules: dict[str, Path]) -> list[str]:
+    """The names that docstrings and comments of ``paths`` give but nothing defines
+    (a private ``_name``: nothing in its own file)."""
+    unknown = []
+    for path in paths:
+        text = path.read_text()
+        for prefix, name in CALLED.findall(text):
+            head = prefix.split(".")[0]
+            if head not in EXTERNAL and name not in known and name not in EXTERNAL:
+                unknown.append(f"{path.name}: {prefix}{name}()")
+        own = defined_names([path])  # a private name is its own module's
+        unknown += [f"{path.name}: {name}" for name in PRIVATE.findall(text) if name not in own]
+        for dotted in DOTTED.findall(text):
+            parts = dotted.split(".")
+            module = next(
+                (
+                    ".".join(parts[:k])
+                    for k in range(len(parts), 0, -1)
+                    if ".".join(parts[:k]) in modules
+                ),
+                None,
+            )
+            rest = parts[len(module.split(".")) :] if module else parts
+            if rest and rest[0].startswith("__"):  # dunders (``dlx.__version__``, lazy)
+                continue
+            if module is None or (rest and rest[0] not in module_names(modules[module])):
+                unknown.append(f"{path.name}: {dotted}")
+    return unknown
+
+
+def test_unknown_names_are_found(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""See ``_leave_level`` and ``dlx.search.nothing`` and ``missing()``."""\n')
+    modules = dlx_modules()
+    found = unknown_names([bad], defined_names(modules.values()), modules)
+    assert found == ["bad.py: missing()", "bad.py: _leave_level", "bad.py: dlx.search.nothing"]
+
+
+def test_docstrings_and_comments_name_only_what_exists():
+    """A name in double backticks with parentheses, a private ``_name``, or a dotted
+    ``dlx.module.name`` in a docstring or comment of ``dlx/`` or ``puzzles/`` must be
+    defined there (``_name`` in its own file) (a renamed helper leaves no stale name behind)."""
+    modules = dlx_modules()
+    paths = sorted(PACKAGE.rglob("*.py")) + sorted((ROOT / "puzzles").rglob("*.py"))
+    known = defined_names(paths)
+    assert not unknown_names(paths, known, modules)
+
+
+# -- function length, parameters, the public API's reach ---------------------------------
+
+MAX_LINES = 120  # the house rule for a function's length
+MAX_PARAMETERS = 10  # ... and for a public function's parameters
+
+
+def functions(root: Path):
+    """(file, node) of every function and method under ``root``."""
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield path.relative_to(ROOT), node
+
+
+@pytest.mark.parametrize("folder", ["dlx", "puzzles"])
+def test_no_function_is_longer_than_the_rule(folder):
+    long = [
+        f"{path}: {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for path, node in functions(ROOT / folder)
+        if node.end_lineno - node.lineno + 1 > MAX_LINES
+    ]
+    assert not long, f"functions over {MAX_LINES} lines: {long}"
+
+
+def parameters(node: ast.FunctionDef) -> int:
+    """The parameters of a function, ``self`` and ``cls`` left out."""
+    a = node.args
+    names = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+    names += [p.arg for p in (a.vararg, a.kwarg) if p is not None]
+    return len([n for n in names if n not in ("self", "cls")])
+
+
+def test_no_public_function_of_puzzles_takes_more_than_the_rule():
+    wide = [
+        f"{path}: {node.name} ({parameters(node)} parameters)"
+        for path, node in functions(ROOT / "puzzles")
+        if not node.name.startswith("_") and parameters(node) > MAX_PARAMETERS
+    ]
+    assert not wide, wide
+
+
+def test_no_public_callable_of_dlx_takes_more_than_the_rule():
+    import dlx
+
+    wide = []
+    for name in dlx.__all__:
+        value = getattr(dlx, name)
+        if not callable(value):
+            continue
+        members = [(name, value)]
+        if inspect.isclass(value):
+            members = [(f"{name}()", value.__init__)]
+            members += [
+                (f"{name}.{m}", f)
+                for m, f in vars(value).items()
+                if not m.startswith("_") and inspect.isfunction(f)
+            ]
+        for label, function in members:
+            try:
+                signature = inspect.signature(function)
+            except (TypeError, ValueError):  # a builtin's
+                continue
+            n = len([p for p in signature.parameters if p not in ("self", "cls")])
+            if n > MAX_PARAMETERS:
+                wide.append(f"{label}: {n} parameters")
+    assert not wide, wide
+
+
+@pytest.mark.parametrize("folder", ["puzzles", "scripts"])
+def test_puzzles_and_scripts_use_only_the_public_names(folder):
+    """``import dlx`` and the names of ``dlx.__all__``: nothing below them (a module
+    listed there, such as ``dlx.outputs`` for the command layers, is public whole)."""
+    import dlx
+
+    public = set(dlx.__all__) | {"__version__"}
+    modules = {f"dlx.{name}" for name in public if inspect.ismodule(getattr(dlx, name))}
+    reached = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Import):
+                reached += [
+                    f"{where} import {a.name}"
+                    for a in node.names
+                    if a.name.startswith("dlx.") and a.name not in modules
+                ]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "dlx":
+                if node.module in modules:
+                    continue
+                if node.module != "dlx":
+                    reached.append(f"{where} from {node.module} import ...")
+                else:
+                    reached += [f"{where} dlx.{a.name}" for a in node.names if a.name not in public]
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "dlx"
+                and node.attr not in public
+            ):
+                reached.append(f"{where} dlx.{node.attr}")
+    assert not reached, reached
