@@ -2,7 +2,8 @@
 
 This is the one place that decides how a search runs:
 
-- which kernel (``engine``: ``"dlx"``, the default; see ``dlx.engines``), and
+- which kernel (``engine``: ``"auto"``, the default, races the kernels on the problem
+  and continues the winner: see ``dlx.choose``; or a kernel's name: see ``dlx.engines``), and
 - serial or parallel. ``workers`` means the same everywhere: a number of processes,
   ``0`` (or None) for every core this process may use, ``1`` for this process alone.
   A search is parallel (cut into tasks by ``dlx.split``, run by ``dlx.workers``) when
@@ -54,12 +55,12 @@ def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
         raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
 
 
-def _prepare(name: str, problem, engine, propagate, limit, node_limit, time_limit):
-    """The problem to search (with its propagation rule) and the engine that runs it."""
+def _prepare(name: str, problem, propagate, limit, node_limit, time_limit):
+    """The problem to search (with its propagation rule)."""
     _check_call(name, problem, limit, node_limit, time_limit)
     if propagate is not None:
         problem = problem.with_propagation(propagate)
-    return problem, engines.resolve(engine, problem)
+    return problem
 
 
 def _parallel_settings(workers, parallel: Parallel | None, **settings) -> Parallel | None:
@@ -115,7 +116,7 @@ def count(
     >>> print(count(p))
     2
     """
-    problem, engine = _prepare("count", problem, engine, propagate, limit, node_limit, time_limit)
+    problem = _prepare("count", problem, propagate, limit, node_limit, time_limit)
     options = _parallel_settings(
         workers,
         parallel,
@@ -130,7 +131,8 @@ def count(
     if options is not None:
         from dlx.parallel import run_count
 
-        return run_count(
+        choice = engines.select(engine, problem, limit, forced=forced)
+        result = run_count(
             problem,
             options,
             workers=workers,
@@ -139,18 +141,23 @@ def count(
             node_limit=node_limit,
             time_limit=time_limit,
             progress=progress,
-            engine=engine,
+            engine=choice.name,
         ).count
-    search = engines.make_search(
-        problem,
-        engine,
-        forced=forced,
-        node_limit=node_limit,
-        time_limit=time_limit,
-        progress=progress,
-        memo=engines.make_memo(problem, engine) if limit is None else None,
-    )
-    return count_search(search, limit, progress)
+    else:
+        search_options = dict(forced=forced, node_limit=node_limit, time_limit=time_limit)
+        choice = engines.select(
+            engine, problem, limit, memo=limit is None, progress=progress, **search_options
+        )
+        search = choice.search or engines.make_search(
+            problem,
+            choice.name,
+            progress=progress,
+            memo=engines.make_memo(problem, choice.name) if limit is None else None,
+            **search_options,
+        )
+        result = count_search(search, limit, progress)
+    result.stats.engine = choice.describe()
+    return result
 
 
 def solutions(
@@ -184,9 +191,7 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
-    problem, engine = _prepare(
-        "solutions", problem, engine, propagate, limit, node_limit, time_limit
-    )
+    problem = _prepare("solutions", problem, propagate, limit, node_limit, time_limit)
     options = _parallel_settings(
         workers,
         parallel,
@@ -197,6 +202,7 @@ def solutions(
         executor=executor,
         mp_context=mp_context,
     )
+    choice = engines.select(engine, problem, limit, forced=forced)  # a race, then dropped
     if options is not None:
         from dlx.parallel import ParallelSolutionStream
 
@@ -211,17 +217,17 @@ def solutions(
             workers=workers,
             forced=forced,
             progress=progress,
-            engine=engine,
+            engine=choice.name,
         )
     search = engines.make_search(
         problem,
-        engine,
+        choice.name,
         forced=forced,
         node_limit=node_limit,
         time_limit=time_limit,
         progress=progress,
     )
-    return SolutionStream(search, limit)
+    return SolutionStream(search, limit, choice.describe())
 
 
 def first(problem: Problem, **options) -> Solution | None:

@@ -40,12 +40,14 @@ def _kernel():
 
 @dataclass
 class Stats:
-    """Search statistics: solutions found, nodes entered, link updates, seconds."""
+    """Search statistics: solutions found, nodes entered, link updates, seconds, and the
+    kernel that ran with why (``engine``, set by ``count`` and ``solutions``)."""
 
     solutions: int = 0
     nodes: int = 0
     updates: int = 0
     seconds: float = 0.0
+    engine: str = ""
 
     def __str__(self) -> str:
         rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
@@ -504,15 +506,18 @@ class SolutionStream(GeneratorStream):
     """An iterator over solutions; ``.stats``, ``.complete`` and ``.stopped_by`` tell
     how the search went once it stops."""
 
-    def __init__(self, search, limit: int | None):
+    def __init__(self, search, limit: int | None, engine: str = ""):
         self._search = search
         self._limit = limit
         self._found = 0
+        self.engine = engine  # the kernel and why (``Stats.engine``)
 
     @property
     def stats(self) -> Stats:
         """Statistics so far."""
-        return self._search.stats
+        stats = self._search.stats
+        stats.engine = self.engine
+        return stats
 
     @property
     def complete(self) -> bool:

@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from knuth import PROGRAMS as KNUTH  # noqa: E402  (this script's folder)
+from knuth import timed as knuth_timed  # noqa: E402
 
 import dlx  # noqa: E402
 from dlx.bitsearch import BitMemo, BitsetSearch  # noqa: E402 (the kernel's choices)
@@ -73,21 +74,6 @@ def timed(problem, engine: str, **choices):
     else:
         result = dlx.count(problem, engine=engine, workers=1)
     return result.stats.seconds, result.stats.nodes, result.solutions
-
-
-KNUTH = ("dlx1", "ssxcc")
-
-
-def knuth_timed(program: Path, dlx_file: Path):
-    """(seconds from start to exit, nodes, count) of one run of Knuth's ``program``."""
-    with dlx_file.open() as given:
-        start = time.perf_counter()
-        done = subprocess.run([str(program)], stdin=given, capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-    said = re.search(r"Altogether (\d+) solutions?,.* (\d+) nodes", done.stderr)
-    if done.returncode != 0 or said is None:
-        raise SystemExit(f"{program}: {done.stderr.strip().splitlines()[-1:]}")
-    return seconds, int(said.group(2)), int(said.group(1))
 
 
 def main(argv=None) -> int:
