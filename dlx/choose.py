@@ -215,10 +215,12 @@ def _race(kernels: list[Kernel], later: list[Kernel], limit: int | None, note: s
                 return Choice(p.name, f"{why}; {lost}{note}", p.search)
         ranked = sorted(probes, key=Probe.estimate)
         best = ranked[0].estimate()
-        if later and best > COMPILE_WORTH:
+        if later and math.isfinite(best) and best > COMPILE_WORTH:
             probes += [Probe(k.name, k.make(), limit) for k in later]
             later = []
             continue
+        if len(probes) == 1 and math.isfinite(best):
+            break  # the only one compiled, and its count does not pay for compiling more
         spent = sum(p.cpu for p in probes)
         clear = len(ranked) == 1 or ranked[1].estimate() >= CLEAR * best
         if (rounds >= MIN_ROUNDS and clear) or spent >= min(SHARE * best, MAX_PROBE):
