@@ -32,7 +32,15 @@ import numbers
 from dlx import engines
 from dlx.options import Parallel
 from dlx.problem import Problem
-from dlx.search import Count, Solution, SolutionStream, batch, count_search
+from dlx.search import (
+    Count,
+    Solution,
+    SolutionStream,
+    _option_indices,
+    batch,
+    count_search,
+    forced_nodes,
+)
 
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
 
@@ -55,9 +63,12 @@ def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
         raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
 
 
-def _prepare(name: str, problem, propagate, limit, node_limit, time_limit):
-    """The problem to search (with its propagation rule)."""
+def _prepare(name: str, problem, forced, propagate, limit, node_limit, time_limit):
+    """The problem to search (with its propagation rule); the forced options checked
+    before any kernel sees them (``auto`` hands them to several)."""
     _check_call(name, problem, limit, node_limit, time_limit)
+    indices = _option_indices("forced", forced)
+    forced_nodes(problem, indices, [0, len(indices)])
     if propagate is not None:
         problem = problem.with_propagation(propagate)
     return problem
@@ -116,7 +127,7 @@ def count(
     >>> print(count(p))
     2
     """
-    problem = _prepare("count", problem, propagate, limit, node_limit, time_limit)
+    problem = _prepare("count", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings(
         workers,
         parallel,
@@ -191,7 +202,7 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
-    problem = _prepare("solutions", problem, propagate, limit, node_limit, time_limit)
+    problem = _prepare("solutions", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings(
         workers,
         parallel,

@@ -6,26 +6,36 @@ candidate
     A kernel that takes the problem (its ``refuses`` says nothing against it) and needs
     no compiling: warmed up in this process or fresh in numba's cache (its ``ready``).
 probe
-    A search of the problem by one candidate, made exactly as the count will make it
-    (forced options, memo, limits), run for a *slice* of time and then paused.
+    A search of the problem by one candidate, made as the count will make it (forced
+    options, limits) but without a memo, run a step at a time and timed in this
+    process's CPU seconds (the machine may be shared).
 estimate
-    What a probe says is left of its count: its seconds so far times ``(1 - f) / f``,
-    ``f`` being the kernel's own ``fraction()`` (the share of its tree done, from the
-    branch numbers along its path), which is Knuth's progress estimate in DLX1.
+    What a probe says is left of its count: Knuth's estimate of its tree's size (the
+    nodes so far over ``f``, the kernel's own ``fraction()``: the share of its tree done,
+    from the branch numbers along its path, as DLX1's progress report), less the nodes
+    done, times its CPU seconds per node since its first step (that step pays for
+    setting up, which the speed leaves out).
 
 The race
 --------
-Each round gives every live probe one slice (the best estimate first); slices double
-from ``FIRST_SLICE`` seconds. A probe that finishes (its tree done, or the count's
-solution limit met) wins at once: it is handed back and the caller continues it, so
-its work is not lost, and a count that takes milliseconds costs no more than the other
-kernels' first slices. Otherwise the race stops, and the best estimate wins, when
+Each round gives every probe one slice (the best estimate first); slices double from
+``FIRST_SLICE`` seconds. A probe that finishes (its tree done, or the count's solution
+limit met) wins at once: its search is handed back, so its work is not lost, and a
+count that takes milliseconds costs no more than the other kernels' first slices.
+Otherwise the race stops, and the best estimate wins, when
 
 - after ``MIN_ROUNDS`` rounds one estimate is ``CLEAR`` times below every other, or
-- the probes have cost ``SHARE`` of the winner's estimate (or ``MAX_PROBE`` seconds).
+- the probes have cost ``SHARE`` of the best estimate, and that estimate is steady
+  (within a factor ``STEADY`` of the round before's: an early estimate can be a
+  thousand times too small, when the first subtrees are tiny), or ``MAX_PROBE``
+  seconds.
 
-The winner's probe is handed back to be continued; the others are dropped (what they
-cost is the price of ``auto``: at most about ``SHARE`` of the count, or the first slices).
+The winner's probe is handed back to be continued, unless the count takes a memo
+(a full count: the memo must see its search from the start, so the caller starts the
+winner afresh); the others are dropped. What they cost is the price of ``auto``: about
+``SHARE`` of the count, or the first slices. The estimates leave out what a memo saves
+(the probes have none, and its hits come late): a kernel whose memo saves most of its
+tree can lose a race it would have won (see the benchmark, ``scripts/bench_kernels.py``).
 
 Compiling
 ---------
@@ -51,6 +61,7 @@ from dlx.errors import ProblemError
 FIRST_SLICE = 0.00025  # seconds of the first slice of each probe
 MIN_ROUNDS = 3  # rounds before an estimate can win by its margin alone
 CLEAR = 4.0  # ... the margin: every other estimate this many times higher
+STEADY = 2.0  # the best estimate may stop the race when within this factor of the last
 SHARE = 0.02  # the probes stop once they have cost this share of the best estimate
 MAX_PROBE = 3.0  # ... or this many seconds
 COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
@@ -206,6 +217,7 @@ def _race(kernels: list[Kernel], later: list[Kernel], limit: int | None, note: s
         return Choice(p.name, f"auto: the only kernel compiled{note}", p.search)
     slice_seconds = FIRST_SLICE
     rounds = 0
+    previous = None  # the best estimate of the round before
     while True:
         rounds += 1
         for p in sorted(probes, key=Probe.estimate):
@@ -223,8 +235,12 @@ def _race(kernels: list[Kernel], later: list[Kernel], limit: int | None, note: s
             break  # the only one compiled, and its count does not pay for compiling more
         spent = sum(p.cpu for p in probes)
         clear = len(ranked) == 1 or ranked[1].estimate() >= CLEAR * best
-        if (rounds >= MIN_ROUNDS and clear) or spent >= min(SHARE * best, MAX_PROBE):
+        steady = previous is not None and previous / STEADY <= best <= previous * STEADY
+        if (rounds >= MIN_ROUNDS and clear) or spent >= MAX_PROBE:
             break
+        if steady and spent >= SHARE * best:
+            break
+        previous = best
         slice_seconds *= 2
     winner = ranked[0]
     said = ", ".join(str(p) for p in ranked)

@@ -12,9 +12,9 @@ ratio dlx / bitset and the load average before and after (the machine may be sha
 
 ``--knuth DIR``: a folder holding Knuth's ``dlx1`` and ``ssxcc``, built for instance with
 ``build_knuth.sh`` from a snapshot of his programs (nothing of them is in this project);
-each case is written as a ``.dlx`` file and fed to both, timed from start to exit (their
-reading of the input included), interleaved with the two kernels, and their counts
-checked against ours.
+each case is written as a ``.dlx`` file and fed to both, timed in CPU seconds from start
+to exit (their reading of the input included; ``knuth.py``), interleaved with the two
+kernels, and their counts checked against ours.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def bench(args, scratch: Path) -> None:
             k = statistics.median(r[0] for r in runs[program])
             print(
                 f"{'':10} {program.upper():>5} {k:7.3f} s {runs[program][0][1]:>11,} nodes"
-                f"  (from start to exit)  {program.upper()} / bitset {k / b:5.2f}",
+                f"  (CPU, start to exit)  {program.upper()} / bitset {k / b:5.2f}",
                 flush=True,
             )
 

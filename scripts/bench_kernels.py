@@ -7,8 +7,8 @@ problem once before the clock starts, which compiles it or loads it from numba's
 cache), on one core; the seconds are the median CPU time of the ``dlx.count`` calls.
 Every count is asserted against the case's known count (its source is named with the
 case). With ``--knuth DIR`` (a folder holding Knuth's ``dlx1`` and ``ssxcc``) each
-problem is also written as a ``.dlx`` file and timed with both, from start to exit,
-in the same rounds; the ratio column is seconds / SSXCC's.
+problem is also written as a ``.dlx`` file and timed with both (CPU seconds from start
+to exit), in the same rounds; the ratio column is seconds / SSXCC's.
 
     python scripts/bench_kernels.py --quick                 # a subset, under a minute
     python scripts/bench_kernels.py --runs 3 --knuth DIR    # the whole suite
