@@ -22,7 +22,7 @@ Each round gives every probe one slice (the best estimate first); slices double 
 ``FIRST_SLICE`` seconds. A probe that finishes (its tree done, or the count's solution
 limit met) wins at once: its search is handed back, so its work is not lost, and a
 count that takes milliseconds costs no more than the other kernels' first slices.
-Otherwise the race stops, and the best estimate wins, when
+Otherwise the race stops when
 
 - after ``MIN_ROUNDS`` rounds one estimate is ``CLEAR`` times below every other, or
 - the probes have cost ``SHARE`` of the best estimate, and that estimate is steady
@@ -30,6 +30,10 @@ Otherwise the race stops, and the best estimate wins, when
   thousand times too small, when the first subtrees are tiny), or ``MAX_PROBE``
   seconds.
 
+The best estimate wins, except that a kernel whose registry row says the problem looks
+like its kind (``suits``: the bitset kernel on tilings) wins unless another estimate is
+``PRIOR`` times below its own: the estimates can be far off where the first subtrees
+are small, and on tilings the shape is the better guide (``scripts/bench_kernels.py``).
 The winner's probe is handed back to be continued, unless the count takes a memo
 (a full count: the memo must see its search from the start, so the caller starts the
 winner afresh); the others are dropped. What they cost is the price of ``auto``: about
@@ -61,6 +65,7 @@ from dlx.errors import ProblemError
 FIRST_SLICE = 0.00025  # seconds of the first slice of each probe
 MIN_ROUNDS = 3  # rounds before an estimate can win by its margin alone
 CLEAR = 4.0  # ... the margin: every other estimate this many times higher
+PRIOR = 2.0  # a kernel that suits the shape wins unless an estimate is this many times below
 STEADY = 2.0  # the best estimate may stop the race when within this factor of the last
 SHARE = 0.02  # the probes stop once they have cost this share of the best estimate
 MAX_PROBE = 3.0  # ... or this many seconds
@@ -205,10 +210,10 @@ def choose(problem, kernels: list[Kernel], limit: int | None = None) -> Choice:
         ready = [guess]
         note = f"; no kernel compiled yet, {guess.name} guessed from the problem's shape"
     later = [k for k in takers if k not in ready]
-    return _race(ready, later, limit, note)
+    return _race(problem, ready, later, limit, note)
 
 
-def _race(kernels: list[Kernel], later: list[Kernel], limit: int | None, note: str) -> Choice:
+def _race(problem, kernels: list[Kernel], later: list[Kernel], limit, note: str) -> Choice:
     """Race the probes of ``kernels`` (``later``: compiled and added once the count looks
     long enough to pay for it)."""
     probes = [Probe(k.name, k.make(), limit) for k in kernels]
@@ -229,7 +234,7 @@ def _race(kernels: list[Kernel], later: list[Kernel], limit: int | None, note: s
         best = ranked[0].estimate()
         if later and math.isfinite(best) and best > COMPILE_WORTH:
             probes += [Probe(k.name, k.make(), limit) for k in later]
-            later = []
+            kernels, later = kernels + later, []
             continue
         if len(probes) == 1 and math.isfinite(best):
             break  # the only one compiled, and its count does not pay for compiling more
@@ -242,6 +247,18 @@ def _race(kernels: list[Kernel], later: list[Kernel], limit: int | None, note: s
             break
         previous = best
         slice_seconds *= 2
-    winner = ranked[0]
     said = ", ".join(str(p) for p in ranked)
+    best = ranked[0].estimate()
+    suited = [p for p in ranked if _suits(kernels, p.name, problem)]
+    if suited and suited[0].estimate() <= PRIOR * best and suited[0] is not ranked[0]:
+        winner = suited[0]
+        said = f"{winner.name} suits its shape, no estimate {PRIOR:g}x below its; {said}"
+    else:
+        winner = ranked[0]
     return Choice(winner.name, f"auto: {said}{note}", winner.search)
+
+
+def _suits(kernels: list[Kernel], name: str, problem) -> bool:
+    """Whether the kernel ``name``'s row says that ``problem`` looks like its kind."""
+    kernel = next(k for k in kernels if k.name == name)
+    return kernel.suits is not None and bool(kernel.suits(problem))

@@ -42,8 +42,13 @@ class Engine(NamedTuple):
     suits: object = None  # problem -> True when it looks like this kernel's kind
 
 
+def _takes_all(problem: Problem) -> None:
+    """Dancing links take every problem (no reason against it)."""
+    return None
+
+
 ENGINES: dict[str, Engine] = {
-    "dlx": Engine(Search, Memo.of, ready=lambda: compiling.ready("search")),
+    "dlx": Engine(Search, Memo.of, _takes_all, lambda: compiling.ready("search")),
     "bitset": Engine(BitsetSearch, BitMemo.of, why_not, lambda: compiling.ready("bitset"), suits),
 }
 RESERVED: tuple[str, ...] = ()
