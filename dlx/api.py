@@ -2,7 +2,9 @@
 
 This is the one place that decides how a search runs:
 
-- which kernel (``engine``: ``"dlx"``, the default; see ``dlx.engines``), and
+- which kernel (``engine``: ``"dlx"``, the default; ``"auto"`` races the kernels
+  that take the problem and continues the winner: see ``dlx.choose``; or a kernel's
+  name: see ``dlx.engines``), and
 - serial or parallel: a search is parallel (cut into tasks by ``dlx.split``, run by
   ``dlx.workers``) when it is given ``parallel=dlx.Parallel(...)``, the one object
   that holds the settings of a split (``workers``: ``0``, the default, for every core
@@ -28,6 +30,7 @@ import warnings
 from dataclasses import replace
 
 from dlx import engines
+from dlx.driver import forced_nodes, option_indices
 from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
 from dlx.search import Count, Solution, SolutionStream, batch, count_search
@@ -53,12 +56,16 @@ def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
         raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
 
 
-def _prepare(name: str, problem, engine, propagate, limit, node_limit, time_limit):
-    """The problem to search (with its propagation rule) and the engine that runs it."""
+def _prepare(name: str, problem, forced, propagate, limit, node_limit, time_limit):
+    """The problem to search (with its propagation rule); the forced options checked
+    before any kernel sees them (``auto`` hands them to several)."""
     _check_call(name, problem, limit, node_limit, time_limit)
+    indices = option_indices("forced", forced)
+    if indices:  # (a problem with none never builds the dancing-links arrays here)
+        forced_nodes(problem, indices, [0, len(indices)])
     if propagate is not None:
         problem = problem.with_propagation(propagate)
-    return problem, engines.resolve(engine, problem)
+    return problem
 
 
 LOOSE = (
@@ -140,12 +147,13 @@ def count(
     >>> print(count(p))
     2
     """
-    problem, engine = _prepare("count", problem, engine, propagate, limit, node_limit, time_limit)
+    problem = _prepare("count", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings("count", parallel, deprecated)
     if options is not None:
         from dlx.parallel import run_count
 
-        return run_count(
+        choice = engines.select(engine, problem, limit, forced=forced)
+        result = run_count(
             problem,
             options,
             forced=forced,
@@ -153,18 +161,23 @@ def count(
             node_limit=node_limit,
             time_limit=time_limit,
             progress=progress,
-            engine=engine,
+            engine=choice.name,
         ).count
-    search = engines.make_search(
-        problem,
-        engine,
-        forced=forced,
-        node_limit=node_limit,
-        time_limit=time_limit,
-        progress=progress,
-        memo=engines.make_memo(problem, engine) if limit is None else None,
-    )
-    return count_search(search, limit, progress)
+    else:
+        search_options = dict(forced=forced, node_limit=node_limit, time_limit=time_limit)
+        choice = engines.select(
+            engine, problem, limit, memo=limit is None, progress=progress, **search_options
+        )
+        search = choice.search or engines.make_search(
+            problem,
+            choice.name,
+            progress=progress,
+            memo=engines.make_memo(problem, choice.name) if limit is None else None,
+            **search_options,
+        )
+        result = count_search(search, limit, progress)
+    result.stats.engine = choice.describe()
+    return result
 
 
 def solutions(
@@ -193,10 +206,9 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
-    problem, engine = _prepare(
-        "solutions", problem, engine, propagate, limit, node_limit, time_limit
-    )
+    problem = _prepare("solutions", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings("solutions", parallel, deprecated)
+    choice = engines.select(engine, problem, limit, forced=forced)  # a race, then dropped
     if options is not None:
         from dlx.parallel import ParallelSolutionStream
 
@@ -205,17 +217,17 @@ def solutions(
         if options.checkpoint is not None:
             raise ValueError("a checkpoint records counts: solutions() takes none")
         return ParallelSolutionStream(
-            problem, limit, options, forced=forced, progress=progress, engine=engine
+            problem, limit, options, forced=forced, progress=progress, engine=choice.name
         )
     search = engines.make_search(
         problem,
-        engine,
+        choice.name,
         forced=forced,
         node_limit=node_limit,
         time_limit=time_limit,
         progress=progress,
     )
-    return SolutionStream(search, limit)
+    return SolutionStream(search, limit, choice.describe())
 
 
 def first(problem: Problem, **options) -> Solution | None:

@@ -22,7 +22,6 @@ except ImportError:  # pragma: no cover - not POSIX
     fcntl = None
 
 from dlx import layout
-from dlx.engines import DEFAULT
 from dlx.problem import Problem
 from dlx.split import Split, Task
 
@@ -36,13 +35,14 @@ class CheckpointError(ValueError):
     """A checkpoint file that does not belong to this problem and split, or is damaged."""
 
 
-def problem_digest(problem: Problem, forced=(), engine: str = DEFAULT) -> str:
+def problem_digest(problem: Problem, forced=(), engine: str = "dlx") -> str:
     """A digest of the problem's kernel arrays, the forced options and (unless it is
-    the default) the engine, whose search tree the split's paths name."""
+    dancing links, the default before there was a choice) the engine, whose search tree
+    the split's paths name."""
     text = layout.digest(problem.arrays(), forced)
     if problem.propagate is not None:  # another tree: other paths
         text = hashlib.sha256(f"{text} {problem.propagate}".encode()).hexdigest()[:32]
-    if engine == DEFAULT:
+    if engine == "dlx":
         return text  # as before there was a choice of engine
     return hashlib.sha256(f"{text} {engine}".encode()).hexdigest()[:32]
 

@@ -72,8 +72,9 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=CHOICES,
         default=DEFAULT,
-        help="the kernel: dlx (dancing links, the default), bitset (fills the first empty "
-        "item: for tilings), auto (bitset for tilings it takes, else dlx)",
+        help="the kernel: auto (the default: a short race of the kernels that take the "
+        "problem, then the fastest runs), dlx (dancing links), bitset (fills the first "
+        "empty item: for tilings); the summary says which ran and why",
     )
     parser.add_argument(
         "--propagate",
@@ -194,7 +195,7 @@ def _main(argv, task_runner) -> int:
         return _error(e)
     out.flush()
     note = "" if stream.complete else _incomplete(stream.stopped_by, args)
-    print(f"{stream.stats}{note}", file=sys.stderr)
+    print(f"engine: {stream.stats.engine or args.engine}\n{stream.stats}{note}", file=sys.stderr)
     return 0
 
 
@@ -233,5 +234,5 @@ def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
     if args.checkpoint is not None:
         done = f"{result.resumed} of {result.tasks} subproblems"
         resumed = f"; {args.checkpoint}: {done} were done before"
-    print(f"{result.stats}{note}{resumed}", file=sys.stderr)
+    print(f"engine: {result.stats.engine}\n{result.stats}{note}{resumed}", file=sys.stderr)
     return 0

@@ -49,6 +49,20 @@ def _cache_is_fresh(dispatcher) -> bool:
         return True
 
 
+def ready(kind: str) -> bool:
+    """True when the kernel ``kind`` (``"search"``, ``"bitset"``) needs no compiling:
+    warmed up in this process, or fresh in numba's cache (True when that cannot be told)."""
+    if (kind, False) in _done:
+        return True
+    if kind == "bitset":
+        from dlx import bitset
+
+        return _cache_is_fresh(bitset.search)
+    from dlx import kernel
+
+    return _cache_is_fresh(kernel.search)
+
+
 def _say(text: str) -> None:
     """One line on stderr, at once."""
     print(f"dlx: {text}", file=sys.stderr, flush=True)

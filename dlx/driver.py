@@ -90,12 +90,14 @@ MAX_BUDGET = 1 << 40
 
 @dataclass
 class Stats:
-    """Search statistics: solutions found, nodes entered, link updates, seconds."""
+    """Search statistics: solutions found, nodes entered, link updates, seconds, and the
+    kernel that ran with why (``engine``, set by ``count`` and ``solutions``)."""
 
     solutions: int = 0
     nodes: int = 0
     updates: int = 0
     seconds: float = 0.0
+    engine: str = ""
 
     def __str__(self) -> str:
         rate = self.nodes / self.seconds if self.seconds > 0 else 0.0

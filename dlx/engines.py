@@ -7,47 +7,94 @@ kernel plugs in as one row of ``ENGINES``: its search class (a subclass of
 (``problem -> memo or None``; the memo is the kernel's own business, handed back to
 its searches only).
 
-Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
-the first empty item, for tilings); ``"auto"``: the bitset kernel for problems it takes
-that look like tilings (``dlx.bitlayout.suits``), else dancing links.
+A row may also say which problems its kernel refuses (``refuses``: problem -> reason or
+None), whether it is compiled (``ready``: () -> bool) and which problems look like its
+kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
+``dlx.choose``) and tries the kernel's search where a row has none.
+
+Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills the first
+empty item, for tilings); ``"auto"`` (the default): the kernel that a short race of
+every kernel that takes the problem says is fastest on it (``dlx.choose``).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from dlx.bitlayout import suits
+from dlx import compiling
+from dlx.bitlayout import suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
+from dlx.choose import Choice, Kernel, choose
 from dlx.problem import Problem
 from dlx.search import Memo, Search
 
 
 class Engine(NamedTuple):
-    """A kernel: its resumable search class and its memo factory."""
+    """A kernel: its resumable search class and its memo factory (and for ``auto``,
+    optionally: what it refuses, whether it is compiled, what looks like its kind)."""
 
     search: type
     memo: object  # problem -> memo for full counts, or None
+    refuses: object = None  # problem -> why it cannot search it, or None
+    ready: object = None  # () -> True when no compiling is needed
+    suits: object = None  # problem -> True when it looks like this kernel's kind
+
+
+def _takes_all(problem: Problem) -> None:
+    """Dancing links take every problem (no reason against it)."""
+    return None
 
 
 ENGINES: dict[str, Engine] = {
-    "dlx": Engine(Search, Memo.of),
-    "bitset": Engine(BitsetSearch, BitMemo.of),
+    "dlx": Engine(Search, Memo.of, _takes_all, lambda: compiling.ready("search")),
+    "bitset": Engine(BitsetSearch, BitMemo.of, why_not, lambda: compiling.ready("bitset"), suits),
 }
 RESERVED: tuple[str, ...] = ()
-DEFAULT = "dlx"
-CHOICES = ("dlx", "bitset", "auto")  # what ``engine=`` and ``--engine`` take
+DEFAULT = "dlx"  # auto is not yet within 1.1x of the best kernel everywhere (issue #25)
+CHOICES = (*ENGINES, "auto")  # what ``engine=`` and ``--engine`` take
+RULES = "dlx"  # the one kernel that applies a propagation rule (``propagate=``)
+
+
+def select(
+    engine: str | None, problem: Problem, limit: int | None = None, memo: bool = False, **options
+) -> Choice:
+    """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
+    also the winning probe (``dlx.choose``): a search made with ``options`` (keywords as
+    for ``make_search``, no memo) and run as a count to ``limit``, to be continued by
+    such a count; none when the count takes a memo (``memo``) and the probe did not
+    finish (a memo must see its search from the start; and a memo's hits, rare in a
+    probe, would only blur the estimates)."""
+    name = DEFAULT if engine is None else engine
+    if name != "auto":
+        return Choice(resolve(name, problem), f"engine={name!r}")
+    if problem.propagate is not None:
+        return Choice(RULES, "auto: the only kernel that applies rules")
+
+    def maker(kernel: str):
+        return lambda: ENGINES[kernel].search(problem, **options)
+
+    kernels = [
+        Kernel(name, maker(name), row.refuses, row.ready, row.suits)
+        for name, row in ENGINES.items()
+    ]
+    choice = choose(problem, kernels, limit)
+    if memo and choice.search is not None and not choice.search.done:
+        choice.search = None
+    return choice
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:
-    """The engine that runs ``problem`` under the name ``engine`` (ValueError if none)."""
+    """The engine that runs ``problem`` under the name ``engine`` (ValueError if none);
+    ``auto`` races the kernels on ``problem`` (``select``), and is left as it is
+    without one."""
     name = DEFAULT if engine is None else engine
     propagating = problem is not None and problem.propagate is not None
     if name == "auto":
-        return "bitset" if problem is not None and not propagating and suits(problem) else DEFAULT
-    if name == "bitset" and propagating:
+        return name if problem is None else select(name, problem).name
+    if name in ENGINES and name != RULES and propagating:
         raise ValueError(
             f"propagate={problem.propagate!r} is a rule of the dlx engine; "
-            "the bitset kernel does not apply it (use engine='dlx' or 'auto')"
+            f"the {name} kernel does not apply it (use engine='dlx' or 'auto')"
         )
     if name in ENGINES:
         return name

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from dlx import compiling
 from dlx.checkpoint import Checkpoint, CheckpointError, problem_digest
-from dlx.engines import DEFAULT
+from dlx.engines import DEFAULT, resolve
 from dlx.options import Parallel
 from dlx.problem import Problem
 from dlx.search import Count, GeneratorStream, Progress, Solution, Stats
@@ -97,6 +97,7 @@ def run_count(
 ) -> ParallelRun:
     """Count the solutions of ``problem`` in tasks, as ``options`` say."""
     forced = tuple(int(k) for k in forced)
+    engine = resolve(engine, problem)  # "auto": one choice, here, for every task
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
     started = time.time()
@@ -297,7 +298,7 @@ class ParallelSolutionStream(GeneratorStream):
         self._options = options
         self._forced = tuple(int(k) for k in forced)
         self._progress = progress
-        self._engine = engine
+        self._engine = resolve(engine, problem)
         if options.dask is not None:
             dask_client_class()  # fail now, not at the first solution
         self.stats = Stats()

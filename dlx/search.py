@@ -376,15 +376,18 @@ class SolutionStream(GeneratorStream):
     """An iterator over solutions; ``.stats``, ``.complete`` and ``.stopped_by`` tell
     how the search went once it stops."""
 
-    def __init__(self, search, limit: int | None):
+    def __init__(self, search, limit: int | None, engine: str = ""):
         self._search = search
         self._limit = limit
         self._found = 0
+        self.engine = engine  # the kernel and why (``Stats.engine``)
 
     @property
     def stats(self) -> Stats:
         """Statistics so far."""
-        return self._search.stats
+        stats = self._search.stats
+        stats.engine = self.engine
+        return stats
 
     @property
     def complete(self) -> bool:

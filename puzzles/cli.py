@@ -14,7 +14,8 @@ one by one, and takes the same shared flags with the same meaning:
   ``--checkpoint FILE`` (with ``--count``, one puzzle) records finished parts of the
   search so that a rerun goes on where it stopped;
   ``--progress/--no-progress`` (default: a bar when standard error is a terminal);
-  ``--stats`` prints each puzzle's search nodes on standard error.
+  ``--stats`` prints each puzzle's search nodes on standard error, and the kernel
+  that searched it with why (``auto`` measures: see ``dlx.choose``).
 
 Solutions go to standard output, a one-line summary to standard error; bad input is
 refused in one line naming the file, line and cell (exit status 2).
@@ -240,6 +241,7 @@ class Outcome:
     stopped_by: str | None = None
     nodes: int = 0
     result: object = None  # the adapter's count, when counted
+    engine: str = ""  # the kernel that searched, and why (``dlx.Stats.engine``)
 
 
 def _check(args) -> None:
@@ -391,7 +393,8 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
             for answer in module.solutions(puzzle, 1, workers=1):
                 printer.answer(answer)
         found, nodes = result.solutions, result.stats.nodes
-        return Outcome(found, result.complete, result.stopped_by, nodes, result)
+        engine = getattr(result.stats, "engine", "")
+        return Outcome(found, result.complete, result.stopped_by, nodes, result, engine)
     limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
     answers = module.solutions(puzzle, limit, **search)
     found = 0
@@ -404,7 +407,8 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
             raise Interrupted(found) from None
         raise
     complete = answers.complete or (args.unique and found >= 2)
-    return Outcome(found, complete, answers.stopped_by, answers.nodes)
+    engine = getattr(answers, "engine", "")
+    return Outcome(found, complete, answers.stopped_by, answers.nodes, engine=engine)
 
 
 class Printer:
@@ -462,6 +466,8 @@ class Printer:
             summary = getattr(puzzle, "summary", None)
             extra = f" ({summary()})" if summary is not None else ""
             print(f"{prefix}{o.nodes} nodes{extra}", file=sys.stderr)
+            if o.engine:
+                print(f"{prefix}engine: {o.engine}", file=sys.stderr)
         if not o.complete and o.stopped_by and not o.stopped_by.startswith("solution limit"):
             print(f"note: {prefix}search stopped by the {o.stopped_by}", file=sys.stderr)
         entry: dict = {"label": self.label}

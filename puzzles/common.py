@@ -231,6 +231,11 @@ class Answers:
         """Search nodes so far."""
         return self.account.stats.nodes
 
+    @property
+    def engine(self) -> str:
+        """The kernel that searched, and why ("" where the search does not say)."""
+        return getattr(self.account.stats, "engine", "")
+
 
 SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint", "dask")
 

@@ -12,24 +12,25 @@ ratio dlx / bitset and the load average before and after (the machine may be sha
 
 ``--knuth DIR``: a folder holding Knuth's ``dlx1`` and ``ssxcc``, built for instance with
 ``build_knuth.sh`` from a snapshot of his programs (nothing of them is in this project);
-each case is written as a ``.dlx`` file and fed to both, timed from start to exit (their
-reading of the input included), interleaved with the two kernels, and their counts
-checked against ours.
+each case is written as a ``.dlx`` file and fed to both, timed in CPU seconds from start
+to exit (their reading of the input included; ``knuth.py``), interleaved with the two
+kernels, and their counts checked against ours.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from knuth import PROGRAMS as KNUTH  # noqa: E402  (this script's folder)
+from knuth import timed as knuth_timed  # noqa: E402
 
 import dlx  # noqa: E402
 from dlx import BitMemo, BitsetSearch, count_search  # noqa: E402 (the kernel's choices)
@@ -72,21 +73,6 @@ def timed(problem, engine: str, **choices):
     else:
         result = dlx.count(problem, engine=engine)
     return result.stats.seconds, result.stats.nodes, result.solutions
-
-
-KNUTH = ("dlx1", "ssxcc")
-
-
-def knuth_timed(program: Path, dlx_file: Path):
-    """(seconds from start to exit, nodes, count) of one run of Knuth's ``program``."""
-    with dlx_file.open() as given:
-        start = time.perf_counter()
-        done = subprocess.run([str(program)], stdin=given, capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-    said = re.search(r"Altogether (\d+) solutions?,.* (\d+) nodes", done.stderr)
-    if done.returncode != 0 or said is None:
-        raise SystemExit(f"{program}: {done.stderr.strip().splitlines()[-1:]}")
-    return seconds, int(said.group(2)), int(said.group(1))
 
 
 def main(argv=None) -> int:
@@ -144,7 +130,7 @@ def bench(args, scratch: Path) -> None:
             k = statistics.median(r[0] for r in runs[program])
             print(
                 f"{'':10} {program.upper():>5} {k:7.3f} s {runs[program][0][1]:>11,} nodes"
-                f"  (from start to exit)  {program.upper()} / bitset {k / b:5.2f}",
+                f"  (CPU, start to exit)  {program.upper()} / bitset {k / b:5.2f}",
                 flush=True,
             )
 

@@ -17,7 +17,8 @@ from shared import DATA, load
 import dlx
 
 ROOT = DATA.parent.parent
-LONG = str(DATA / "pent6x10_all.dlx")  # long enough to be stopped midway
+LONG = str(DATA / "pent6x10_all.dlx")  # long enough to be stopped midway ...
+SLOW = ("--engine", "dlx")  # ... by dancing links (auto's pick may count it in 1 s)
 
 
 def children(pid: int) -> set[int]:
@@ -42,7 +43,7 @@ def alive(pid: int) -> bool:
 
 def start(*args: str) -> subprocess.Popen:
     """``python -m dlx`` with ``args``, started in its own session."""
-    command = [sys.executable, "-m", "dlx", *args, "--no-progress"]
+    command = [sys.executable, "-m", "dlx", *args, *SLOW, "--no-progress"]
     return subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -133,7 +134,7 @@ def test_stops_where_the_parent_blocked_signals_and_ignored_sigchld(expected):
     )
     assert done.returncode == 0 and done.stdout.split()[0] == str(expected["pent6x10_sym"])
     process = subprocess.Popen(
-        [sys.executable, "-m", "dlx", LONG, *flags],
+        [sys.executable, "-m", "dlx", LONG, *SLOW, *flags],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -1,0 +1,192 @@
+"""``engine="auto"`` (``dlx.choose``): it picks by measuring, gives the counts of every
+kernel, never picks one that refuses the problem, and says what it ran and why; and the
+board of the 25 one-sided tetrasticks on the order-5 Aztec diamond."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_polyform import check_tiling
+
+import dlx
+from dlx import choose, engines
+from dlx.cli import main as dlx_main
+from puzzles.cli import main as puzzles_main
+from puzzles.lattices import LATTICES
+from puzzles.polyform import tiling
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+KERNELS = [name for name in dlx.ENGINE_CHOICES if name != "auto"]
+
+
+def takers(problem) -> list[str]:
+    """The kernels that take ``problem`` (by their registry rows)."""
+    return [n for n in KERNELS if (engines.ENGINES[n].refuses or (lambda p: None))(problem) is None]
+
+
+def counted_by_all(problem, **options) -> int:
+    """The count of ``problem`` by ``auto``, asserted equal to each kernel's that takes it;
+    the chosen kernel is one of those."""
+    result = dlx.count(problem, engine="auto", **options)
+    chosen = result.stats.engine.split(" ")[0]
+    assert chosen in takers(problem), result.stats.engine
+    for name in takers(problem):
+        assert dlx.count(problem, engine=name, **options).solutions == result.solutions, name
+    return result.solutions
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("pent3x20_sym", 2),  # data/dlx/EXPECTED.tsv
+        ("pent4x15_sym", 368),
+        ("scott_sym", 65),
+        ("sudoku_eastermonster", 1),
+        ("sudokuk_goldennugget", 1),
+    ],
+)
+def test_auto_counts_the_shipped_files_as_every_kernel_does(name, expected):
+    assert counted_by_all(dlx.read(DATA / "dlx" / f"{name}.dlx")) == expected
+
+
+@pytest.mark.parametrize(
+    ("board", "pieces", "expected"),
+    [
+        ("sticks_clipped1.txt", "polysticks:1-3", 21),  # data/polyform/SOURCES.md
+        ("sticks_clipped2.txt", "polysticks:1-3", 132),
+        ("hexiamonds_trapezoid4x11.txt", "hexiamonds", 76),
+    ],
+)
+def test_auto_counts_the_shipped_boards_as_every_kernel_does(board, pieces, expected):
+    puzzle = tiling.make_puzzle(str(DATA / "polyform" / board), pieces)
+    plan = tiling.plan_symmetry(puzzle, fallback=True)
+    assert not plan.filter  # the restricted count is the distinct count
+    assert counted_by_all(tiling.build(puzzle, plan)) == expected
+
+
+def test_auto_with_limits_and_forced_options_counts_as_the_kernels_do():
+    problem = dlx.read(DATA / "dlx" / "pent6x10_sym.dlx")
+    for limit in (1, 7, 100):
+        assert counted_by_all(problem, limit=limit) == limit
+    first = dlx.first(problem, engine="dlx")
+    assert counted_by_all(problem, forced=first.options[:3]) >= 1
+    assert dlx.count(problem, engine="auto", node_limit=50).complete is False
+
+
+def coloured() -> dlx.Problem:
+    """Two solutions; the secondary item's colours: the bitset kernel takes none."""
+    p = dlx.Problem(primary=["a", "b"], secondary=["x"])
+    for option in (["a", "x:r"], ["b", "x:r"], ["a", "b", "x:g"], ["b", "x:g"]):
+        p.add_option(option)
+    return p
+
+
+def test_auto_never_picks_a_kernel_that_refuses_the_problem():
+    p = coloured()
+    assert "bitset" in KERNELS and "bitset" not in takers(p)
+    result = dlx.count(p, engine="auto")
+    assert result.solutions == 2
+    assert result.stats.engine.startswith("dlx (auto: the only kernel that takes it")
+    assert "bitset: it has colours" in result.stats.engine
+    stream = dlx.solutions(p, engine="auto")
+    found = list(stream)
+    for s in found:
+        dlx.check(p, s.options)
+    assert len(found) == 2 and stream.stats.engine.startswith("dlx (auto")
+    ruled = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
+    result = dlx.count(ruled, propagate="domination", engine="auto")
+    assert result.solutions == 2 and result.stats.engine.startswith("dlx (auto: the only")
+
+
+def test_a_probe_that_finishes_wins_and_is_continued():
+    """A tiny count ends inside its first probe: that kernel runs it, no work twice."""
+    p = dlx.Problem(primary=["a", "b", "c"])
+    for option in (["a", "b"], ["c"], ["a"], ["b", "c"], ["b"]):
+        p.add_option(option)
+    assert len(takers(p)) > 1
+    choice = engines.select("auto", p, limit=None, memo=False)
+    assert choice.search is not None and choice.search.done
+    assert choice.name in takers(p) and "finished within its probe" in choice.reason
+    assert choice.search.solutions == 3 == dlx.count(p).solutions
+
+
+def test_choose_without_a_ready_kernel_compiles_only_the_guess():
+    """No kernel compiled: only the guess (the first whose ``suits`` says yes) is made."""
+    p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
+    made = Counter()
+
+    def kernel(name: str, suits: bool) -> choose.Kernel:
+        def make():
+            made[name] += 1
+            return engines.ENGINES[name].search(p)
+
+        return choose.Kernel(name, make, lambda _: None, lambda: False, lambda _: suits)
+
+    choice = choose.choose(p, [kernel("dlx", False), kernel("bitset", True)])
+    assert choice.name == "bitset" and made == Counter({"bitset": 1})
+    assert "guessed from the problem's shape" in choice.reason
+    assert choice.search.run() is not None  # the probe goes on to the end
+    while not choice.search.done:
+        choice.search.run()
+    assert choice.search.solutions == 2
+
+
+def test_engine_forces_a_kernel_and_stats_say_which_ran_and_why(capsys):
+    path = str(DATA / "dlx" / "pent3x20_sym.dlx")
+    assert dlx_main(["--count", "--no-progress", "--workers", "1", "--engine", "auto", path]) == 0
+    err = capsys.readouterr().err
+    assert "engine: " in err and "(auto: " in err
+    for name in KERNELS:
+        assert dlx_main(["--count", "--no-progress", "--workers", "1", "--engine", name, path]) == 0
+        out, err = capsys.readouterr()
+        assert out.strip() == "2" and f"engine: {name} (engine='{name}')" in err
+    argv = ["polyform", "--board", "3x20", "--pieces", "pentominoes", "--no-progress", "--stats"]
+    assert puzzles_main(argv) == 0
+    err = capsys.readouterr().err
+    assert "engine: " in err and "(auto: " in err
+    assert puzzles_main([*argv, "--engine", "dlx"]) == 0
+    assert "engine: dlx (engine='dlx')" in capsys.readouterr().err
+
+
+# -- the 25 one-sided tetrasticks on the Aztec diamond of order 5 -----------------------
+
+AZTEC = str(DATA / "polyform" / "aztec_diamond5.txt")
+
+
+def test_aztec_diamond_board_builds_as_expected():
+    """100 segments (Polyform Puzzler's coordinates_diamond_lattice(5, 5)) for the 25
+    one-sided tetrasticks; the diamond's 8 symmetries (each reflection swaps the mirror
+    pairs); items: 100 segments and 25 pieces primary, the 40 inner points secondary."""
+    puzzle = tiling.make_puzzle(AZTEC, "one-sided-tetrasticks")
+    assert len(puzzle.board) == 100 and len(puzzle.pieces) == 25
+    assert len(tiling.symmetry_group(puzzle)) == 8
+    whole = tiling.build(puzzle)
+    assert (len(whole.primary), len(whole.secondary), whole.n_options) == (125, 40, 2945)
+    plan = tiling.plan_symmetry(puzzle, fallback=True)
+    assert not plan.filter and tiling.build(puzzle, plan).n_options == 2903
+
+
+def test_aztec_diamond_solution_is_accepted():
+    """A solution found by ``--engine dlx`` (``tests/data``), read back from its
+    picture: a tiling, and a solution of the exact-cover problem by ``dlx.check``."""
+    puzzle = tiling.make_puzzle(AZTEC, "one-sided-tetrasticks")
+    name_of = {ch: name for name, ch in tiling.letters(puzzle).items()}
+    picture = (ROOT / "tests" / "data" / "aztec_diamond5_solution.txt").read_text()
+    cells: dict = {}
+    for cell, ch in LATTICES["sticks"].read_picture(picture).items():
+        cells.setdefault(name_of[ch], set()).add(cell)
+    found = [(name, frozenset(c)) for name, c in cells.items()]
+    check_tiling(puzzle, found)
+    problem = tiling.build(puzzle)
+    option_of = {}
+    for k in range(problem.n_options):
+        items = problem.option(k)
+        option_of[frozenset(i for i in items if i in set(problem.primary))] = k
+    chosen = [
+        option_of[frozenset([name, *(tiling.cell_item(c) for c in placed)])]
+        for name, placed in found
+    ]
+    dlx.check(problem, chosen)
