@@ -111,11 +111,13 @@ def _has_bit(rows, level, b):
 
 
 @njit(**PLAIN, inline="always")
-def _live_options(t, live, level, g):
-    """How many options of group ``g`` are live at ``level``."""
+def _live_options(t, live, level, p):
+    """How many options of primary item ``p`` are live at ``level`` (its band)."""
     n = _ZERO
-    for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
-        n += _popcount(live[_u(level), _u(t.group_word[_u(k)])] & t.group_bits[_u(k)])
+    first = t.item_band_start[_u(p)]
+    w = t.item_first_word[_u(p)] - first
+    for k in range(first, t.item_band_start[_u(p + 1)]):
+        n += _popcount(live[_u(level), _u(w + k)] & t.item_band[_u(k)])
     return np.int64(n)
 
 
@@ -130,7 +132,7 @@ def _choose(t, live, uncovered, level):
         while items:
             p = w * 64 + _low(items)
             items &= items - _ONE
-            n = _live_options(t, live, level, t.item_group[_u(p)])
+            n = _live_options(t, live, level, p)
             if n < best_n:
                 best = p
                 best_n = n
@@ -305,7 +307,7 @@ def _branches(t, s, level, forced, start):
         return -1
     if n == 0:
         return 0
-    return _gather(t, s.live, level, t.item_group[_u(p)], s.cand, start)
+    return _gather(t, s.live, level, p, s.cand, start)
 
 
 @njit(**PLAIN)
@@ -324,7 +326,8 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         ``branch_index``, ``branch_degree``, ``level_nodes`` int64[rows]; ``state``
         int64[2] (level, step); ``stats`` int64[3] (solutions, capped; nodes entered;
         updates); ``total`` uint64[limbs]; ``level_entry`` uint64[rows, limbs];
-        ``memo`` uint64[2 * buckets, width] (no rows: no memo).
+        ``memo`` uint64[2 * buckets, width] (no rows: no memo); ``memo_stats``
+        int64[2]: the memo's lookups, and the nodes its hits saved (their subtrees').
     forced : int64[k]
         Options taken at levels ``0..k-1``.
     prefix : int64[m]
@@ -405,7 +408,9 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 _child_key(t, key, key_hash, level, o)
             if memo_on and n_fixed <= level + 1 <= memo_levels:
                 row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
+                s.memo_stats[0] += 1
                 if row >= 0:
+                    s.memo_stats[1] += np.int64(memo[_u(row), _u(key.shape[1])])
                     if not _add(total, memo, row, key.shape[1] + 1):
                         code = OVERFLOW
                         break

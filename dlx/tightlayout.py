@@ -44,13 +44,13 @@ HASH_SEED = 20261126  # the memo's random words: the same on every run and machi
 Tables = namedtuple(
     "Tables",
     "words n_primary key_words option_primary_start option_primary option_group_start "
-    "option_group group_start group_word group_bits item_group option_key_start "
-    "option_key group_hash",
+    "option_group group_start group_word group_bits item_first_word item_band_start "
+    "item_band option_key_start option_key group_hash",
 )
 State = namedtuple(
     "State",
     "live uncovered key key_hash cand cand_start choice branch_index branch_degree "
-    "level_nodes state stats total level_entry memo",
+    "level_nodes state stats total level_entry memo memo_stats",
 )
 
 
@@ -62,8 +62,10 @@ class TightLayout:
     ``option_primary[option_primary_start[k]:option_primary_start[k + 1]]``: the
     primary items of option ``k``; ``option_group[option_group_start[k]:...]``: its
     conflict groups; groups as in the glossary (``group_word`` int64, ``group_bits``
-    uint64); ``item_group``: int64[n_primary], the group of each primary item (its
-    options; ``item_group[p] == p``); ``item_size``: int32[n_primary], its options;
+    uint64; group ``p`` holds the options of primary item ``p``);
+    ``item_band[item_band_start[p]:item_band_start[p + 1]]``: the same options as the
+    dense words ``item_first_word[p]`` on of the live set (a band, the zero words inside
+    it included: read without indirection); ``item_size``: int32[n_primary], its options;
     ``option_key[option_key_start[k]:...]``: the key bits of option ``k``;
     ``group_hash``: uint64[n_groups], a random word per key bit (a key hashes to the
     sum of those of its bits).
@@ -81,7 +83,9 @@ class TightLayout:
     group_start: np.ndarray
     group_word: np.ndarray
     group_bits: np.ndarray
-    item_group: np.ndarray
+    item_first_word: np.ndarray
+    item_band_start: np.ndarray
+    item_band: np.ndarray
     item_size: np.ndarray
     option_key_start: np.ndarray
     option_key: np.ndarray
@@ -114,7 +118,8 @@ def tables(lay: TightLayout) -> Tables:
         lay.words, lay.n_primary, lay.key_words,
         lay.option_primary_start, lay.option_primary,
         lay.option_group_start, lay.option_group,
-        lay.group_start, lay.group_word, lay.group_bits, lay.item_group,
+        lay.group_start, lay.group_word, lay.group_bits,
+        lay.item_first_word, lay.item_band_start, lay.item_band,
         lay.option_key_start, lay.option_key, lay.group_hash,
     )  # fmt: skip
 
@@ -195,6 +200,24 @@ def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
     return group_start, word[first].astype(np.int64), bits.astype(np.uint64)
 
 
+def _bands(group_start, group_word, group_bits, n_primary) -> dict[str, np.ndarray]:
+    """The primary items' groups as dense bands of words (see ``TightLayout``)."""
+    first = np.zeros(n_primary, np.int64)
+    length = np.zeros(n_primary, np.int64)
+    for p in range(n_primary):
+        words = group_word[group_start[p] : group_start[p + 1]]
+        if len(words):
+            first[p] = words[0]
+            length[p] = words[-1] - words[0] + 1
+    band_start = np.zeros(n_primary + 1, np.int64)
+    np.cumsum(length, out=band_start[1:])
+    band = np.zeros(int(band_start[-1]), np.uint64)
+    for p in range(n_primary):
+        k = slice(group_start[p], group_start[p + 1])
+        band[band_start[p] + group_word[k] - first[p]] = group_bits[k]
+    return {"item_first_word": first, "item_band_start": band_start, "item_band": band}
+
+
 def _secondary_groups(option_of, code, colour, n_primary):
     """The groups of the secondary entries: (group of each such entry, member pairs
     (group, option), the number of groups), groups numbered from ``n_primary``."""
@@ -220,12 +243,20 @@ def _secondary_groups(option_of, code, colour, n_primary):
 
 
 def _bit_order(option_of, code, n_options) -> np.ndarray:
-    """The problem's options in bit order: by their first primary item (options without
-    one last), so that an item's options lie in a band of words."""
-    first = np.full(n_options, np.iinfo(np.int64).max, np.int64)
+    """The problem's options in bit order: by their first *small* primary item (one with
+    at most the median number of options: a tiling's cells, not its pieces), options
+    without one by their first primary item, and options without primary items last;
+    so that the options of a small item lie in a band of nearby words."""
     primary = code >= 0
+    size = np.bincount(code[primary])
+    small = primary.copy()
+    small[primary] = size[code[primary]] <= np.median(size)
+    big = np.iinfo(np.int64).max
+    first = np.full(n_options, big, np.int64)
     np.minimum.at(first, option_of[primary], code[primary])
-    return np.argsort(first, kind="stable")
+    first_small = np.full(n_options, big, np.int64)
+    np.minimum.at(first_small, option_of[small], code[small])
+    return np.lexsort((first, first_small))
 
 
 def _compile(problem: Problem) -> TightLayout:
@@ -270,7 +301,7 @@ def _compile(problem: Problem) -> TightLayout:
         group_start=group_start,
         group_word=group_word,
         group_bits=group_bits,
-        item_group=np.arange(n_primary, dtype=np.int64),
+        **_bands(group_start, group_word, group_bits, n_primary),
         item_size=item_size,
         option_key_start=option_key_start,
         option_key=option_key,

@@ -28,6 +28,8 @@ from dlx.search import FIRST_BUDGET, Stats, adapt_budget, forced_nodes, next_bud
 from dlx.tightlayout import State, TightLayout, layout, root_live, root_uncovered, tables
 
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
+MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
+MEMO_PAYS = 0.5  # ... which it keeps if its hits saved at least this share of them
 
 
 def _kernel():
@@ -71,6 +73,7 @@ class TightSearch:
     memo : a ``TightMemo`` of this problem, used by full counts only.
     budget : nodes per kernel call (None: about ``CALL_SECONDS`` of work).
     memo_levels : keep memo counts of levels ``<= memo_levels`` only (default: all).
+        The memo is dropped where it does not pay (``_judge_memo``).
     """
 
     def __init__(
@@ -107,6 +110,7 @@ class TightSearch:
         if memo is not None and memo.layout is not lay:
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
+        self._memo_judged = False
         self.memo_levels = MEMO_LEVELS if memo_levels is None else int(memo_levels)
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -119,6 +123,7 @@ class TightSearch:
         self.fixed_budget = None if budget is None else max(int(budget), 1)
         self._budget = FIRST_BUDGET if budget is None else self.fixed_budget
         self.kernel_stats = np.zeros(3, np.int64)
+        self.memo_stats = np.zeros(2, np.int64)  # the memo's lookups, nodes saved
         self._new_state(limbs=1)
         warm_up()  # before any clock starts
 
@@ -152,6 +157,7 @@ class TightSearch:
             total=np.zeros(limbs, np.uint64),
             level_entry=np.zeros((rows, limbs), np.uint64),
             memo=_NO_MEMO,
+            memo_stats=self.memo_stats,
         )
 
     @property
@@ -217,6 +223,17 @@ class TightSearch:
         self.memo.widen(self.limbs)
         return self.memo.table
 
+    def _judge_memo(self) -> None:
+        """Drop the memo for good once it has had ``MEMO_TRIAL`` nodes and saved less
+        than ``MEMO_PAYS`` of them (where subproblems rarely repeat, as in n queens,
+        keys and lookups cost more than they save). Counts stay exact: a search without
+        a memo just stores and looks up nothing more."""
+        nodes = int(self.kernel_stats[1])
+        if nodes >= MEMO_TRIAL:
+            self._memo_judged = True
+            if int(self.memo_stats[1]) < MEMO_PAYS * nodes:
+                self.memo = None
+
     def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
         """Run until a stopping event; return the kernel's code (or LIMIT)."""
         if self.done:
@@ -227,6 +244,8 @@ class TightSearch:
             budget = next_budget(self, self.solutions, max_solutions)
             if budget is None:
                 return LIMIT
+            if self.memo is not None and not self._memo_judged:  # judged at MEMO_TRIAL
+                budget = min(budget, max(MEMO_TRIAL - int(self.kernel_stats[1]), 1000))
             state = self._state._replace(memo=self._memo_table(stream, max_solutions))
             t0 = time.perf_counter()
             nodes_before = int(self.kernel_stats[1])
@@ -238,6 +257,7 @@ class TightSearch:
             self.seconds += dt
             if self.memo is not None:
                 self.memo.used_for(dt)
+                self._judge_memo()
             if code == OVERFLOW:
                 self._new_state(limbs=2 * self.limbs)  # start again, counts twice as wide
                 continue

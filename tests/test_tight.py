@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import dlx
-from dlx import engines, tightlayout
+from dlx import engines, tightlayout, tightsearch
 from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
 from dlx.search import SolutionStream
 from dlx.tightlayout import fits, layout, why_not
@@ -304,3 +304,14 @@ def test_polyform_command_engine_flag(capsys):
     argv = ["polyform", "--board", "20x3", "--pieces", "pentominoes", "--no-progress"]
     assert main([*argv, "--workers", "1", "--engine", "tight"]) == 0
     assert capsys.readouterr().out.split()[-1] == "2"
+
+
+def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
+    """Queens rarely meet a subproblem twice: the memo is dropped after its trial, and
+    the count stays exact; domino strips meet them all the time: it is kept."""
+    monkeypatch.setattr(tightsearch, "MEMO_TRIAL", 500)
+    for problem, expected, kept in ((queens(8), 92, False), (dominoes(40, 2), fibonacci(41), True)):
+        search = TightSearch(problem, memo=TightMemo.of(problem), budget=100)
+        while search.run() == PAUSED:
+            search.sanity()
+        assert search.solutions == expected and (search.memo is not None) == kept
