@@ -293,6 +293,38 @@ def _memo_store(key, level, h, memo, total, entry, weight):
 
 
 @njit(**PLAIN, inline="always")
+def _memo_lookup(t, s, level, o, look):
+    """Make the key of ``level``'s child by option ``o``; if ``look``, return the memo's
+    row for it (-1: none), noting the lookup and the nodes a hit saves."""
+    _child_key(t, s.key, s.key_hash, level, o)
+    if not look:
+        return -1
+    row = _memo_find(s.key, level + 1, s.key_hash[_u(level + 1)], s.memo)
+    s.memo_stats[0] += 1
+    if row >= 0:
+        s.memo_stats[1] += np.int64(s.memo[_u(row), _u(s.key.shape[1])])
+    return row
+
+
+@njit(**PLAIN, inline="always")
+def _memo_leave(s, level, nodes):
+    """On leaving ``level``: keep its subtree's count if it took enough nodes."""
+    weight = nodes - s.level_nodes[_u(level)]
+    if weight >= MEMO_MIN_NODES:
+        h = s.key_hash[_u(level)]
+        _memo_store(s.key, level, h, s.memo, s.total, s.level_entry, _u(weight))
+
+
+@njit(**PLAIN, inline="always")
+def _note_count(total, stats):
+    """``stats[0]``: the count, or ``_MAX_COUNT`` when it does not fit."""
+    big = total[0] >> np.uint64(63)
+    for k in range(1, total.shape[0]):
+        big |= total[_u(k)]
+    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+
+
+@njit(**PLAIN, inline="always")
 def _branches(t, s, level, forced, start):
     """Knuth's *choose*: write the options to try at ``level`` to ``cand[start:]``;
     return how many (-1 when every primary item is covered: a solution)."""
@@ -350,7 +382,6 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
     stats = s.stats
     total = s.total
     key = s.key
-    key_hash = s.key_hash
     memo = s.memo
     memo_on = memo.shape[0] > 0
     level = s.state[0]
@@ -405,12 +436,8 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             o = cand[_u(s.cand_start[_u(level)] + i)]
             skip = False
             if memo_on:
-                _child_key(t, key, key_hash, level, o)
-            if memo_on and n_fixed <= level + 1 <= memo_levels:
-                row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
-                s.memo_stats[0] += 1
+                row = _memo_lookup(t, s, level, o, n_fixed <= level + 1 <= memo_levels)
                 if row >= 0:
-                    s.memo_stats[1] += np.int64(memo[_u(row), _u(key.shape[1])])
                     if not _add(total, memo, row, key.shape[1] + 1):
                         code = OVERFLOW
                         break
@@ -426,10 +453,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 s.branch_index[_u(level)] = i + 1
         else:
             if memo_on and n_fixed <= level <= memo_levels:
-                weight = nodes - s.level_nodes[_u(level)]
-                if weight >= MEMO_MIN_NODES:
-                    _memo_store(key, level, key_hash[_u(level)], memo, total, s.level_entry,
-                                _u(weight))  # fmt: skip
+                _memo_leave(s, level, nodes)
             if level == 0:
                 code = DONE
                 break
@@ -441,10 +465,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
     s.state[0] = level
     s.state[1] = step
     stats[1] = nodes
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+    _note_count(total, stats)
     return code
 
 
