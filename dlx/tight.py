@@ -7,9 +7,12 @@ its arrays and ``dlx/tightsearch.py`` drives it.
 Data structures
 ---------------
 Option ``k`` is bit ``k`` of a *live set*, ``live[l]`` (``words`` uint64 words): the
-options compatible with the ``l`` chosen at levels ``0..l-1``. ``count[l, p]`` is the
-number of live options of primary item ``p``, or ``COVERED`` less a little once ``p``
-is covered (so a covered item is never the smallest and never reaches 0). ``key[l]``
+options compatible with the ``l`` chosen at levels ``0..l-1``; ``uncovered[l]`` is the
+set of primary items not yet covered. An item's live options are counted when needed,
+by popcount over its *band* (the words of the live set where it has options, with its
+own dense mask beside them: contiguous loads, no per-option work). Counting this way
+costs a few words per item instead of an update per option killed for each of its
+items, which is what made decremented counts (and dancing links) slow. ``key[l]``
 (for the memo) is the OR of the chosen options' key bits (``dlx/tightlayout.py``), and
 ``key_hash[l]`` the sum of a random word per key bit set. A child's rows are its
 parent's, changed: nothing is ever undone, and going back up a level is ``level -= 1``.
@@ -23,10 +26,9 @@ Knuth's steps, as in DLX1/SSXCC:
   ``branch_degree[l]``.
 - *Try* (``ADVANCE``): option ``o = cand[cand_start[l] + branch_index[l]]``. *Cover*:
   copy the level's rows to the child, mark ``o``'s primary items covered, and for each
-  of ``o``'s conflict groups clear its options from the live set; each option just
-  killed takes one from the count of each of its primary items (an *update*). An
-  uncovered item whose count reaches 0 makes the child dead at once (it is never
-  entered; the next option is tried).
+  of ``o``'s conflict groups clear its options from the live set (the options killed
+  are the *updates*). A child left with an uncovered item without options is found
+  dead when it is entered (its *choose* meets a count of 0).
 - *Back down* (``BACKDOWN``): leave the level; the parent tries its next option.
 
 The branch numbers are those of Knuth's estimate (``dlx.search.tree_fraction``) and
