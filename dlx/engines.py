@@ -8,7 +8,9 @@ kernel plugs in as one row of ``ENGINES``: its search class (a subclass of
 its searches only).
 
 Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
-the first empty item, for tilings); ``"auto"``: the bitset kernel for problems it takes
+the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
+primary item with the fewest live options, kept by bit operations; no multiplicities);
+``"auto"``: the bitset kernel for problems it takes
 that look like tilings (``dlx.bitlayout.suits``), else dancing links.
 """
 
@@ -20,6 +22,7 @@ from dlx.bitlayout import suits
 from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.problem import Problem
 from dlx.search import Memo, Search
+from dlx.tightsearch import TightMemo, TightSearch
 
 
 class Engine(NamedTuple):
@@ -32,10 +35,11 @@ class Engine(NamedTuple):
 ENGINES: dict[str, Engine] = {
     "dlx": Engine(Search, Memo.of),
     "bitset": Engine(BitsetSearch, BitMemo.of),
+    "tight": Engine(TightSearch, TightMemo.of),
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "dlx"
-CHOICES = ("dlx", "bitset", "auto")  # what ``engine=`` and ``--engine`` take
+CHOICES = ("dlx", "bitset", "tight", "auto")  # what ``engine=`` and ``--engine`` take
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:
@@ -44,10 +48,10 @@ def resolve(engine: str | None, problem: Problem | None = None) -> str:
     propagating = problem is not None and problem.propagate is not None
     if name == "auto":
         return "bitset" if problem is not None and not propagating and suits(problem) else DEFAULT
-    if name == "bitset" and propagating:
+    if name in ("bitset", "tight") and propagating:
         raise ValueError(
             f"propagate={problem.propagate!r} is a rule of the dlx engine; "
-            "the bitset kernel does not apply it (use engine='dlx' or 'auto')"
+            f"the {name} kernel does not apply it (use engine='dlx' or 'auto')"
         )
     if name in ENGINES:
         return name
