@@ -27,7 +27,12 @@ import time
 
 NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
 # the first-ever compilation of each kernel, quiet machine to loaded (README, "First run")
-USUAL = {"search": "usually 5 to 40 s", "batch": "usually 5 to 40 s", "bitset": "usually 4 to 20 s"}
+USUAL = {
+    "search": "usually 5 to 40 s",
+    "batch": "usually 5 to 40 s",
+    "bitset": "usually 4 to 20 s",
+    "tight": "usually 3 to 15 s",
+}
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process

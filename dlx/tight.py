@@ -31,7 +31,7 @@ Knuth's steps, as in DLX1/SSXCC:
   dead when it is entered (its *choose* meets a count of 0).
 - *Back down* (``BACKDOWN``): leave the level; the parent tries its next option.
 
-The branch numbers are those of Knuth's estimate (``dlx.search.tree_fraction``) and
+The branch numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and
 the paths of a parallel split.
 
 Memo: for full counts, the solutions below a node depend only on its key (the options
@@ -60,7 +60,7 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from dlx.layout import DONE, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
+from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
 
 if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
 
@@ -88,7 +88,6 @@ else:
         return types.uint64(types.uint64), codegen
 
 
-FORWARD, ADVANCE, BACKDOWN = 0, 1, 2
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
@@ -362,23 +361,19 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         updates); ``total`` uint64[limbs]; ``level_entry`` uint64[rows, limbs];
         ``memo`` uint64[2 * buckets, width] (no rows: no memo); ``memo_stats``
         int64[2]: the memo's lookups, and the nodes its hits saved (their subtrees').
-    forced : int64[k]
-        Options taken at levels ``0..k-1``.
-    prefix : int64[m]
-        Branch numbers taken at levels ``k..k+m-1`` (a subproblem of a split).
-    split_depth : int
-        Stop at this level and report a LEAF (``NO_SPLIT`` for none).
+    forced, prefix : int64[k], int64[m]
+        Options taken at levels ``0..k-1``, branch numbers taken at levels
+        ``k..k+m-1`` (a subproblem of a split).
+    split_depth, memo_levels : int
+        Stop at this level and report a LEAF (``NO_SPLIT`` for none); the deepest
+        level whose count the memo keeps.
     node_budget, max_solutions : int
         Nodes this call may enter; stop with LIMIT once the count reaches
         ``max_solutions`` (-1: no limit).
     stream : bool
         Return at each solution (the options chosen are ``choice[:level]``).
-    memo_levels : int
-        The deepest level whose count the memo keeps.
 
-    Returns
-    -------
-    int: DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
+    Returns the code (``dlx.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
     cand = s.cand
     stats = s.stats

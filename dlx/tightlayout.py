@@ -103,7 +103,7 @@ class TightLayout:
         return (self.n_primary + 63) // 64
 
     def search_bytes(self, limbs: int = 1) -> int:
-        """Bytes of one search's arrays (``dlx.tightsearch``)."""
+        """Bytes of one search's arrays (``dlx.tightsearch.TightSearch``)."""
         per_row = 8 * (self.words + self.item_words + self.key_words + 8)
         return self.rows * (per_row + 8 * self.max_branches + 8 * limbs)
 
@@ -125,13 +125,12 @@ def tables(lay: TightLayout) -> Tables:
 
 
 def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The problem's entries: (option of each, item code of each: ``p`` for primary
-    item p, ``~s`` for secondary item s, colour of each: 0 for none)."""
-    start = np.asarray(problem._option_start, np.int64)
-    option_of = np.repeat(np.arange(problem.n_options), np.diff(start))
-    code = np.asarray(problem._option_items, np.int64).reshape(-1)
-    colour = np.asarray(problem._option_colours, np.int64).reshape(-1)
-    return option_of, code, colour
+    """The problem's entries (``Problem.entries``): (option of each, item code of each:
+    ``p`` for primary item p, ``~s`` for secondary item s, colour of each: 0 for none)."""
+    entries = problem.entries()
+    n_primary = len(entries.lo)
+    code = np.where(entries.item <= n_primary, entries.item - 1, n_primary - entries.item)
+    return entries.option, code, entries.colour
 
 
 def why_not(problem: Problem) -> str | None:
@@ -153,15 +152,17 @@ def fits(problem: Problem) -> bool:
 
 
 def layout(problem: Problem) -> TightLayout:
-    """The tight arrays of ``problem`` (built once per state of the problem, then kept).
+    """The tight arrays of ``problem`` (built once while the problem stays as it is,
+    kept by ``Problem.layout_of``).
 
     A ``ProblemError`` says why a problem does not fit, or what its tables would need
     past ``MAX_BYTES``.
     """
-    version = (problem.n_options, len(problem.primary), len(problem.secondary))
-    cached = problem.__dict__.get("_tight_layout")
-    if cached is not None and cached[0] == version:
-        return cached[1]
+    return problem.layout_of(_build)
+
+
+def _build(problem: Problem) -> TightLayout:
+    """The tight arrays of ``problem``, or ProblemError saying why there are none."""
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"the tight kernel cannot search this problem: {reason}")
@@ -172,7 +173,6 @@ def layout(problem: Problem) -> TightLayout:
             f"the tight kernel would need {need / 2**30:.1f} GiB for this problem "
             f"(at most {MAX_BYTES / 2**30:.0f} GiB): use engine='dlx'"
         )
-    problem.__dict__["_tight_layout"] = (version, result)
     return result
 
 

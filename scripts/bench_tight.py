@@ -77,7 +77,7 @@ KNUTH = ("ssxcc", "dlx1")
 def timed(problem: dlx.Problem, engine: str):
     """(CPU seconds, nodes, count) of one serial count by ``engine``."""
     start = time.process_time()
-    result = dlx.count(problem, engine=engine, workers=1)
+    result = dlx.count(problem, engine=engine)
     return time.process_time() - start, result.stats.nodes, result.solutions
 
 
@@ -99,7 +99,7 @@ def bench_case(name: str, args, scratch: Path) -> None:
     problem = CASES[name]()
     engines = args.engines.split(",")
     for engine in engines:
-        dlx.count(problem, engine=engine, workers=1, node_limit=1000)  # compile or load
+        dlx.count(problem, engine=engine, node_limit=1000)  # compile or load
     runs: dict[str, list] = {engine: [] for engine in engines}
     dlx_file = scratch / f"{name}.dlx"
     if args.knuth:

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 import dlx
 from dlx import engines, tightlayout, tightsearch
-from dlx.layout import DONE, LEAF, PAUSED, SOLUTION
+from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
 from dlx.search import SolutionStream
 from dlx.tightlayout import fits, layout, why_not
 from dlx.tightsearch import TightMemo, TightSearch
@@ -226,11 +226,11 @@ def test_forced_options_are_reported():
 
 def test_parallel_and_checkpoints_agree(tmp_path):
     problem = queens(8)
-    assert dlx.count(problem, engine="tight", workers=2, tasks=8).solutions == 92
-    ckpt = tmp_path / "run.ckpt"
-    assert dlx.count(problem, engine="tight", workers=2, checkpoint=str(ckpt)).solutions == 92
-    assert dlx.count(problem, engine="tight", workers=2, checkpoint=str(ckpt)).solutions == 92
-    found = list(dlx.solutions(problem, engine="tight", workers=2))
+    assert dlx.count(problem, engine="tight", parallel=dlx.Parallel(workers=2, tasks=8)) == 92
+    ckpt = dlx.Parallel(workers=2, checkpoint=str(tmp_path / "run.ckpt"))
+    assert dlx.count(problem, engine="tight", parallel=ckpt) == 92
+    assert dlx.count(problem, engine="tight", parallel=ckpt) == 92  # resumed: all tasks done
+    found = list(dlx.solutions(problem, engine="tight", parallel=dlx.Parallel(workers=2)))
     assert len(as_set(s.options for s in found)) == len(found) == 92
     for s in found:
         check(problem, s.options)
@@ -315,3 +315,21 @@ def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
         while search.run() == PAUSED:
             search.sanity()
         assert search.solutions == expected and (search.memo is not None) == kept
+
+
+def test_the_layout_reads_the_problem_alone_and_is_kept_by_it(monkeypatch):
+    """The layout comes from ``Problem.entries()`` (not the dancing-links arrays), is
+    built once, kept through ``Problem.layout_of`` (nothing stored on the problem by
+    this module) and forgotten when the problem changes."""
+    problem = queens(6)
+
+    def refused(self):
+        raise AssertionError("the tight kernel read the dancing-links arrays")
+
+    monkeypatch.setattr(dlx.Problem, "arrays", refused)
+    before = set(vars(problem))
+    lay = layout(problem)
+    assert dlx.count(problem, engine="tight") == 4  # OEIS A000170
+    assert layout(problem) is lay and set(vars(problem)) == before
+    problem.add_option(["r0"])
+    assert layout(problem) is not lay and layout(problem).n_options == lay.n_options + 1
