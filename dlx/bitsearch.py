@@ -146,6 +146,28 @@ class LayoutSearch(Driver):
     def _memo_fits(self, memo) -> bool:
         return memo.layout is self._layout
 
+    def _level_arrays(self, rows: int, limbs: int) -> dict[str, np.ndarray]:
+        """The fields of a fresh ``State`` that both kernels keep alike: the key and
+        the branches of each of ``rows`` levels, the count in ``limbs`` words (and at
+        each level's entry), ``state`` (level, step) and ``stats`` (``kernel_stats``)."""
+        lay = self._layout
+        levels = np.zeros(rows, np.int64)
+        return {
+            "key": np.zeros((rows, lay.key_words), np.uint64),
+            "key_hash": np.zeros(rows, np.uint64),
+            "cand": np.zeros(rows * lay.max_branches, np.int64),
+            "cand_start": levels.copy(),
+            "choice": levels.copy(),
+            "branch_index": levels.copy(),
+            "branch_degree": levels.copy(),
+            "level_nodes": levels.copy(),
+            "state": np.zeros(2, np.int64),
+            "stats": self.kernel_stats,
+            "total": np.zeros(limbs, np.uint64),
+            "level_entry": np.zeros((rows, limbs), np.uint64),
+            "memo": NO_MEMO,
+        }
+
     def _memo_table(self) -> np.ndarray:
         """The memo's table for the next kernel call (an empty one without a memo)."""
         if self.memo is None:
@@ -234,23 +256,10 @@ class BitsetSearch(LayoutSearch):
         lay = self._layout
         rows = lay.max_level + 2
         n_sums = lay.n_cells // 64 + 1
-        levels = np.zeros(rows, np.int64)
         self._state = State(
-            key=np.zeros((rows, lay.key_words), np.uint64),
+            **self._level_arrays(rows, limbs),
             # at the root every piece that some list holds is free (see ``BitLayout``)
             free=np.repeat(np.bitwise_or.reduce(lay.bit_slots, axis=0)[None, :], rows, axis=0),
-            key_hash=np.zeros(rows, np.uint64),
-            cand=np.zeros(rows * lay.max_branches, np.int64),
-            cand_start=levels.copy(),
-            choice=levels.copy(),
-            branch_index=levels.copy(),
-            branch_degree=levels.copy(),
-            level_nodes=levels.copy(),
-            state=np.zeros(2, np.int64),
-            stats=self.kernel_stats,
-            total=np.zeros(limbs, np.uint64),
-            level_entry=np.zeros((rows, limbs), np.uint64),
-            memo=NO_MEMO,
             reach=np.zeros(n_sums, np.uint64),
             spare=np.zeros(n_sums, np.uint64),
         )

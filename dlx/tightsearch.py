@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from dlx import compiling
-from dlx.bitsearch import MEMO_BYTES, NO_MEMO, BitMemo, LayoutSearch
+from dlx.bitsearch import MEMO_BYTES, BitMemo, LayoutSearch
 from dlx.problem import Problem
 from dlx.tightlayout import State, layout, root_live, root_uncovered, tables
 
@@ -68,28 +68,14 @@ class TightSearch(LayoutSearch):
     def _new_state(self, limbs: int) -> None:
         """Fresh search arrays (at the root), counts in ``limbs`` words."""
         lay = self._layout
-        rows = lay.rows
-        levels = np.zeros(rows, np.int64)
-        live = np.zeros((rows, lay.words), np.uint64)
+        live = np.zeros((lay.rows, lay.words), np.uint64)
         live[0] = root_live(lay)
-        uncovered = np.zeros((rows, lay.item_words), np.uint64)
+        uncovered = np.zeros((lay.rows, lay.item_words), np.uint64)
         uncovered[0] = root_uncovered(lay)
         self._state = State(
+            **self._level_arrays(lay.rows, limbs),
             live=live,
             uncovered=uncovered,
-            key=np.zeros((rows, lay.key_words), np.uint64),
-            key_hash=np.zeros(rows, np.uint64),
-            cand=np.zeros(rows * lay.max_branches, np.int64),
-            cand_start=levels.copy(),
-            choice=levels.copy(),
-            branch_index=levels.copy(),
-            branch_degree=levels.copy(),
-            level_nodes=levels.copy(),
-            state=np.zeros(2, np.int64),
-            stats=self.kernel_stats,
-            total=np.zeros(limbs, np.uint64),
-            level_entry=np.zeros((rows, limbs), np.uint64),
-            memo=NO_MEMO,
             memo_stats=self.memo_stats,
         )
 
