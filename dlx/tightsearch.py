@@ -51,7 +51,6 @@ class TightSearch(LayoutSearch):
 
     kind = "tight"
     kernel_module = "dlx.tight"
-    prefix_dtype = np.int64
 
     def __init__(self, problem: Problem, *, memo_levels: int | None = None, **driver):
         self.memo_levels = MEMO_LEVELS if memo_levels is None else int(memo_levels)
