@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, count_search
     from dlx.solution_graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
     from dlx.stopping import Interrupted, run_command
+    from dlx.tightsearch import TightMemo, TightSearch
     from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 _HOME = {  # public name: (module, name there)
@@ -61,6 +62,7 @@ _HOME = {  # public name: (module, name there)
         )
     },
     **{n: ("dlx.stopping", n) for n in ("Interrupted", "run_command")},
+    **{n: ("dlx.tightsearch", n) for n in ("TightMemo", "TightSearch")},
     **{
         n: ("dlx.verify", n) for n in ("InvalidSolution", "check", "is_solution", "naive_solutions")
     },
@@ -124,6 +126,8 @@ __all__ = [
     "Solution",
     "SolutionStream",
     "Stats",
+    "TightMemo",
+    "TightSearch",
     "batch",
     "check",
     "compiling",

@@ -119,10 +119,87 @@ def _anonymous(shape: tuple[int, int]) -> np.ndarray:
     return np.frombuffer(region, np.uint64).reshape(shape)
 
 
-_NO_MEMO = np.zeros((0, 4), np.uint64)
+NO_MEMO = np.zeros((0, 4), np.uint64)  # the table of a kernel call without a memo
 
 
-class BitsetSearch(Driver):
+class LayoutSearch(Driver):
+    """The hooks of ``dlx.driver.Driver`` that read a kernel's state the same way for
+    the bitset and tight kernels: a ``State`` (``self._state``) with the count's limbs
+    (``total``), ``state`` (level, step), ``choice``, ``branch_index`` and
+    ``branch_degree`` by level; a layout (``self._layout``) whose ``option`` maps the
+    kernel's option numbers to the problem's; a memo of that layout whose ``table``
+    widens to the count's limbs (``BitMemo``)."""
+
+    def _lay_out(self, lay, forced: list[int]):
+        """Keep ``lay`` (``self._layout``), set ``self.forced`` (the forced options in
+        the kernel's numbering, checked as the dancing-links search checks them) and
+        fresh ``kernel_stats`` (kept across restarts); return ``lay``."""
+        self._layout = lay
+        if forced:
+            forced_nodes(self.problem, forced, [0, len(forced)])
+        position = np.empty(len(lay.option), np.int64)
+        position[lay.option] = np.arange(len(lay.option))
+        self.forced = position[np.asarray(forced, np.int64)] if forced else np.zeros(0, np.int64)
+        self.kernel_stats = np.zeros(3, np.int64)
+        return lay
+
+    def _memo_fits(self, memo) -> bool:
+        return memo.layout is self._layout
+
+    def _level_arrays(self, rows: int, limbs: int) -> dict[str, np.ndarray]:
+        """The fields of a fresh ``State`` that both kernels keep alike: the key and
+        the branches of each of ``rows`` levels, the count in ``limbs`` words (and at
+        each level's entry), ``state`` (level, step) and ``stats`` (``kernel_stats``)."""
+        lay = self._layout
+        levels = np.zeros(rows, np.int64)
+        return {
+            "key": np.zeros((rows, lay.key_words), np.uint64),
+            "key_hash": np.zeros(rows, np.uint64),
+            "cand": np.zeros(rows * lay.max_branches, np.int64),
+            "cand_start": levels.copy(),
+            "choice": levels.copy(),
+            "branch_index": levels.copy(),
+            "branch_degree": levels.copy(),
+            "level_nodes": levels.copy(),
+            "state": np.zeros(2, np.int64),
+            "stats": self.kernel_stats,
+            "total": np.zeros(limbs, np.uint64),
+            "level_entry": np.zeros((rows, limbs), np.uint64),
+            "memo": NO_MEMO,
+        }
+
+    def _memo_table(self) -> np.ndarray:
+        """The memo's table for the next kernel call (an empty one without a memo)."""
+        if self.memo is None:
+            return NO_MEMO
+        self.memo.widen(self.limbs)
+        return self.memo.table
+
+    def _branches(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._state.branch_index, self._state.branch_degree
+
+    @property
+    def limbs(self) -> int:
+        """The words of a count."""
+        return len(self._state.total)
+
+    @property
+    def solutions(self) -> int:
+        """The exact count so far."""
+        return sum(int(v) << (64 * k) for k, v in enumerate(self._state.total))
+
+    @property
+    def level(self) -> int:
+        """The current depth of the search."""
+        return int(self._state.state[0])
+
+    def current_options(self) -> tuple[int, ...]:
+        """The options chosen at levels 0..level-1 (problem numbering)."""
+        chosen = self._state.choice[: self.level]
+        return tuple(int(k) for k in self._layout.option[chosen])
+
+
+class BitsetSearch(LayoutSearch):
     """One search of a problem by the bitset kernel, resumable (see ``dlx.driver.Driver``).
 
     Parameters
@@ -158,14 +235,8 @@ class BitsetSearch(Driver):
 
     def _prepare(self, forced: list[int]) -> None:
         """The layout, the kernel's choices, and the forced options in list order."""
-        lay = layout(self.problem)
-        self._layout = lay
+        lay = self._lay_out(layout(self.problem), forced)
         self._tables = _tables(lay)
-        if forced:  # the checks (and errors) of the dancing-links search
-            forced_nodes(self.problem, forced, [0, len(forced)])
-        position = np.empty(len(lay.option), np.int64)
-        position[lay.option] = np.arange(len(lay.option))
-        self.forced = position[np.asarray(forced, np.int64)] if forced else np.zeros(0, np.int64)
         urgent, prune_cap, memo_levels = self._choices
         cap = 1 if prune_cap is None else int(prune_cap)
         if memo_levels is None:
@@ -179,70 +250,26 @@ class BitsetSearch(Driver):
         if cap > 1 and lay.n_cells:
             marks = np.zeros((3, lay.words), np.uint64)
             self._regions = (marks, np.zeros(max(lay.n_bits, 1), np.int64))
-        self.kernel_stats = np.zeros(3, np.int64)  # kept across restarts
-
-    def _memo_fits(self, memo) -> bool:
-        return memo.layout is self._layout
 
     def _new_state(self, limbs: int) -> None:
         """Fresh search arrays (at the root), counts in ``limbs`` words."""
         lay = self._layout
         rows = lay.max_level + 2
         n_sums = lay.n_cells // 64 + 1
-        levels = np.zeros(rows, np.int64)
         self._state = State(
-            key=np.zeros((rows, lay.key_words), np.uint64),
+            **self._level_arrays(rows, limbs),
             # at the root every piece that some list holds is free (see ``BitLayout``)
             free=np.repeat(np.bitwise_or.reduce(lay.bit_slots, axis=0)[None, :], rows, axis=0),
-            key_hash=np.zeros(rows, np.uint64),
-            cand=np.zeros(rows * lay.max_branches, np.int64),
-            cand_start=levels.copy(),
-            choice=levels.copy(),
-            branch_index=levels.copy(),
-            branch_degree=levels.copy(),
-            level_nodes=levels.copy(),
-            state=np.zeros(2, np.int64),
-            stats=self.kernel_stats,
-            total=np.zeros(limbs, np.uint64),
-            level_entry=np.zeros((rows, limbs), np.uint64),
-            memo=_NO_MEMO,
             reach=np.zeros(n_sums, np.uint64),
             spare=np.zeros(n_sums, np.uint64),
         )
 
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
-        table = _NO_MEMO
-        if self.memo is not None:
-            self.memo.widen(self.limbs)
-            table = self.memo.table
         return self.kernel().search(
-            self._tables, self._state._replace(memo=table), self._regions, self.forced,
-            self.prefix, self.split_depth, budget,
+            self._tables, self._state._replace(memo=self._memo_table()), self._regions,
+            self.forced, self.prefix, self.split_depth, budget,
             -1 if max_solutions is None else max_solutions, stream, self.options,
         )  # fmt: skip
-
-    def _branches(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._state.branch_index, self._state.branch_degree
-
-    @property
-    def limbs(self) -> int:
-        """The words of a count."""
-        return len(self._state.total)
-
-    @property
-    def solutions(self) -> int:
-        """The exact count so far."""
-        return sum(int(v) << (64 * k) for k, v in enumerate(self._state.total))
-
-    @property
-    def level(self) -> int:
-        """The current depth of the search."""
-        return int(self._state.state[0])
-
-    def current_options(self) -> tuple[int, ...]:
-        """The options chosen at levels 0..level-1 (problem numbering)."""
-        chosen = self._state.choice[: self.level]
-        return tuple(int(k) for k in self._layout.option[chosen])
 
     def sanity(self) -> None:
         """Check the search's arrays at a pause (``sanity`` in ``dlx.bitlayout``)."""

@@ -20,6 +20,7 @@ no later run waits: ``python -c "import dlx.compiling as c; c.warm_up_all()"``.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import sys
 import threading
@@ -27,7 +28,12 @@ import time
 
 NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
 # the first-ever compilation of each kernel, quiet machine to loaded (README, "First run")
-USUAL = {"search": "usually 5 to 40 s", "batch": "usually 5 to 40 s", "bitset": "usually 4 to 20 s"}
+USUAL = {
+    "search": "usually 5 to 40 s",
+    "batch": "usually 5 to 40 s",
+    "bitset": "usually 4 to 20 s",
+    "tight": "usually 3 to 15 s",
+}
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
@@ -50,17 +56,13 @@ def _cache_is_fresh(dispatcher) -> bool:
 
 
 def ready(kind: str) -> bool:
-    """True when the kernel ``kind`` (``"search"``, ``"bitset"``) needs no compiling:
-    warmed up in this process, or fresh in numba's cache (True when that cannot be told)."""
+    """True when the kernel ``kind`` (``"search"``, ``"bitset"``, ``"tight"``) needs no
+    compiling: warmed up in this process, or fresh in numba's cache (True when that
+    cannot be told)."""
     if (kind, False) in _done:
         return True
-    if kind == "bitset":
-        from dlx import bitset
-
-        return _cache_is_fresh(bitset.search)
-    from dlx import kernel
-
-    return _cache_is_fresh(kernel.search)
+    module = {"bitset": "bitset", "tight": "tight"}.get(kind, "kernel")
+    return _cache_is_fresh(importlib.import_module(f"dlx.{module}").search)
 
 
 def _say(text: str) -> None:

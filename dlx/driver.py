@@ -22,9 +22,12 @@ does not depend on the kernel, written once:
 Hooks
 -----
 A kernel's search class subclasses ``Driver`` and fills in these (see
-``dlx.search.Search`` and ``dlx.bitsearch.BitsetSearch``; a kernel that shares another
-one's layout and arrays subclasses that kernel's class and sets only ``kind`` and
-``kernel_module``):
+``dlx.search.Search``, ``dlx.bitsearch.BitsetSearch`` and
+``dlx.tightsearch.TightSearch``; a kernel whose state and layout read as the bitset
+kernel's subclasses ``dlx.bitsearch.LayoutSearch``, which fills in ``level``,
+``solutions``, ``limbs``, ``_branches``, ``current_options`` and ``_memo_fits``; a
+kernel that shares another one's layout and arrays subclasses that kernel's class and
+sets only ``kind`` and ``kernel_module``):
 
 ``kind``, ``kernel_module``
     Class attributes: the kernel's name in the compile notice (``dlx.compiling``) and
@@ -65,8 +68,8 @@ keep in ``__init__`` only the kernel's own keywords and pass the rest to
 ``_new_state``; put the kernel call (and the choice of memo table) in ``_call``;
 delete ``run``, ``fraction``, ``path``, ``path_weight``, ``stats``, the budget, limit
 and clock fields and the warm-up call; register the warm-up
-(``compiling.register(TheClass.warm_up)``) and add the class's row to
-``dlx.engines.ENGINES``.
+(``compiling.register(TheClass.warm_up)``), give the kernel's usual first compile
+time in ``dlx.compiling.USUAL`` and add the class's row to ``dlx.engines.ENGINES``.
 """
 
 from __future__ import annotations

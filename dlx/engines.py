@@ -12,9 +12,11 @@ None), whether it is compiled (``ready``: () -> bool) and which problems look li
 kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
 ``dlx.choose``) and tries the kernel's search where a row has none.
 
-Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills the first
-empty item, for tilings); ``"auto"`` (the default): the kernel that a short race of
-every kernel that takes the problem says is fastest on it (``dlx.choose``).
+Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
+the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
+primary item with the fewest live options, kept by bit operations; no multiplicities);
+``"auto"`` (the tiling commands' default): the kernel that a short race of every kernel
+that takes the problem says is fastest on it (``dlx.choose``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.choose import Choice, Kernel, choose
 from dlx.problem import Problem
 from dlx.search import Memo, Search
+from dlx.tightlayout import why_not as tight_why_not
+from dlx.tightsearch import TightMemo, TightSearch
 
 
 class Engine(NamedTuple):
@@ -48,6 +52,7 @@ def _takes_all(problem: Problem) -> None:
 ENGINES: dict[str, Engine] = {
     "dlx": Engine(Search, Memo.of, _takes_all, lambda: compiling.ready("search")),
     "bitset": Engine(BitsetSearch, BitMemo.of, why_not, lambda: compiling.ready("bitset"), suits),
+    "tight": Engine(TightSearch, TightMemo.of, tight_why_not, lambda: compiling.ready("tight")),
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "dlx"  # auto is not yet within 1.1x of the best kernel everywhere (issue #25)

@@ -89,13 +89,14 @@ def test_auto_never_picks_a_kernel_that_refuses_the_problem():
     assert "bitset" in KERNELS and "bitset" not in takers(p)
     result = dlx.count(p, engine="auto")
     assert result.solutions == 2
-    assert result.stats.engine.startswith("dlx (auto: the only kernel that takes it")
-    assert "bitset: it has colours" in result.stats.engine
+    picked = result.stats.engine.split()[0]
+    assert picked in takers(p) and picked != "bitset", result.stats.engine
+    assert "(auto" in result.stats.engine
     stream = dlx.solutions(p, engine="auto")
     found = list(stream)
     for s in found:
         dlx.check(p, s.options)
-    assert len(found) == 2 and stream.stats.engine.startswith("dlx (auto")
+    assert len(found) == 2 and stream.stats.engine.split()[0] in takers(p)
     ruled = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
     result = dlx.count(ruled, propagate="domination", engine="auto")
     assert result.solutions == 2 and result.stats.engine.startswith("dlx (auto: the only")

@@ -1,0 +1,504 @@
+"""The tight kernel: exact cover with colours, branching on the tightest primary item.
+
+Every ``@njit(cache=True)`` function this kernel calls lives in this file (numba's cache
+only notices edits to the file a function is defined in); ``dlx/tightlayout.py`` builds
+its arrays and ``dlx/tightsearch.py`` drives it.
+
+Data structures
+---------------
+Option ``k`` is bit ``k`` of a *live set*, ``live[l]`` (``words`` uint64 words): the
+options compatible with the ``l`` chosen at levels ``0..l-1``; ``uncovered[l]`` is the
+set of primary items not yet covered. An item's live options are counted when needed,
+by popcount over its *band* (the words of the live set where it has options, with its
+own dense mask beside them: contiguous loads, no per-option work). Counting this way
+costs a few words per item instead of an update per option killed for each of its
+items, which is what made decremented counts (and dancing links) slow. ``key[l]``
+(for the memo) is the OR of the chosen options' key bits (``dlx/tightlayout.py``), and
+``key_hash[l]`` the sum of a random word per key bit set. A child's rows are its
+parent's, changed: nothing is ever undone, and going back up a level is ``level -= 1``.
+
+Knuth's steps, as in DLX1/SSXCC:
+
+- *Choose* (entering a level, ``FORWARD``): the uncovered primary item with the fewest
+  live options (minimum remaining values; the first such item in the order, stopping
+  at the first with one option, a forced move: sudoku's singles). None uncovered: a
+  solution. Its live options are written to ``cand[cand_start[l]:]``, their number to
+  ``branch_degree[l]``.
+- *Try* (``ADVANCE``): option ``o = cand[cand_start[l] + branch_index[l]]``. *Cover*:
+  copy the level's rows to the child, mark ``o``'s primary items covered, and for each
+  of ``o``'s conflict groups clear its options from the live set (the options killed
+  are the *updates*). A child left with an uncovered item without options is found
+  dead when it is entered (its *choose* meets a count of 0).
+- *Back down* (``BACKDOWN``): leave the level; the parent tries its next option.
+
+The branch numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and
+the paths of a parallel split.
+
+Memo: for full counts, the solutions below a node depend only on its key (the options
+chosen so far determine the live set and the items left through their key bits).
+The table (``memo``) holds two rows a bucket: the key's words, the nodes its subtree
+took (0: an empty row), then its count in limbs. A child is looked up before it is
+made (its hash is its parent's plus the words of its new key bits); a hit adds the
+count and skips it. On leaving a level between the fixed ones and ``memo_levels``
+whose subtree took at least ``MEMO_MIN_NODES`` nodes, its count (``total`` less
+``level_entry[l]``) is stored in its bucket's first row if that row's took no more
+nodes (that entry moves to the second row), else in the second. Every stored count
+is a whole subtree's, so the table stays exact whatever it forgets.
+
+Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold
+``limbs`` uint64 words, least significant first. A carry out of the top limb returns
+``OVERFLOW``; the caller starts again with twice the limbs.
+
+Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
+call stops after a budget of nodes (``PAUSED``) and the next goes on.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import config, njit, types
+from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
+
+if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
+
+    def trailing_zeros(x):  # noqa: F811
+        """The number of zero bits below the lowest bit set."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+    def _popcount(x):
+        """The number of bits set in a uint64."""
+        return bin(int(x)).count("1")
+
+else:
+
+    @intrinsic
+    def _popcount(typingctx, x):
+        """The number of bits set in a uint64 (the processor's popcount)."""
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            kind = ir.FunctionType(i64, [i64])
+            ctpop = cgutils.get_or_insert_function(builder.module, kind, "llvm.ctpop.i64")
+            return builder.call(ctpop, [args[0]])
+
+        return types.uint64(types.uint64), codegen
+
+
+# Nothing here allocates: compiled without numba's reference counting (see bitset.py).
+PLAIN = {"cache": True, "_nrt": False}
+MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
+
+_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_NONE = 1 << 62  # more options than any item has
+_MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
+
+
+@njit(**PLAIN, inline="always")
+def _low(x):
+    """The index of the lowest bit set in a nonzero uint64."""
+    return np.int64(trailing_zeros(x))
+
+
+@njit(**PLAIN, inline="always")
+def _has_bit(rows, level, b):
+    """Whether bit ``b`` of row ``level`` is set."""
+    return (rows[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
+
+
+@njit(**PLAIN, inline="always")
+def _live_options(t, live, level, p):
+    """How many options of primary item ``p`` are live at ``level`` (its band)."""
+    n = _ZERO
+    first = t.item_band_start[_u(p)]
+    w = t.item_first_word[_u(p)] - first
+    for k in range(first, t.item_band_start[_u(p + 1)]):
+        n += _popcount(live[_u(level), _u(w + k)] & t.item_band[_u(k)])
+    return np.int64(n)
+
+
+@njit(**PLAIN, inline="always")
+def _choose(t, live, uncovered, level):
+    """The uncovered primary item with the fewest live options (the first of ties; the
+    first with at most one) and that number; (-1, 0) when every item is covered."""
+    best = -1
+    best_n = _NONE
+    for w in range(uncovered.shape[1]):
+        items = uncovered[_u(level), _u(w)]
+        while items:
+            p = w * 64 + _low(items)
+            items &= items - _ONE
+            n = _live_options(t, live, level, p)
+            if n < best_n:
+                best = p
+                best_n = n
+                if n <= 1:
+                    return best, best_n
+    if best < 0:
+        return -1, 0
+    return best, best_n
+
+
+@njit(**PLAIN, inline="always")
+def _gather(t, live, level, g, cand, start):
+    """Write the live options of group ``g`` to ``cand[start:]``; return how many."""
+    n = 0
+    for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
+        w = t.group_word[_u(k)]
+        bits = live[_u(level), _u(w)] & t.group_bits[_u(k)]
+        while bits:
+            cand[_u(start + n)] = w * 64 + _low(bits)
+            n += 1
+            bits &= bits - _ONE
+    return n
+
+
+@njit(**PLAIN, inline="always")
+def _child_key(t, key, key_hash, level, o):
+    """Make ``key[level + 1]`` and its hash: ``level``'s with option ``o``'s key bits."""
+    h = key_hash[_u(level)]
+    child = level + 1
+    for w in range(key.shape[1]):
+        key[_u(child), _u(w)] = key[_u(level), _u(w)]
+    for j in range(t.option_key_start[_u(o)], t.option_key_start[_u(o + 1)]):
+        b = t.option_key[_u(j)]
+        if not _has_bit(key, level, b):
+            h += t.group_hash[_u(b)]
+            key[_u(child), _u(b >> 6)] |= _ONE << np.uint64(b & 63)
+    key_hash[_u(child)] = h
+
+
+@njit(**PLAIN, inline="always")
+def _cover(t, s, level, o):
+    """Make the rows of ``level + 1``: ``level``'s with option ``o`` taken."""
+    live = s.live
+    uncovered = s.uncovered
+    child = level + 1
+    for w in range(t.words):
+        live[_u(child), _u(w)] = live[_u(level), _u(w)]
+    for w in range(uncovered.shape[1]):
+        uncovered[_u(child), _u(w)] = uncovered[_u(level), _u(w)]
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        p = t.option_primary[_u(j)]
+        uncovered[_u(child), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
+    updates = _ZERO
+    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
+        g = t.option_group[_u(j)]
+        for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
+            w = t.group_word[_u(k)]
+            bits = live[_u(child), _u(w)] & t.group_bits[_u(k)]
+            updates += _popcount(bits)
+            live[_u(child), _u(w)] ^= bits
+    s.stats[2] += np.int64(updates)
+
+
+@njit(**PLAIN, inline="always")
+def _add(total, memo, row, col):
+    """``total += memo[row, col:]`` (limbs); return False on a carry out of the top, or
+    when the entry has more limbs than ``total`` (a search of wider counts stored it)."""
+    carry = _ZERO
+    limbs = total.shape[0]
+    for k in range(limbs):
+        a = total[_u(k)]
+        sum1 = a + memo[_u(row), _u(col + k)]
+        c1 = sum1 < a
+        sum2 = sum1 + carry
+        c2 = sum2 < sum1
+        total[_u(k)] = sum2
+        carry = _ONE if (c1 or c2) else _ZERO
+    for k in range(col + limbs, memo.shape[1]):
+        if memo[_u(row), _u(k)] != _ZERO:
+            return False
+    return carry == _ZERO
+
+
+@njit(**PLAIN, inline="always")
+def _add_one(total):
+    """``total += 1`` (limbs); return False on a carry out of the top."""
+    for k in range(total.shape[0]):
+        total[_u(k)] += _ONE
+        if total[_u(k)] != _ZERO:
+            return True
+    return False
+
+
+@njit(**PLAIN, inline="always")
+def _at_least(total, n):
+    """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
+    if n < 0:
+        return False
+    for k in range(1, total.shape[0]):
+        if total[_u(k)]:
+            return True
+    return total[0] >= np.uint64(n)
+
+
+@njit(**PLAIN, inline="always")
+def _bucket(h, memo):
+    """The first row of the bucket of a key that hashes to ``h`` (two rows a bucket)."""
+    return ((h ^ (h >> np.uint64(29))) & np.uint64((memo.shape[0] >> 1) - 1)) << _ONE
+
+
+@njit(**PLAIN, inline="always")
+def _memo_find(key, level, h, memo):
+    """The row of the memo holding ``key[level]`` (whose hash is ``h``), or -1."""
+    first = _bucket(h, memo)
+    n = key.shape[1]
+    for r in range(first, first + _u(2)):
+        if memo[r, _u(n)] == _ZERO:
+            continue
+        same = True
+        for w in range(n):
+            if memo[r, _u(w)] != key[_u(level), _u(w)]:
+                same = False
+                break
+        if same:
+            return np.int64(r)
+    return -1
+
+
+@njit(**PLAIN, inline="always")
+def _memo_store(key, level, h, memo, total, entry, weight):
+    """Keep ``total - entry[level]`` (the subtree's count, found in ``weight`` nodes)
+    under ``key[level]`` (see "Memo" in the essay)."""
+    first = _bucket(h, memo)
+    n = key.shape[1]
+    r = first + _ONE
+    held = memo[first, _u(n)]
+    if held == _ZERO:
+        r = first
+    elif held <= weight:
+        for w in range(memo.shape[1]):
+            memo[first + _ONE, _u(w)] = memo[first, _u(w)]
+        r = first
+    for w in range(n):
+        memo[r, _u(w)] = key[_u(level), _u(w)]
+    memo[r, _u(n)] = weight
+    borrow = _ZERO
+    for k in range(total.shape[0]):
+        a = total[_u(k)]
+        b = entry[_u(level), _u(k)]
+        d = a - b
+        b1 = a < b
+        d2 = d - borrow
+        b2 = d < borrow
+        memo[r, _u(n + 1 + k)] = d2
+        borrow = _ONE if (b1 or b2) else _ZERO
+    for k in range(n + 1 + total.shape[0], memo.shape[1]):
+        memo[r, _u(k)] = _ZERO  # what a wider count left in the row
+
+
+@njit(**PLAIN, inline="always")
+def _memo_lookup(t, s, level, o, look):
+    """Make the key of ``level``'s child by option ``o``; if ``look``, return the memo's
+    row for it (-1: none), noting the lookup and the nodes a hit saves."""
+    _child_key(t, s.key, s.key_hash, level, o)
+    if not look:
+        return -1
+    row = _memo_find(s.key, level + 1, s.key_hash[_u(level + 1)], s.memo)
+    s.memo_stats[0] += 1
+    if row >= 0:
+        s.memo_stats[1] += np.int64(s.memo[_u(row), _u(s.key.shape[1])])
+    return row
+
+
+@njit(**PLAIN, inline="always")
+def _memo_leave(s, level, nodes):
+    """On leaving ``level``: keep its subtree's count if it took enough nodes."""
+    weight = nodes - s.level_nodes[_u(level)]
+    if weight >= MEMO_MIN_NODES:
+        h = s.key_hash[_u(level)]
+        _memo_store(s.key, level, h, s.memo, s.total, s.level_entry, _u(weight))
+
+
+@njit(**PLAIN, inline="always")
+def _note_count(total, stats):
+    """``stats[0]``: the count, or ``_MAX_COUNT`` when it does not fit."""
+    big = total[0] >> np.uint64(63)
+    for k in range(1, total.shape[0]):
+        big |= total[_u(k)]
+    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+
+
+@njit(**PLAIN, inline="always")
+def _branches(t, s, level, forced, start):
+    """Knuth's *choose*: write the options to try at ``level`` to ``cand[start:]``;
+    return how many (-1 when every primary item is covered: a solution)."""
+    if level < forced.shape[0]:
+        o = forced[_u(level)]
+        if not _has_bit(s.live, level, o):
+            return 0
+        s.cand[_u(start)] = o
+        return 1
+    p, n = _choose(t, s.live, s.uncovered, level)
+    if p < 0:
+        return -1
+    if n == 0:
+        return 0
+    return _gather(t, s.live, level, p, s.cand, start)
+
+
+@njit(**PLAIN)
+def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream, memo_levels):
+    """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
+    limit, an overflow or the budget.
+
+    Parameters
+    ----------
+    t : dlx.tightlayout.Tables
+        The problem's arrays (``dlx.tightlayout.TightLayout``, as a namedtuple).
+    s : dlx.tightlayout.State
+        This search's arrays: ``live`` uint64[rows, words]; ``uncovered``
+        uint64[rows, item_words]; ``key`` uint64[rows, key_words]; ``key_hash`` uint64[rows];
+        ``cand`` int64[rows * max_branches]; ``cand_start``, ``choice``,
+        ``branch_index``, ``branch_degree``, ``level_nodes`` int64[rows]; ``state``
+        int64[2] (level, step); ``stats`` int64[3] (solutions, capped; nodes entered;
+        updates); ``total`` uint64[limbs]; ``level_entry`` uint64[rows, limbs];
+        ``memo`` uint64[2 * buckets, width] (no rows: no memo); ``memo_stats``
+        int64[2]: the memo's lookups, and the nodes its hits saved (their subtrees').
+    forced, prefix : int64[k], int64[m]
+        Options taken at levels ``0..k-1``, branch numbers taken at levels
+        ``k..k+m-1`` (a subproblem of a split).
+    split_depth, memo_levels : int
+        Stop at this level and report a LEAF (``NO_SPLIT`` for none); the deepest
+        level whose count the memo keeps.
+    node_budget, max_solutions : int
+        Nodes this call may enter; stop with LIMIT once the count reaches
+        ``max_solutions`` (-1: no limit).
+    stream : bool
+        Return at each solution (the options chosen are ``choice[:level]``).
+
+    Returns the code (``dlx.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
+    """
+    cand = s.cand
+    stats = s.stats
+    total = s.total
+    key = s.key
+    memo = s.memo
+    memo_on = memo.shape[0] > 0
+    level = s.state[0]
+    step = s.state[1]
+    nodes = stats[1]
+    node_stop = nodes + node_budget
+    n_fixed = forced.shape[0] + prefix.shape[0]
+    code = DONE
+    while True:
+        if step == FORWARD:
+            if nodes >= node_stop:
+                code = PAUSED
+                break
+            nodes += 1
+            if memo_on and level <= memo_levels:
+                for k in range(total.shape[0]):
+                    s.level_entry[_u(level), _u(k)] = total[_u(k)]
+                s.level_nodes[_u(level)] = nodes
+            start = s.cand_start[_u(level)]
+            n = _branches(t, s, level, forced, start)
+            step = BACKDOWN
+            if n < 0:
+                if not _add_one(total):
+                    code = OVERFLOW
+                    break
+                if stream:
+                    code = SOLUTION
+                    break
+                if _at_least(total, max_solutions):
+                    code = LIMIT
+                    break
+                continue
+            if n == 0:
+                continue
+            if level == split_depth:
+                code = LEAF
+                break
+            s.cand_start[_u(level + 1)] = start + n
+            s.branch_degree[_u(level)] = n
+            s.branch_index[_u(level)] = 0
+            if forced.shape[0] <= level < n_fixed:
+                k = prefix[_u(level - forced.shape[0])]
+                if k >= n:
+                    continue
+                s.branch_index[_u(level)] = k
+            step = ADVANCE
+        elif step == ADVANCE:
+            i = s.branch_index[_u(level)]
+            if i >= s.branch_degree[_u(level)]:
+                step = BACKDOWN
+                continue
+            o = cand[_u(s.cand_start[_u(level)] + i)]
+            skip = False
+            if memo_on:
+                row = _memo_lookup(t, s, level, o, n_fixed <= level + 1 <= memo_levels)
+                if row >= 0:
+                    if not _add(total, memo, row, key.shape[1] + 1):
+                        code = OVERFLOW
+                        break
+                    skip = True
+            if not skip:
+                _cover(t, s, level, o)
+                s.choice[_u(level)] = o
+                level += 1
+                step = FORWARD
+            elif level < n_fixed:
+                step = BACKDOWN
+            else:
+                s.branch_index[_u(level)] = i + 1
+        else:
+            if memo_on and n_fixed <= level <= memo_levels:
+                _memo_leave(s, level, nodes)
+            if level == 0:
+                code = DONE
+                break
+            level -= 1
+            if level < n_fixed:
+                continue
+            s.branch_index[_u(level)] += 1
+            step = ADVANCE
+    s.state[0] = level
+    s.state[1] = step
+    stats[1] = nodes
+    _note_count(total, stats)
+    return code
+
+
+@njit(cache=True)
+def sanity(t, s, root_live, check_key):
+    """Check the rows of levels ``0..level`` against the options chosen, recomputed from
+    scratch (the keys too when ``check_key``: a search with a memo keeps them); return
+    0, or a code > 0 naming the first fault (level * 8 + kind: 1 a live set, 2 the
+    uncovered items, 3 a key, 4 a choice that was not live)."""
+    level = s.state[0]
+    live = root_live.copy()
+    uncovered = np.zeros(s.uncovered.shape[1], np.uint64)
+    for p in range(t.n_primary):
+        uncovered[p >> 6] |= _ONE << np.uint64(p & 63)
+    key = np.zeros(s.key.shape[1], np.uint64)
+    for lev in range(level + 1):
+        if lev > 0:
+            o = s.choice[lev - 1]
+            if not (live[o >> 6] >> np.uint64(o & 63)) & _ONE:
+                return lev * 8 + 4
+            for j in range(t.option_primary_start[o], t.option_primary_start[o + 1]):
+                p = t.option_primary[j]
+                uncovered[p >> 6] &= ~(_ONE << np.uint64(p & 63))
+            for j in range(t.option_group_start[o], t.option_group_start[o + 1]):
+                g = t.option_group[j]
+                key[g >> 6] |= _ONE << np.uint64(g & 63)
+                for k in range(t.group_start[g], t.group_start[g + 1]):
+                    live[t.group_word[k]] &= ~t.group_bits[k]
+        for w in range(t.words):
+            if s.live[lev, w] != live[w]:
+                return lev * 8 + 1
+        for w in range(uncovered.shape[0]):
+            if s.uncovered[lev, w] != uncovered[w]:
+                return lev * 8 + 2
+        if check_key and lev > 0:
+            for w in range(key.shape[0]):
+                if s.key[lev, w] != key[w]:
+                    return lev * 8 + 3
+    return 0

@@ -1,0 +1,330 @@
+"""Compile a ``dlx.Problem`` into the tight kernel's arrays (numpy only, no numba).
+
+Glossary (see the essay in ``dlx/tight.py`` for how the kernel uses them)
+------------------------------------------------------------------------
+option bit
+    Each option is a bit of a *live set* of ``words`` uint64 words: the options still
+    compatible with those chosen. Options are sorted by their first primary item, so
+    that the options of an item (a cell, say) lie in a band of nearby words.
+group
+    A set of options, kept sparse: the words where it has options and their bits
+    (``group_word[group_start[g]:group_start[g + 1]]`` and ``group_bits[...]``). Group
+    ``p`` (for ``p < n_primary``) holds the options of primary item ``p``; the other
+    groups belong to secondary items: ``(j, none)`` holds every option of ``j``, and
+    ``(j, c)`` those of ``j`` whose colour is not ``c`` (no colour counts as another).
+conflict groups of an option
+    Taking an option kills the options of the groups of its entries: those of its
+    primary and uncoloured secondary items, and for ``j:c`` the options that give
+    ``j`` another colour (or none). This is exact for XCC: what stays live is what
+    may still be chosen with it.
+key bit
+    For the memo: one bit per primary item (covered) and one per (secondary item,
+    colour) that some option uses; a node's key is the OR of its options' key bits,
+    and it determines the live set below it exactly.
+
+Only problems whose primary items all have bounds 1:1 fit (no multiplicities), and
+no loop items.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+from dlx.errors import ProblemError
+from dlx.problem import Problem
+
+MAX_BYTES = 2 << 30  # a search's tables, at most (the memo apart)
+HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
+
+# What the kernel takes: the arrays of a problem and those of one search, one argument
+# each (see ``dlx/tight.py`` for both).
+Tables = namedtuple(
+    "Tables",
+    "words n_primary key_words option_primary_start option_primary option_group_start "
+    "option_group group_start group_word group_bits item_first_word item_band_start "
+    "item_band option_key_start option_key group_hash",
+)
+State = namedtuple(
+    "State",
+    "live uncovered key key_hash cand cand_start choice branch_index branch_degree "
+    "level_nodes state stats total level_entry memo memo_stats",
+)
+
+
+@dataclass(frozen=True)
+class TightLayout:
+    """The kernel's arrays for one problem; ``option[b]`` is the problem's option of
+    bit ``b`` (options in *bit order*, see ``_bit_order``), and options below are bits.
+
+    ``option_primary[option_primary_start[k]:option_primary_start[k + 1]]``: the
+    primary items of option ``k``; ``option_group[option_group_start[k]:...]``: its
+    conflict groups; groups as in the glossary (``group_word`` int64, ``group_bits``
+    uint64; group ``p`` holds the options of primary item ``p``);
+    ``item_band[item_band_start[p]:item_band_start[p + 1]]``: the same options as the
+    dense words ``item_first_word[p]`` on of the live set (a band, the zero words inside
+    it included: read without indirection); ``item_size``: int32[n_primary], its options;
+    ``option_key[option_key_start[k]:...]``: the key bits of option ``k``;
+    ``group_hash``: uint64[n_groups], a random word per key bit (a key hashes to the
+    sum of those of its bits).
+    """
+
+    option: np.ndarray
+    n_options: int
+    n_primary: int
+    words: int
+    key_words: int
+    option_primary_start: np.ndarray
+    option_primary: np.ndarray
+    option_group_start: np.ndarray
+    option_group: np.ndarray
+    group_start: np.ndarray
+    group_word: np.ndarray
+    group_bits: np.ndarray
+    item_first_word: np.ndarray
+    item_band_start: np.ndarray
+    item_band: np.ndarray
+    item_size: np.ndarray
+    option_key_start: np.ndarray
+    option_key: np.ndarray
+    group_hash: np.ndarray
+    max_branches: int
+
+    @property
+    def rows(self) -> int:
+        """Levels of a search's arrays: one per primary item, the root and one more."""
+        return self.n_primary + 2
+
+    @property
+    def item_words(self) -> int:
+        """Words of a set of primary items."""
+        return (self.n_primary + 63) // 64
+
+    def search_bytes(self, limbs: int = 1) -> int:
+        """Bytes of one search's arrays (``dlx.tightsearch.TightSearch``)."""
+        per_row = 8 * (self.words + self.item_words + self.key_words + 8)
+        return self.rows * (per_row + 8 * self.max_branches + 8 * limbs)
+
+    def table_bytes(self) -> int:
+        """Bytes of the layout's own arrays."""
+        return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+
+
+def tables(lay: TightLayout) -> Tables:
+    """The layout as the kernel takes it."""
+    return Tables(
+        lay.words, lay.n_primary, lay.key_words,
+        lay.option_primary_start, lay.option_primary,
+        lay.option_group_start, lay.option_group,
+        lay.group_start, lay.group_word, lay.group_bits,
+        lay.item_first_word, lay.item_band_start, lay.item_band,
+        lay.option_key_start, lay.option_key, lay.group_hash,
+    )  # fmt: skip
+
+
+def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The problem's entries (``Problem.entries``): (option of each, item code of each:
+    ``p`` for primary item p, ``~s`` for secondary item s, colour of each: 0 for none)."""
+    entries = problem.entries()
+    n_primary = len(entries.lo)
+    code = np.where(entries.item <= n_primary, entries.item - 1, n_primary - entries.item)
+    return entries.option, code, entries.colour
+
+
+def why_not(problem: Problem) -> str | None:
+    """Why the tight kernel cannot search ``problem`` (None when it can)."""
+    if not problem.primary:
+        return "the problem has no primary items"
+    if problem.loop_edges:
+        return "it has loop items"
+    for name in problem.primary:
+        lo, hi = problem.bounds(name)
+        if (lo, hi) != (1, 1):
+            return f"primary item {name!r} has bounds {lo}:{hi} (the tight kernel takes 1:1 only)"
+    return None
+
+
+def fits(problem: Problem) -> bool:
+    """Whether the tight kernel can search ``problem`` (see ``why_not``)."""
+    return why_not(problem) is None
+
+
+def layout(problem: Problem) -> TightLayout:
+    """The tight arrays of ``problem`` (built once while the problem stays as it is,
+    kept by ``Problem.layout_of``).
+
+    A ``ProblemError`` says why a problem does not fit, or what its tables would need
+    past ``MAX_BYTES``.
+    """
+    return problem.layout_of(_build)
+
+
+def _build(problem: Problem) -> TightLayout:
+    """The tight arrays of ``problem``, or ProblemError saying why there are none."""
+    reason = why_not(problem)
+    if reason is not None:
+        raise ProblemError(f"the tight kernel cannot search this problem: {reason}")
+    result = _compile(problem)
+    need = result.table_bytes() + result.search_bytes()
+    if need > MAX_BYTES:
+        raise ProblemError(
+            f"the tight kernel would need {need / 2**30:.1f} GiB for this problem "
+            f"(at most {MAX_BYTES / 2**30:.0f} GiB): use engine='dlx'"
+        )
+    return result
+
+
+def _csr(owner: np.ndarray, values: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(start int64[n + 1], values sorted by owner, stable)."""
+    order = np.argsort(owner, kind="stable")
+    start = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(owner, minlength=n), out=start[1:])
+    return start, values[order].astype(np.int64)
+
+
+def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
+    """Groups as sparse masks: (group_start, group_word, group_bits) from the pairs
+    (group, option) (each pair once)."""
+    word = option >> 6
+    bit = np.left_shift(np.uint64(1), (option & 63).astype(np.uint64))
+    order = np.lexsort((word, group))
+    group, word, bit = group[order], word[order], bit[order]
+    new = np.ones(len(group), bool)
+    new[1:] = (group[1:] != group[:-1]) | (word[1:] != word[:-1])
+    first = np.flatnonzero(new)
+    bits = np.bitwise_or.reduceat(bit, first) if len(first) else np.zeros(0, np.uint64)
+    group_start = np.zeros(n_groups + 1, np.int64)
+    np.cumsum(np.bincount(group[first], minlength=n_groups), out=group_start[1:])
+    return group_start, word[first].astype(np.int64), bits.astype(np.uint64)
+
+
+def _bands(group_start, group_word, group_bits, n_primary) -> dict[str, np.ndarray]:
+    """The primary items' groups as dense bands of words (see ``TightLayout``)."""
+    first = np.zeros(n_primary, np.int64)
+    length = np.zeros(n_primary, np.int64)
+    for p in range(n_primary):
+        words = group_word[group_start[p] : group_start[p + 1]]
+        if len(words):
+            first[p] = words[0]
+            length[p] = words[-1] - words[0] + 1
+    band_start = np.zeros(n_primary + 1, np.int64)
+    np.cumsum(length, out=band_start[1:])
+    band = np.zeros(int(band_start[-1]), np.uint64)
+    for p in range(n_primary):
+        k = slice(group_start[p], group_start[p + 1])
+        band[band_start[p] + group_word[k] - first[p]] = group_bits[k]
+    return {"item_first_word": first, "item_band_start": band_start, "item_band": band}
+
+
+def _secondary_groups(option_of, code, colour, n_primary):
+    """The groups of the secondary entries: (group of each such entry, member pairs
+    (group, option), the number of groups), groups numbered from ``n_primary``."""
+    secondary = code < 0
+    item = ~code[secondary]
+    shade = colour[secondary]
+    owner = option_of[secondary]
+    pairs = np.unique(np.stack([item, shade], axis=1), axis=0)  # the (j, c) in use
+    group_of_pair = {(int(j), int(c)): n_primary + g for g, (j, c) in enumerate(pairs)}
+    entry_group = np.array(
+        [group_of_pair[(int(j), int(c))] for j, c in zip(item, shade, strict=True)], np.int64
+    )
+    members_g, members_o = [], []
+    for (j, c), g in group_of_pair.items():
+        of_j = item == j
+        chosen = of_j if c == 0 else of_j & (shade != c)
+        members_o.append(owner[chosen])
+        members_g.append(np.full(int(chosen.sum()), g, np.int64))
+    if not members_o:
+        return entry_group, (np.zeros(0, np.int64), np.zeros(0, np.int64)), n_primary
+    pairs_go = (np.concatenate(members_g), np.concatenate(members_o))
+    return entry_group, pairs_go, n_primary + len(group_of_pair)
+
+
+def _bit_order(option_of, code, n_options) -> np.ndarray:
+    """The problem's options in bit order: by their first *small* primary item (one with
+    at most the median number of options: a tiling's cells, not its pieces), options
+    without one by their first primary item, and options without primary items last;
+    so that the options of a small item lie in a band of nearby words."""
+    primary = code >= 0
+    size = np.bincount(code[primary])
+    small = primary.copy()
+    small[primary] = size[code[primary]] <= np.median(size)
+    big = np.iinfo(np.int64).max
+    first = np.full(n_options, big, np.int64)
+    np.minimum.at(first, option_of[primary], code[primary])
+    first_small = np.full(n_options, big, np.int64)
+    np.minimum.at(first_small, option_of[small], code[small])
+    return np.lexsort((first, first_small))
+
+
+def _compile(problem: Problem) -> TightLayout:
+    """Build the arrays (see ``TightLayout``)."""
+    n_options = problem.n_options
+    n_primary = len(problem.primary)
+    option_of, code, colour = _entries(problem)
+    option = _bit_order(option_of, code, n_options)
+    bit_of = np.empty(n_options, np.int64)
+    bit_of[option] = np.arange(n_options)
+    option_of = bit_of[option_of]
+    primary = code >= 0
+    entry_group, (sec_g, sec_o), n_groups = _secondary_groups(option_of, code, colour, n_primary)
+    group_start, group_word, group_bits = _sparse(
+        np.concatenate([code[primary], sec_g]),
+        np.concatenate([option_of[primary], sec_o]),
+        n_groups,
+    )
+    option_primary_start, option_primary = _csr(option_of[primary], code[primary], n_options)
+    option_primary_start = option_primary_start.astype(np.int32)  # small: read at random
+    option_primary = option_primary.astype(np.int32)
+    group = np.empty(len(code), np.int64)
+    group[primary] = code[primary]
+    group[~primary] = entry_group
+    option_group_start, option_group = _csr(option_of, group, n_options)
+    # key bits: the primary items, then each (secondary item, colour) group
+    option_key_start, option_key = option_group_start, option_group
+    key_words = max((n_groups + 63) // 64, 1)
+    item_size = np.bincount(code[primary], minlength=n_primary).astype(np.int32)
+    rng = np.random.default_rng(HASH_SEED)
+    group_hash = rng.integers(0, 1 << 64, size=n_groups, dtype=np.uint64, endpoint=False)
+    return TightLayout(
+        option=option,
+        n_options=n_options,
+        n_primary=n_primary,
+        words=max((n_options + 63) // 64, 1),
+        key_words=key_words,
+        option_primary_start=option_primary_start,
+        option_primary=option_primary,
+        option_group_start=option_group_start,
+        option_group=option_group,
+        group_start=group_start,
+        group_word=group_word,
+        group_bits=group_bits,
+        **_bands(group_start, group_word, group_bits, n_primary),
+        item_size=item_size,
+        option_key_start=option_key_start,
+        option_key=option_key,
+        group_hash=group_hash,
+        max_branches=max(int(item_size.max(initial=0)), 1),
+    )
+
+
+def _all(n: int, words: int) -> np.ndarray:
+    """uint64[words]: bits ``0..n-1`` set."""
+    mask = np.zeros(words, np.uint64)
+    full, rest = divmod(n, 64)
+    mask[:full] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    if rest:
+        mask[full] = np.uint64((1 << rest) - 1)
+    return mask
+
+
+def root_live(lay: TightLayout) -> np.ndarray:
+    """uint64[words]: every option live."""
+    return _all(lay.n_options, lay.words)
+
+
+def root_uncovered(lay: TightLayout) -> np.ndarray:
+    """uint64[item_words]: every primary item uncovered."""
+    return _all(lay.n_primary, lay.item_words)

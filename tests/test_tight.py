@@ -1,0 +1,335 @@
+"""The tight kernel against the dancing-links kernel, the naive solver and known counts.
+
+Every count is compared with the DLX kernel's (and the naive solver's where the problem
+is small, as sets of solutions), every solution a test sees goes through
+``dlx.verify.check``, searches paused every few nodes check their rows with the
+kernel's ``sanity()`` at each pause, and the memo is switched on and off to show that
+it changes no count.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import dlx
+from dlx import engines, tightlayout, tightsearch
+from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
+from dlx.search import SolutionStream
+from dlx.tightlayout import fits, layout, why_not
+from dlx.tightsearch import TightMemo, TightSearch
+from dlx.verify import check, naive_solutions
+from tests.boards import dominoes, queens, queens_ok
+from tests.shared import EXPECTED, examples, load
+from tests.strategies import problems
+
+
+def tight_count(problem, memo=True, budget=None, **choices) -> int:
+    """The tight kernel's full count (a fresh memo unless ``memo`` is False), its rows
+    checked at every pause."""
+    search = TightSearch(
+        problem, memo=TightMemo.of(problem) if memo else None, budget=budget, **choices
+    )
+    while search.run() == PAUSED:
+        search.sanity()
+    search.sanity()
+    assert search.done
+    return search.solutions
+
+
+def tight_solutions(problem, budget=None) -> list[tuple[int, ...]]:
+    """Every solution the tight kernel streams, each checked (rows checked at each)."""
+    search = TightSearch(problem, budget=budget)
+    found = []
+    for solution in SolutionStream(search, None):
+        search.sanity()
+        check(problem, solution.options)
+        found.append(solution.options)
+    return found
+
+
+def as_set(found) -> set[frozenset[int]]:
+    """Solutions as a set of option sets (the order of the options chosen varies)."""
+    return {frozenset(s) for s in found}
+
+
+# -- what fits ------------------------------------------------------------------------
+
+
+def test_why_not_names_the_reason():
+    loose = dlx.Problem(primary=["a", "b"], bounds={"b": (0, 2)})
+    loose.add_option(["a"])
+    assert why_not(loose) == "primary item 'b' has bounds 0:2 (the tight kernel takes 1:1 only)"
+    with pytest.raises(dlx.ProblemError, match="tight kernel cannot search this problem: prim"):
+        dlx.count(loose, engine="tight")
+    loop = dlx.Problem(primary=["go"], secondary=["ab", "bc", "ca"])
+    for u, v, e in ((0, 1, "ab"), (1, 2, "bc"), (2, 0, "ca")):
+        loop.add_loop_edge(e, u, v, on="1")
+    loop.add_option(["go", "ab:1", "bc:1", "ca:1"])
+    assert why_not(loop) == "it has loop items"
+    coloured = dlx.Problem(primary=["a"], secondary=["x"])
+    coloured.add_option(["a", "x:red"])
+    assert fits(coloured) and fits(queens(4))
+    with pytest.raises(ValueError, match="the tight kernel does not apply it"):
+        dlx.count(queens(4).with_propagation("domination"), engine="tight")
+
+
+def test_tables_past_the_limit_are_refused(monkeypatch):
+    monkeypatch.setattr(tightlayout, "MAX_BYTES", 1000)
+    with pytest.raises(dlx.ProblemError, match=r"would need 0\.0 GiB .* use engine='dlx'"):
+        TightSearch(queens(8))
+
+
+def test_layout_groups_match_the_options():
+    """Each primary item's group holds exactly its options; a coloured entry's group
+    holds the options that give its item another colour or none."""
+    p = dlx.Problem(primary=["a", "b"], secondary=["x"])
+    for items in (["a", "x:red"], ["b", "x:red"], ["b", "x:blue"], ["a", "x"], ["a", "b"]):
+        p.add_option(items)
+    lay = layout(p)
+
+    def members(g):
+        out = set()
+        for k in range(lay.group_start[g], lay.group_start[g + 1]):
+            word, bits = int(lay.group_word[k]), int(lay.group_bits[k])
+            out |= {int(lay.option[64 * word + b]) for b in range(64) if bits >> b & 1}
+        return out
+
+    assert members(0) == {0, 3, 4} and members(1) == {1, 2, 4}
+    groups = {}
+    for b in range(lay.n_options):
+        o = int(lay.option[b])
+        for j in range(lay.option_group_start[b], lay.option_group_start[b + 1]):
+            groups.setdefault(o, []).append(members(int(lay.option_group[j])))
+    assert groups[0] == [{0, 3, 4}, {2, 3}]  # a; x:red conflicts with x:blue and x
+    assert groups[3] == [{0, 3, 4}, {0, 1, 2, 3}]  # a; x (no colour) with every x
+
+
+# -- shipped problems and known counts -----------------------------------------------
+
+QUICK_FILES = ["scott_sym", "sudoku_escargot", "sudokuk_inkala2010", "pent3x20_sym"]
+SLOW_FILES = sorted(set(EXPECTED) - set(QUICK_FILES))
+
+
+@pytest.mark.parametrize("name", QUICK_FILES)
+def test_dlx_files_agree(name):
+    problem = load(name)
+    expected = EXPECTED[name]
+    assert tight_count(problem, budget=5000) == expected == dlx.count(problem).solutions
+    assert tight_count(problem, memo=False) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW_FILES)
+def test_dlx_files_agree_slow(name):
+    problem = load(name)
+    assert tight_count(problem) == EXPECTED[name] == tight_count(problem, memo=False)
+
+
+@pytest.mark.parametrize("n, expected", [(1, 1), (4, 2), (6, 4), (8, 92), (10, 724)])
+def test_queens_known_counts(n, expected):
+    """n queens as XCC, diagonals secondary (OEIS A000170)."""
+    problem = queens(n)
+    assert dlx.count(problem, engine="tight").solutions == expected
+    assert tight_count(problem, memo=False) == expected
+    if n <= 8:
+        found = dlx.solutions(problem, engine="tight")
+        names = [s.names for s in found]
+        assert len(names) == expected and all(queens_ok(n, q) for q in names)
+
+
+# -- random problems ------------------------------------------------------------------
+
+
+@pytest.mark.oracle
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(bounds=False, colours=True, max_options=9, max_primary=5))
+def test_random_problems_agree_with_naive(problem):
+    naive = as_set(naive_solutions(problem))
+    found = tight_solutions(problem)
+    assert len(found) == len(naive) and as_set(found) == naive
+    paused = tight_solutions(problem, budget=1)
+    assert as_set(paused) == naive and len(paused) == len(naive)
+    assert tight_count(problem) == len(naive) == tight_count(problem, memo=False, budget=2)
+    assert dlx.count(problem).solutions == len(naive)
+
+
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(bounds=False, colours=True, max_options=30, max_primary=8, max_secondary=5))
+def test_larger_random_problems_agree_with_dlx(problem):
+    expected = as_set(s.options for s in dlx.solutions(problem))
+    assert as_set(tight_solutions(problem, budget=3)) == expected
+    assert tight_count(problem) == len(expected)
+
+
+# -- limits, streams, splits ----------------------------------------------------------
+
+
+def test_limits_and_streams():
+    problem = load("scott_sym")
+    assert dlx.count(problem, limit=10, engine="tight").solutions == 10
+    assert not dlx.count(problem, limit=10, engine="tight").complete
+    stopped = dlx.count(problem, node_limit=50, engine="tight")
+    assert not stopped.complete and stopped.stats.nodes == 50
+    assert "node limit 50" in stopped.stopped_by
+    stream = dlx.solutions(problem, limit=3, engine="tight")
+    assert len([check(problem, s.options) for s in stream]) == 3
+    assert stream.stopped_by == "solution limit 3" and not stream.complete
+
+
+def test_small_budgets_resume_to_the_same_answer():
+    problem = queens(7)
+    search = TightSearch(problem, budget=3)  # pause every few nodes
+    found = []
+    while True:
+        code = search.run(stream=True)
+        search.sanity()
+        if code == SOLUTION:
+            found.append(search.current_options())
+        elif code == DONE:
+            break
+    assert len(as_set(found)) == len(found) == 40  # OEIS A000170
+    assert search.fraction() == 1.0
+
+
+def test_split_paths_replay_the_tree():
+    problem = load("scott_sym")
+    total = tight_count(problem, memo=False)
+    for depth in (1, 2, 3):
+        search = TightSearch(problem, split_depth=depth)
+        leaves, weights = [], 0.0
+        while (code := search.run()) != DONE:
+            if code == LEAF:
+                leaves.append(tuple(search.path()))
+                weights += search.path_weight()
+        assert weights <= 1.0 + 1e-9
+        counted = search.solutions
+        memo = TightMemo.of(problem)
+        for path in leaves:
+            sub = TightSearch(problem, prefix=path, memo=memo)
+            while sub.run() == PAUSED:
+                sub.sanity()
+            counted += sub.solutions
+        assert counted == total == 65
+
+
+def test_forced_options_are_reported():
+    problem = load("scott_sym")
+    first = next(iter(dlx.solutions(problem, engine="tight")))
+    forced = first.options[:2]
+    again = list(dlx.solutions(problem, forced=forced, engine="tight"))
+    assert all(s.options[:2] == forced for s in again)
+    assert as_set(s.options for s in again) == as_set(
+        s.options for s in dlx.solutions(problem, forced=forced)
+    )
+
+
+def test_parallel_and_checkpoints_agree(tmp_path):
+    problem = queens(8)
+    assert dlx.count(problem, engine="tight", parallel=dlx.Parallel(workers=2, tasks=8)) == 92
+    ckpt = dlx.Parallel(workers=2, checkpoint=str(tmp_path / "run.ckpt"))
+    assert dlx.count(problem, engine="tight", parallel=ckpt) == 92
+    assert dlx.count(problem, engine="tight", parallel=ckpt) == 92  # resumed: all tasks done
+    found = list(dlx.solutions(problem, engine="tight", parallel=dlx.Parallel(workers=2)))
+    assert len(as_set(s.options for s in found)) == len(found) == 92
+    for s in found:
+        check(problem, s.options)
+
+
+# -- exact counts at any size -----------------------------------------------------------
+
+
+def fibonacci(n: int) -> int:
+    """F(n), F(1) = F(2) = 1."""
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+@pytest.mark.parametrize("n", [10, 92, 93, 200])
+def test_domino_strips_are_exact(n):
+    # the n x 2 strip has F(n + 1) domino tilings; F(93) < 2**64 < F(94)
+    problem = dominoes(n, 2)
+    search = TightSearch(problem, memo=TightMemo.of(problem))
+    while search.run() == PAUSED:
+        search.sanity()
+    expected = fibonacci(n + 1)
+    assert search.solutions == expected
+    limbs = 1
+    while expected >= 1 << (64 * limbs):
+        limbs *= 2
+    assert search.limbs == limbs  # started with one limb, doubled as the count grew
+    assert dlx.count(problem, engine="tight").solutions == expected
+
+
+def test_a_memo_shared_with_wider_counts_stays_exact():
+    """Two subproblems of 66 items with two identical options each share a memo (as a
+    worker's tasks do): the first outgrows one limb (2**65) and stores two-limb counts
+    that the second, starting with one limb, meets at once."""
+    n = 66
+    problem = dlx.Problem(primary=[f"i{k}" for k in range(n)])
+    for k in range(n):
+        problem.add_option([f"i{k}"])
+        problem.add_option([f"i{k}"])
+    memo = TightMemo.of(problem)
+    counts = []
+    for path in ([0], [1]):
+        search = TightSearch(problem, prefix=path, memo=memo)
+        while search.run() == PAUSED:
+            pass
+        counts.append(search.solutions)
+    assert counts == [2**65, 2**65]
+
+
+# -- the engine through the public API and the command lines ---------------------------
+
+
+def test_engine_is_listed():
+    assert "tight" in engines.CHOICES and engines.resolve("tight", queens(4)) == "tight"
+    assert isinstance(engines.make_memo(queens(4), "tight"), TightMemo)
+
+
+def test_cli_engine_flag(capsys):
+    from dlx.cli import main
+
+    path = str(load.__globals__["DATA"] / "scott_sym.dlx")
+    assert main([path, "--count", "--engine", "tight", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.strip() == "65"
+
+
+def test_polyform_command_engine_flag(capsys):
+    from puzzles.cli import main
+
+    argv = ["polyform", "--board", "20x3", "--pieces", "pentominoes", "--no-progress"]
+    assert main([*argv, "--workers", "1", "--engine", "tight"]) == 0
+    assert capsys.readouterr().out.split()[-1] == "2"
+
+
+def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
+    """Queens rarely meet a subproblem twice: the memo is dropped after its trial, and
+    the count stays exact; domino strips meet them all the time: it is kept."""
+    monkeypatch.setattr(tightsearch, "MEMO_TRIAL", 500)
+    for problem, expected, kept in ((queens(8), 92, False), (dominoes(40, 2), fibonacci(41), True)):
+        search = TightSearch(problem, memo=TightMemo.of(problem), budget=100)
+        while search.run() == PAUSED:
+            search.sanity()
+        assert search.solutions == expected and (search.memo is not None) == kept
+
+
+def test_the_layout_reads_the_problem_alone_and_is_kept_by_it(monkeypatch):
+    """The layout comes from ``Problem.entries()`` (not the dancing-links arrays), is
+    built once, kept through ``Problem.layout_of`` (nothing stored on the problem by
+    this module) and forgotten when the problem changes."""
+    problem = queens(6)
+
+    def refused(self):
+        raise AssertionError("the tight kernel read the dancing-links arrays")
+
+    monkeypatch.setattr(dlx.Problem, "arrays", refused)
+    before = set(vars(problem))
+    lay = layout(problem)
+    assert dlx.count(problem, engine="tight") == 4  # OEIS A000170
+    assert layout(problem) is lay and set(vars(problem)) == before
+    problem.add_option(["r0"])
+    assert layout(problem) is not lay and layout(problem).n_options == lay.n_options + 1
