@@ -70,6 +70,7 @@ STEADY = 2.0  # the best estimate may stop the race when within this factor of t
 SHARE = 0.02  # the probes stop once they have cost this share of the best estimate
 MAX_PROBE = 3.0  # ... or this many seconds
 COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
+LOAD_WORTH = 1.0  # ... and for loading and probing the others, where one suits the shape
 FIRST_NODES = 200  # nodes of a probe's first step, before its speed is known
 
 
@@ -205,19 +206,26 @@ def choose(problem, kernels: list[Kernel], limit: int | None = None) -> Choice:
         return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}")
     ready = [k for k in takers if k.ready is None or k.ready()]
     note = ""
+    suited = [k for k in ready if k.suits is not None and k.suits(problem)]
     if not ready:
         guess = next((k for k in takers if k.suits is not None and k.suits(problem)), takers[0])
         ready = [guess]
         note = f"; no kernel compiled yet, {guess.name} guessed from the problem's shape"
+    elif suited and len(ready) > 1:  # the others join if the count pays for loading them
+        soon = [k for k in ready if k is not suited[0]]
+        later = [k for k in takers if k not in ready]
+        return _race(problem, suited[:1], later, limit, note, soon)
     later = [k for k in takers if k not in ready]
     return _race(problem, ready, later, limit, note)
 
 
-def _race(problem, kernels: list[Kernel], later: list[Kernel], limit, note: str) -> Choice:
-    """Race the probes of ``kernels`` (``later``: compiled and added once the count looks
-    long enough to pay for it)."""
+def _race(problem, kernels, later, limit, note: str, soon=()) -> Choice:
+    """Race the probes of ``kernels`` (``soon``: ready kernels added once the count is
+    estimated at ``LOAD_WORTH`` seconds; ``later``: compiled and added at
+    ``COMPILE_WORTH``)."""
     probes = [Probe(k.name, k.make(), limit) for k in kernels]
-    if len(probes) == 1 and not later:
+    soon = list(soon)
+    if len(probes) == 1 and not later and not soon:
         p = probes[0]
         return Choice(p.name, f"auto: the only kernel compiled{note}", p.search)
     slice_seconds = FIRST_SLICE
@@ -232,11 +240,17 @@ def _race(problem, kernels: list[Kernel], later: list[Kernel], limit, note: str)
                 return Choice(p.name, f"{why}; {lost}{note}", p.search)
         ranked = sorted(probes, key=Probe.estimate)
         best = ranked[0].estimate()
+        if soon and math.isfinite(best) and best > LOAD_WORTH:
+            probes += [Probe(k.name, k.make(), limit) for k in soon]
+            kernels, soon = kernels + soon, []
+            continue
         if later and math.isfinite(best) and best > COMPILE_WORTH:
             probes += [Probe(k.name, k.make(), limit) for k in later]
             kernels, later = kernels + later, []
             continue
-        if len(probes) == 1 and math.isfinite(best):
+        if len(probes) == 1 and math.isfinite(best) and (not soon or rounds >= MIN_ROUNDS):
+            if soon:
+                note = f"; {probes[0].name} suits its shape, a count too short to race others"
             break  # the only one compiled, and its count does not pay for compiling more
         spent = sum(p.cpu for p in probes)
         clear = len(ranked) == 1 or ranked[1].estimate() >= CLEAR * best
