@@ -438,12 +438,14 @@ def test_engines_agree_in_parallel_and_with_checkpoints(tmp_path):
 
 
 def test_auto_picks_bitset_for_tilings_only():
+    """auto measures (``dlx.choose``): on a tiling the bitset kernel, which suits its
+    shape; elsewhere whichever of the kernels that take the problem is faster."""
     sudoku = dlx.read(str(DATA / "dlx" / "sudoku_escargot.dlx"))
     assert engines.resolve("auto", _scott()) == "bitset" and suits(_scott())
-    assert engines.resolve("auto", sudoku) == "dlx"
+    assert engines.resolve("auto", sudoku) in ("dlx", "tight")
     coloured = dlx.Problem(primary=["a"], secondary=["x"])
     coloured.add_option(["a", "x:red"])
-    assert engines.resolve("auto", coloured) == "dlx"
+    assert engines.resolve("auto", coloured) in ("dlx", "tight")
     with pytest.raises(dlx.ProblemError, match="bitset kernel cannot"):
         dlx.count(coloured, engine="bitset")
 
