@@ -152,7 +152,7 @@ def count(
     if options is not None:
         from dlx.parallel import run_count
 
-        choice = engines.select(engine, problem, limit, forced=forced)
+        choice = engines.select(engine, problem, limit, memo=limit is None, forced=forced)
         result = run_count(
             problem,
             options,
