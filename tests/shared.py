@@ -78,6 +78,20 @@ def stream_to_end(search) -> list[tuple[int, ...]]:
             assert code == dlx.layout.PAUSED, code
 
 
+def checked_solutions(search) -> list[tuple[int, ...]]:
+    """Every solution a search streams (``stream_to_end``: ``sanity`` at each pause),
+    each one through ``dlx.check``."""
+    found = stream_to_end(search)
+    for options in found:
+        check(search.problem, options)
+    return found
+
+
+def as_set(found) -> set[frozenset[int]]:
+    """Solutions as a set of option sets (the order of the options chosen varies)."""
+    return {frozenset(s) for s in found}
+
+
 def assert_links_restored(search, problem: dlx.Problem) -> None:
     """Every link array is back to its initial state."""
     arrays = problem.arrays()

@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from shared import stream_to_end
+from shared import as_set, checked_solutions, stream_to_end
 
 import dlx
 from dlx import bitsearch, engines
 from dlx.bitlayout import fits, layout, suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.layout import DONE, LEAF, PAUSED
-from dlx.search import SolutionStream
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
 from tests.boards import dominoes
@@ -56,16 +55,7 @@ def bit_count(problem, memo=True, memo_bytes=None, **choices) -> int:
 
 def bit_solutions(problem, **choices) -> list[tuple[int, ...]]:
     """Every solution the bitset kernel streams, each checked."""
-    found = []
-    for solution in SolutionStream(BitsetSearch(problem, **choices), None):
-        check(problem, solution.options)
-        found.append(solution.options)
-    return found
-
-
-def as_set(found) -> set[frozenset[int]]:
-    """Solutions as a set of option sets (the order of the options chosen varies)."""
-    return {frozenset(s) for s in found}
+    return checked_solutions(BitsetSearch(problem, **choices))
 
 
 # -- what fits ------------------------------------------------------------------------

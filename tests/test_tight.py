@@ -15,12 +15,11 @@ from hypothesis import HealthCheck, given, settings
 import dlx
 from dlx import engines, tightlayout, tightsearch
 from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
-from dlx.search import SolutionStream
 from dlx.tightlayout import fits, layout, why_not
 from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import check, naive_solutions
 from tests.boards import dominoes, queens, queens_ok
-from tests.shared import EXPECTED, examples, load
+from tests.shared import EXPECTED, as_set, checked_solutions, examples, load
 from tests.strategies import problems
 
 
@@ -38,19 +37,8 @@ def tight_count(problem, memo=True, budget=None, **choices) -> int:
 
 
 def tight_solutions(problem, budget=None) -> list[tuple[int, ...]]:
-    """Every solution the tight kernel streams, each checked (rows checked at each)."""
-    search = TightSearch(problem, budget=budget)
-    found = []
-    for solution in SolutionStream(search, None):
-        search.sanity()
-        check(problem, solution.options)
-        found.append(solution.options)
-    return found
-
-
-def as_set(found) -> set[frozenset[int]]:
-    """Solutions as a set of option sets (the order of the options chosen varies)."""
-    return {frozenset(s) for s in found}
+    """Every solution the tight kernel streams, each checked (its state at each pause)."""
+    return checked_solutions(TightSearch(problem, budget=budget))
 
 
 # -- what fits ------------------------------------------------------------------------
