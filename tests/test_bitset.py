@@ -20,7 +20,7 @@ import dlx
 from dlx import bitsearch, engines
 from dlx.bitlayout import fits, layout, suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.layout import DONE, LEAF, PAUSED
+from dlx.layout import PAUSED
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
 from tests.boards import dominoes
@@ -301,27 +301,6 @@ def test_small_budgets_resume_to_the_same_answer():
     found = stream_to_end(search)
     assert len(as_set(found)) == 65
     assert search.fraction() == 1.0
-
-
-def test_split_paths_replay_the_tree():
-    problem = _scott()
-    total = bit_count(problem, memo=False)
-    for depth in (1, 2, 3):
-        search = BitsetSearch(problem, split_depth=depth)
-        leaves, weights = [], 0.0
-        while (code := search.run()) != DONE:
-            if code == LEAF:
-                leaves.append(tuple(search.path()))
-                weights += search.path_weight()
-        assert weights <= 1.0 + 1e-9
-        counted = search.solutions
-        memo = BitMemo.of(problem)
-        for path in leaves:
-            sub = BitsetSearch(problem, prefix=path, memo=memo)
-            while sub.run() == PAUSED:
-                pass
-            counted += sub.solutions
-        assert counted == total
 
 
 @pytest.mark.parametrize("name", ["scott_sym", "pent6x10_sym"])

@@ -14,7 +14,7 @@ from shared import stream_to_end
 import dlx
 from dlx import bitlayout
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.codes import PAUSED
+from dlx.codes import DONE, LEAF, PAUSED
 from dlx.driver import Driver
 from dlx.engines import ENGINES
 from dlx.verify import check
@@ -111,3 +111,27 @@ def test_overflow_restarts_with_wider_counts_for_every_kernel():
     for engine in sorted(ENGINES):
         count = dlx.count(problem, engine=engine)
         assert count == expected and count.complete, engine
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_split_paths_replay_the_tree(engine):
+    """The leaves of a split at depths 1 to 3, run as prefixes (sharing one memo),
+    count what the whole search counts, and their weights sum to at most 1."""
+    problem = dlx.read(DATA / "scott_sym.dlx")
+    row = ENGINES[engine]
+    for depth in (1, 2, 3):
+        search = row.search(problem, split_depth=depth)
+        leaves, weights = [], 0.0
+        while (code := search.run()) != DONE:
+            if code == LEAF:
+                leaves.append(tuple(search.path()))
+                weights += search.path_weight()
+        assert weights <= 1.0 + 1e-9
+        counted = search.solutions
+        memo = row.memo(problem)
+        for path in leaves:
+            sub = row.search(problem, prefix=path, memo=memo)
+            while sub.run() == PAUSED:
+                sub.sanity()
+            counted += sub.solutions
+        assert counted == EXPECTED["scott_sym"]

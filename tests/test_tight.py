@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 import dlx
 from dlx import engines, tightlayout, tightsearch
-from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
+from dlx.codes import DONE, PAUSED, SOLUTION
 from dlx.tightlayout import fits, layout, why_not
 from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import check, naive_solutions
@@ -178,27 +178,6 @@ def test_small_budgets_resume_to_the_same_answer():
             break
     assert len(as_set(found)) == len(found) == 40  # OEIS A000170
     assert search.fraction() == 1.0
-
-
-def test_split_paths_replay_the_tree():
-    problem = load("scott_sym")
-    total = tight_count(problem, memo=False)
-    for depth in (1, 2, 3):
-        search = TightSearch(problem, split_depth=depth)
-        leaves, weights = [], 0.0
-        while (code := search.run()) != DONE:
-            if code == LEAF:
-                leaves.append(tuple(search.path()))
-                weights += search.path_weight()
-        assert weights <= 1.0 + 1e-9
-        counted = search.solutions
-        memo = TightMemo.of(problem)
-        for path in leaves:
-            sub = TightSearch(problem, prefix=path, memo=memo)
-            while sub.run() == PAUSED:
-                sub.sanity()
-            counted += sub.solutions
-        assert counted == total == 65
 
 
 def test_forced_options_are_reported():
