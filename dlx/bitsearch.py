@@ -204,15 +204,19 @@ class BitsetSearch(LayoutSearch):
 
     Parameters
     ----------
-    problem, forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget :
-        as for ``dlx.driver.Driver``.
-    memo : a ``BitMemo`` of this problem, used by full counts only.
+    problem : the problem to search.
     urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
         next to the option just taken (default 1: lone cells only, checked without a
         fill; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only
         (default: with pieces, the levels of the first two thirds of them plus one, where
         lookup pays for its hashing; else all).
+
+    Other Parameters
+    ----------------
+    forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget : object
+        as for ``dlx.driver.Driver``.
+    memo : a ``BitMemo`` of this problem, used by full counts only.
     """
 
     kind = "bitset"

@@ -42,11 +42,15 @@ class TightSearch(LayoutSearch):
 
     Parameters
     ----------
-    problem, forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget :
+    problem : the problem to search.
+    memo_levels : keep memo counts of levels ``<= memo_levels`` only (default: all).
+
+    Other Parameters
+    ----------------
+    forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget : object
         as for ``dlx.driver.Driver``.
     memo : a ``TightMemo`` of this problem, used by full counts only, and dropped where
         it does not pay (``_judge_memo``).
-    memo_levels : keep memo counts of levels ``<= memo_levels`` only (default: all).
     """
 
     kind = "tight"
