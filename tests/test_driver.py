@@ -135,3 +135,25 @@ def test_split_paths_replay_the_tree(engine):
                 sub.sanity()
             counted += sub.solutions
         assert counted == EXPECTED["scott_sym"]
+
+
+@pytest.mark.parametrize("engine", ["bitset", "tight"])
+def test_a_memo_shared_with_wider_counts_stays_exact(engine):
+    """Two subproblems of 66 items with two identical options each share a memo (as a
+    worker's tasks do): the first outgrows one limb (2**65) and stores two-limb counts
+    under keys that the second, starting with one limb, meets at once. Reading only the
+    low limb would add 0; the kernel starts again with more limbs instead."""
+    n = 66
+    problem = dlx.Problem(primary=[f"i{k}" for k in range(n)])
+    for k in range(n):
+        problem.add_option([f"i{k}"])
+        problem.add_option([f"i{k}"])
+    row = ENGINES[engine]
+    memo = row.memo(problem)
+    counts = []
+    for path in ([0], [1]):
+        search = row.search(problem, prefix=path, memo=memo)
+        while search.run() == PAUSED:
+            pass
+        counts.append(search.solutions)
+    assert counts == [2**65, 2**65]

@@ -230,25 +230,6 @@ def test_domino_strips_are_exact(n):
     assert dlx.count(problem, engine="tight").solutions == expected
 
 
-def test_a_memo_shared_with_wider_counts_stays_exact():
-    """Two subproblems of 66 items with two identical options each share a memo (as a
-    worker's tasks do): the first outgrows one limb (2**65) and stores two-limb counts
-    that the second, starting with one limb, meets at once."""
-    n = 66
-    problem = dlx.Problem(primary=[f"i{k}" for k in range(n)])
-    for k in range(n):
-        problem.add_option([f"i{k}"])
-        problem.add_option([f"i{k}"])
-    memo = TightMemo.of(problem)
-    counts = []
-    for path in ([0], [1]):
-        search = TightSearch(problem, prefix=path, memo=memo)
-        while search.run() == PAUSED:
-            pass
-        counts.append(search.solutions)
-    assert counts == [2**65, 2**65]
-
-
 # -- the engine through the public API and the command lines ---------------------------
 
 
