@@ -29,11 +29,11 @@ import numbers
 import warnings
 from dataclasses import replace
 
-from dlx import engines
+from dlx import engines, search, tightsearch
 from dlx.driver import forced_nodes, option_indices
 from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
-from dlx.search import Count, Solution, SolutionStream, batch, count_search
+from dlx.search import Count, Solution, SolutionStream, count_search
 
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
 
@@ -247,3 +247,43 @@ def is_unique(problem: Problem, **options) -> bool:
     if result.solutions < 2 and not result.complete:
         raise TimeoutError(f"uniqueness undecided: {result}")
     return result.solutions == 1
+
+
+BATCH_ENGINES = {"dlx": search.batch, "tight": tightsearch.batch}  # kernels with a batch call
+
+
+def batch(
+    problem: Problem,
+    forced_sets,
+    limit: int = 2,
+    *,
+    start=None,
+    depth=None,
+    propagate=None,
+    engine: str = "dlx",
+):
+    """Search ``problem`` once per set of forced options, all in one kernel call.
+
+    Meant for many small searches on one problem (e.g. sudoku givens): the problem is
+    laid out once and each search forces its own options; counts stop at ``limit``.
+    ``forced_sets`` is a list of option lists, or a flat array of options with
+    ``start`` offsets (set ``k`` is ``forced_sets[start[k]:start[k+1]]``); ``depth``
+    bounds the options a solution adds beyond the forced ones; ``propagate`` as for
+    ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
+    links) or ``"tight"`` (``dlx/tight.py``: the tightest item first, its own item
+    domination; no multiplicities). Returns a ``dlx.BatchResult``.
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for option in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(option)
+    >>> result = batch(p, [[0], [2], []], engine="tight")
+    >>> result.counts.tolist(), result.first
+    ([1, 1, 2], [(0, 1), (2,), (0, 1)])
+    """
+    _check_call("batch", problem, limit, None, None)
+    if engine not in BATCH_ENGINES:
+        known = ", ".join(repr(k) for k in BATCH_ENGINES)
+        raise ValueError(f"batch(): unknown engine {engine!r} (known: {known})")
+    run = BATCH_ENGINES[engine]
+    return run(problem, forced_sets, limit, start=start, depth=depth, propagate=propagate)

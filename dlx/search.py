@@ -455,6 +455,19 @@ class BatchResult:
         return out
 
 
+def flat_sets(forced_sets, start=None) -> tuple[np.ndarray, np.ndarray]:
+    """A batch's forced sets as (options, start): set ``k`` is
+    ``options[start[k]:start[k + 1]]`` (``forced_sets`` a list of option lists, or
+    already flat with its ``start``)."""
+    if start is None:
+        sets = [np.asarray(list(f), dtype=np.int64) for f in forced_sets]
+        start = np.zeros(len(sets) + 1, dtype=np.int64)
+        np.cumsum([len(f) for f in sets], out=start[1:])
+        options = np.concatenate(sets) if sets else np.zeros(0, np.int64)
+        return options, start
+    return np.asarray(forced_sets, dtype=np.int64).ravel(), np.asarray(start, dtype=np.int64)
+
+
 def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None, propagate=None):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
@@ -474,14 +487,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     ([1, 1, 2], [(0, 1), (2,), (0, 1)])
     """
     arrays = problem.arrays()
-    if start is None:
-        sets = [np.asarray(list(f), dtype=np.int64) for f in forced_sets]
-        start = np.zeros(len(sets) + 1, dtype=np.int64)
-        np.cumsum([len(f) for f in sets], out=start[1:])
-        options = np.concatenate(sets) if sets else np.zeros(0, np.int64)
-    else:
-        options = np.asarray(forced_sets, dtype=np.int64).ravel()
-        start = np.asarray(start, dtype=np.int64)
+    options, start = flat_sets(forced_sets, start)
     nodes = forced_nodes(problem, options, start)
     n_sets = len(start) - 1
     max_forced = int(np.diff(start).max()) if n_sets else 0

@@ -502,3 +502,286 @@ def sanity(t, s, root_live, check_key):
                 if s.key[lev, w] != key[w]:
                     return lev * 8 + 3
     return 0
+
+
+# -- batches: many small searches in one call, with item domination -------------------
+#
+# ``search_batch`` runs one search per set of forced options (a sudoku's givens) on one
+# layout: each set's options are taken at levels ``0..k-1`` (a dead one ends the search
+# with no solution), then a search below level k counts up to a limit and keeps its
+# first solution. No memo, no pause: each search is small and stops at its limit.
+#
+# A batch keeps each primary item's live options counted (``b.count[level, p]``; a
+# covered item holds ``_COVERED``), decremented as options are killed (``_kill``): its
+# searches are small and their options short, so counting as they die is cheaper than
+# the popcounts of ``_choose``, and *choose* is a scan of one row of counts. An item
+# whose count falls to ``cap`` or below goes on a queue (``b.queue``, ``b.queued``).
+#
+# Item domination (``cap > 0``): on entering a node past the forced levels, each queued
+# item A, still uncovered with at most ``cap`` live options, is checked: each primary
+# item B that every live option of A covers (found among the items of A's first live
+# option) will be covered by the option that covers A, so B's live options that are not
+# A's are in no solution, and are killed (those may queue more items). An item whose
+# live options did not change cannot dominate anew, so the queue (every uncovered item
+# short enough at the first node past the forced ones) finds all there is, until
+# nothing changes. An item left with no option makes the node dead. What is killed is
+# in no exact cover, whatever the colours of secondary items: counts and solutions stay
+# the same; the tree shrinks (sudoku's locked candidates: pointing and claiming; for A
+# of one option, what a single eliminates before it is taken).
+
+_COVERED = 1 << 30  # the count of a covered item
+
+
+@njit(**PLAIN, inline="always")
+def _push(b, p):
+    """Queue primary item ``p`` unless it is queued."""
+    if not b.queued[_u(p)]:
+        b.queued[_u(p)] = 1
+        top = b.queue[0] + 1
+        b.queue[0] = top
+        b.queue[_u(top)] = p
+
+
+@njit(**PLAIN, inline="always")
+def _clear_queue(b):
+    """Empty the queue."""
+    for k in range(1, b.queue[0] + 1):
+        b.queued[_u(b.queue[_u(k)])] = 0
+    b.queue[0] = 0
+
+
+@njit(**PLAIN, inline="always")
+def _kill(t, b, level, w, bits, cap):
+    """Kill the options ``bits`` (live, in word ``w``) at ``level``: count them out of
+    their primary items, queueing those left with at most ``cap``; return how many."""
+    b.live[_u(level), _u(w)] ^= bits
+    n = _popcount(bits)
+    while bits:
+        o = w * 64 + _low(bits)
+        bits &= bits - _ONE
+        for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+            p = t.option_primary[_u(j)]
+            c = b.count[_u(level), _u(p)] - 1
+            b.count[_u(level), _u(p)] = c
+            if c <= cap:
+                _push(b, p)
+    return n
+
+
+@njit(**PLAIN, inline="always")
+def _batch_cover(t, b, level, o, cap):
+    """Make the rows of ``level + 1``: ``level``'s with option ``o`` taken."""
+    child = level + 1
+    for w in range(t.words):
+        b.live[_u(child), _u(w)] = b.live[_u(level), _u(w)]
+    for p in range(t.n_primary):
+        b.count[_u(child), _u(p)] = b.count[_u(level), _u(p)]
+    updates = _ZERO
+    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
+        g = t.option_group[_u(j)]
+        for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
+            w = t.group_word[_u(k)]
+            bits = b.live[_u(child), _u(w)] & t.group_bits[_u(k)]
+            if bits:
+                updates += _kill(t, b, child, w, bits, cap)
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        b.count[_u(child), _u(t.option_primary[_u(j)])] = _COVERED
+    b.stats[1] += np.int64(updates)
+
+
+@njit(**PLAIN, inline="always")
+def _covers(t, o, p):
+    """Whether option ``o`` covers primary item ``p``."""
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        if t.option_primary[_u(j)] == p:
+            return True
+    return False
+
+
+@njit(**PLAIN, inline="always")
+def _all_cover(t, live, level, a, p):
+    """Whether every live option of primary item ``a`` covers primary item ``p``."""
+    first = t.item_band_start[_u(a)]
+    w = t.item_first_word[_u(a)] - first
+    for k in range(first, t.item_band_start[_u(a + 1)]):
+        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
+        while bits:
+            if not _covers(t, (w + k) * 64 + _low(bits), p):
+                return False
+            bits &= bits - _ONE
+    return True
+
+
+@njit(**PLAIN, inline="always")
+def _first_live(t, live, level, a):
+    """The first live option of primary item ``a`` (-1: none)."""
+    first = t.item_band_start[_u(a)]
+    w = t.item_first_word[_u(a)] - first
+    for k in range(first, t.item_band_start[_u(a + 1)]):
+        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
+        if bits:
+            return (w + k) * 64 + _low(bits)
+    return -1
+
+
+@njit(**PLAIN, inline="always")
+def _band_word(t, a, w):
+    """Word ``w`` of primary item ``a``'s options (0 outside its band)."""
+    k = w - t.item_first_word[_u(a)]
+    first = t.item_band_start[_u(a)]
+    if k < 0 or first + k >= t.item_band_start[_u(a + 1)]:
+        return _ZERO
+    return t.item_band[_u(first + k)]
+
+
+@njit(**PLAIN, inline="always")
+def _dominate_item(t, b, level, a, cap):
+    """Kill the live options of each uncovered primary item that every live option of
+    ``a`` covers, but not ``a``'s own; return how many were killed."""
+    o = _first_live(t, b.live, level, a)
+    n = b.count[_u(level), _u(a)]
+    killed = _ZERO
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        p = t.option_primary[_u(j)]
+        m = b.count[_u(level), _u(p)]
+        if p == a or m == n or m == _COVERED:  # nothing to kill
+            continue
+        if not _all_cover(t, b.live, level, a, p):
+            continue
+        for k in range(t.group_start[_u(p)], t.group_start[_u(p + 1)]):
+            w = t.group_word[_u(k)]
+            bits = b.live[_u(level), _u(w)] & t.group_bits[_u(k)] & ~_band_word(t, a, w)
+            if bits:
+                killed += _kill(t, b, level, w, bits, cap)
+    return killed
+
+
+@njit(**PLAIN, inline="always")
+def _propagate(t, b, level, cap):
+    """Check the queued items at ``level`` (item domination when ``cap > 0``) until the
+    queue is empty; return False when an uncovered item has no live option left."""
+    while b.queue[0] > 0:
+        top = b.queue[0]
+        a = b.queue[_u(top)]
+        b.queue[0] = top - 1
+        b.queued[_u(a)] = 0
+        n = b.count[_u(level), _u(a)]
+        if n == 0:
+            _clear_queue(b)
+            return False
+        if 0 < n <= cap:
+            b.stats[1] += np.int64(_dominate_item(t, b, level, a, cap))
+    return True
+
+
+@njit(**PLAIN, inline="always")
+def _tightest(t, b, level):
+    """The uncovered primary item with the fewest live options (the first of ties; the
+    first with at most one) and that number; -1 when every item is covered."""
+    best = -1
+    best_n = _COVERED
+    for p in range(t.n_primary):
+        n = b.count[_u(level), _u(p)]
+        if n < best_n:
+            best = p
+            best_n = n
+            if n <= 1:
+                break
+    return best, best_n
+
+
+@njit(**PLAIN, inline="always")
+def _batch_branches(t, b, level, base, forced, cap):
+    """The options to try at ``level`` written to ``cand[cand_start[level]:]``: the
+    forced one below ``base``, else the tightest item's after domination; return how
+    many (-1: a solution)."""
+    start = b.cand_start[_u(level)]
+    if level < base:
+        o = forced[_u(level)]
+        if not _has_bit(b.live, level, o):
+            return 0
+        b.cand[_u(start)] = o
+        return 1
+    if level == base:
+        for p in range(t.n_primary):
+            if b.count[_u(level), _u(p)] <= cap:
+                _push(b, p)
+    if not _propagate(t, b, level, cap):
+        return 0
+    p, n = _tightest(t, b, level)
+    if p < 0:
+        return -1
+    if n == 0:
+        return 0
+    return _gather(t, b.live, level, p, b.cand, start)
+
+
+@njit(**PLAIN)
+def _batch_one(t, b, forced, limit, cap, first):
+    """One search of a batch: count up to ``limit`` with ``forced`` taken first; the
+    first solution's options past the forced ones into ``first`` (-1 padded, cut at its
+    width). Return the count; ``b.stats`` holds its nodes and updates."""
+    base = forced.shape[0]
+    count = 0
+    level = 0
+    step = FORWARD
+    for j in range(first.shape[0]):
+        first[_u(j)] = -1
+    while True:
+        if step == FORWARD:
+            b.stats[0] += 1
+            n = _batch_branches(t, b, level, base, forced, cap)
+            step = BACKDOWN
+            if n < 0:
+                count += 1
+                if count == 1:
+                    for j in range(base, min(level, base + first.shape[0])):
+                        first[_u(j - base)] = b.choice[_u(j)]
+                if count >= limit:
+                    break
+            elif n > 0:
+                b.cand_start[_u(level + 1)] = b.cand_start[_u(level)] + n
+                b.branch_degree[_u(level)] = n
+                b.branch_index[_u(level)] = 0
+                step = ADVANCE
+        elif step == ADVANCE:
+            i = b.branch_index[_u(level)]
+            if i >= b.branch_degree[_u(level)]:
+                step = BACKDOWN
+                continue
+            o = b.cand[_u(b.cand_start[_u(level)] + i)]
+            _batch_cover(t, b, level, o, cap)
+            b.choice[_u(level)] = o
+            level += 1
+            step = FORWARD
+        else:
+            if level == 0:
+                break
+            level -= 1
+            b.branch_index[_u(level)] += 1
+            step = ADVANCE
+    _clear_queue(b)
+    return count
+
+
+@njit(**PLAIN)
+def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, out):
+    """Search once per forced set: set ``k`` takes the options (bits)
+    ``forced[forced_start[k]:forced_start[k + 1]]`` first, and counts up to ``limit``.
+    ``b``: a batch's arrays (``dlx.tightsearch.BatchState``) with rows for the deepest
+    set; ``root_live``, ``root_count``: every option live, each primary item's options.
+    Item domination checks items of at most ``cap`` live options (0: off). Writes
+    ``out.counts[k]``, ``out.first[k]`` (the first solution's options past the forced
+    ones, bits, -1 padded) and ``out.stats[k]`` (nodes, updates)."""
+    for k in range(out.counts.shape[0]):
+        for w in range(t.words):
+            b.live[0, _u(w)] = root_live[_u(w)]
+        for p in range(t.n_primary):
+            b.count[0, _u(p)] = root_count[_u(p)]
+        b.stats[0] = 0
+        b.stats[1] = 0
+        b.cand_start[0] = 0
+        sets = forced[forced_start[_u(k)] : forced_start[_u(k + 1)]]
+        out.counts[_u(k)] = _batch_one(t, b, sets, limit, cap, out.first[_u(k)])
+        out.stats[_u(k), 0] = b.stats[0]
+        out.stats[_u(k), 1] = b.stats[1]

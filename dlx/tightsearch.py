@@ -14,12 +14,18 @@ entries stay valid and make the second run quick. The memo is on trial: after
 
 from __future__ import annotations
 
+import time
+from collections import namedtuple
+
 import numpy as np
 
 from dlx import compiling
 from dlx.bitsearch import MEMO_BYTES, BitMemo, LayoutSearch
+from dlx.driver import forced_nodes, tiny_problem
+from dlx.errors import ProblemError
 from dlx.problem import Problem
-from dlx.tightlayout import State, layout, root_live, root_uncovered, tables
+from dlx.search import BatchResult, flat_sets
+from dlx.tightlayout import State, TightLayout, layout, root_live, root_uncovered, tables
 
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
@@ -119,4 +125,87 @@ class TightSearch(LayoutSearch):
             raise AssertionError(f"tight search: the {what} of level {fault // 8} is wrong")
 
 
+# -- batches ----------------------------------------------------------------------------
+
+# item domination in a batch (``propagate="domination"``): the items checked are those
+# with at most this many live options (see "batches" in ``dlx/tight.py``)
+DOMINATION_CAP = 2
+
+
+# What a batch's kernel call takes (see "batches" in ``dlx/tight.py``): its search
+# arrays, and where the answers go.
+BatchState = namedtuple(
+    "BatchState",
+    "live count cand cand_start choice branch_index branch_degree queue queued stats",
+)
+BatchOut = namedtuple("BatchOut", "counts first stats")
+
+
+def _batch_state(lay: TightLayout, rows: int) -> BatchState:
+    """Fresh arrays for a batch's searches, ``rows`` levels deep."""
+    levels = np.zeros(rows, np.int64)
+    return BatchState(
+        live=np.zeros((rows, lay.words), np.uint64),
+        count=np.zeros((rows, lay.n_primary), np.int32),
+        cand=np.zeros(rows * lay.max_branches, np.int64),
+        cand_start=levels.copy(),
+        choice=levels.copy(),
+        branch_index=levels.copy(),
+        branch_degree=levels.copy(),
+        queue=np.zeros(lay.n_primary + 1, np.int64),
+        queued=np.zeros(lay.n_primary, np.uint8),
+        stats=np.zeros(2, np.int64),
+    )
+
+
+def batch(
+    problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None, propagate=None
+) -> BatchResult:
+    """``dlx.batch`` on the tight kernel: one search of ``problem`` per forced set, all
+    in one kernel call (arguments and result as for ``dlx.search.batch``; with
+    ``propagate="domination"``, the kernel's own item domination, see "batches" in
+    ``dlx/tight.py``). Nodes count the forced options' levels too."""
+    if propagate is not None:
+        problem = problem.with_propagation(propagate)
+    lay = layout(problem)
+    options, start = flat_sets(forced_sets, start)
+    forced_nodes(problem, options, start)  # checked as the dancing-links batch checks them
+    bit_of = np.empty(len(lay.option), np.int64)
+    bit_of[lay.option] = np.arange(len(lay.option))
+    n_sets = len(start) - 1
+    max_forced = int(np.diff(start).max()) if n_sets else 0
+    depth = lay.n_primary if depth is None else max(int(depth), 1)
+    out = BatchOut(
+        counts=np.zeros(n_sets, np.int64),
+        first=np.zeros((n_sets, depth + 1), np.int64),  # a last column to see overflow
+        stats=np.zeros((n_sets, 2), np.int64),
+    )
+    cap = DOMINATION_CAP if problem.propagate == "domination" else 0
+    _warm_up_batch()
+    kernel = TightSearch.kernel()
+    t0 = time.perf_counter()
+    kernel.search_batch(
+        tables(lay), _batch_state(lay, lay.rows + max_forced), root_live(lay), lay.item_size,
+        bit_of[options], start, max(int(limit), 1), cap, out,
+    )  # fmt: skip
+    seconds = time.perf_counter() - t0
+    if np.any(out.first[:, -1] >= 0):
+        raise ProblemError(f"depth {depth} is too small for a first solution")
+    first = out.first[:, :-1]
+    chosen = np.where(first >= 0, lay.option[np.maximum(first, 0)], -1)
+    nodes, updates = out.stats[:, 0], out.stats[:, 1]
+    return BatchResult(out.counts, chosen, nodes, updates, seconds, options, start)
+
+
+def _warm_up_batch() -> None:
+    """Make sure ``tight.search_batch`` is compiled before a batch starts timing."""
+    compiling.warm(
+        "tight batch",
+        TightSearch.kernel().search_batch,
+        False,
+        lambda: batch(tiny_problem(False), [[]]),
+    )
+
+
 compiling.register(TightSearch.warm_up)
+compiling.register(_warm_up_batch)
