@@ -25,10 +25,12 @@ Knuth's steps, as in DLX1/SSXCC:
   solution. Its live options are written to ``cand[cand_start[l]:]``, their number to
   ``branch_degree[l]``.
 - *Try* (``ADVANCE``): option ``o = cand[cand_start[l] + branch_index[l]]``. *Cover*:
-  copy the level's rows to the child, mark ``o``'s primary items covered, and for each
-  of ``o``'s conflict groups clear its options from the live set (the options killed
-  are the *updates*). A child left with an uncovered item without options is found
-  dead when it is entered (its *choose* meets a count of 0).
+  copy the level's rows to the child, mark ``o``'s primary items covered, and clear
+  ``o``'s conflicts from the live set (the options killed are the *updates*): in one
+  pass, ``live & ~conflict[o]``, with ``o``'s dense conflict mask (the OR of its
+  conflict groups) where the layout has those masks, else group by group. A child
+  left with an uncovered item without options is found dead when it is entered (its
+  *choose* meets a count of 0).
 - *Back down* (``BACKDOWN``): leave the level; the parent tries its next option.
 
 The branch numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and
@@ -174,18 +176,25 @@ def _child_key(t, key, key_hash, level, o):
 
 
 @njit(**PLAIN, inline="always")
-def _cover(t, s, level, o):
-    """Make the rows of ``level + 1``: ``level``'s with option ``o`` taken."""
-    live = s.live
-    uncovered = s.uncovered
+def _clear_dense(t, live, level, o):
+    """Row ``level + 1`` of ``live``: row ``level`` less option ``o``'s conflict mask,
+    in one pass; return the options cleared."""
+    updates = _ZERO
+    for w in range(t.words):
+        a = live[_u(level), _u(w)]
+        m = t.conflict[_u(o), _u(w)]
+        updates += _popcount(a & m)
+        live[_u(level + 1), _u(w)] = a & ~m
+    return updates
+
+
+@njit(**PLAIN, inline="always")
+def _clear_groups(t, live, level, o):
+    """Row ``level + 1`` of ``live``: row ``level`` less the options of option ``o``'s
+    conflict groups, group by group; return the options cleared."""
     child = level + 1
     for w in range(t.words):
         live[_u(child), _u(w)] = live[_u(level), _u(w)]
-    for w in range(uncovered.shape[1]):
-        uncovered[_u(child), _u(w)] = uncovered[_u(level), _u(w)]
-    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
-        p = t.option_primary[_u(j)]
-        uncovered[_u(child), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
     updates = _ZERO
     for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
         g = t.option_group[_u(j)]
@@ -194,6 +203,23 @@ def _cover(t, s, level, o):
             bits = live[_u(child), _u(w)] & t.group_bits[_u(k)]
             updates += _popcount(bits)
             live[_u(child), _u(w)] ^= bits
+    return updates
+
+
+@njit(**PLAIN, inline="always")
+def _cover(t, s, level, o):
+    """Make the rows of ``level + 1``: ``level``'s with option ``o`` taken."""
+    uncovered = s.uncovered
+    child = level + 1
+    if t.conflict.shape[0] > 0:
+        updates = _clear_dense(t, s.live, level, o)
+    else:
+        updates = _clear_groups(t, s.live, level, o)
+    for w in range(uncovered.shape[1]):
+        uncovered[_u(child), _u(w)] = uncovered[_u(level), _u(w)]
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        p = t.option_primary[_u(j)]
+        uncovered[_u(child), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
     s.stats[2] += np.int64(updates)
 
 

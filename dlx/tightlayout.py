@@ -17,6 +17,11 @@ conflict groups of an option
     primary and uncoloured secondary items, and for ``j:c`` the options that give
     ``j`` another colour (or none). This is exact for XCC: what stays live is what
     may still be chosen with it.
+conflict mask
+    ``conflict[k]``: the OR of option ``k``'s conflict groups as ``words`` dense words,
+    so that taking it is one pass over the live set (``live & ~conflict[k]``). Kept
+    while the table stays within ``CONFLICT_BYTES``; past that the layout has none
+    (``conflict`` has no rows) and the kernel clears group by group.
 key bit
     For the memo: one bit per primary item (covered) and one per (secondary item,
     colour) that some option uses; a node's key is the OR of its options' key bits,
@@ -37,6 +42,7 @@ from dlx.errors import ProblemError
 from dlx.problem import Problem
 
 MAX_BYTES = 2 << 30  # a search's tables, at most (the memo apart)
+CONFLICT_BYTES = 8 << 20  # dense conflict masks up to this size; past it, groups alone
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
 
 # What the kernel takes: the arrays of a problem and those of one search, one argument
@@ -45,7 +51,7 @@ Tables = namedtuple(
     "Tables",
     "words n_primary key_words option_primary_start option_primary option_group_start "
     "option_group group_start group_word group_bits item_first_word item_band_start "
-    "item_band option_key_start option_key group_hash",
+    "item_band option_key_start option_key group_hash conflict",
 )
 State = namedtuple(
     "State",
@@ -68,7 +74,8 @@ class TightLayout:
     it included: read without indirection); ``item_size``: int32[n_primary], its options;
     ``option_key[option_key_start[k]:...]``: the key bits of option ``k``;
     ``group_hash``: uint64[n_groups], a random word per key bit (a key hashes to the
-    sum of those of its bits).
+    sum of those of its bits); ``conflict``: uint64[n_options, words], each option's
+    conflict mask (uint64[0, words]: none, past ``CONFLICT_BYTES``).
     """
 
     option: np.ndarray
@@ -90,6 +97,7 @@ class TightLayout:
     option_key_start: np.ndarray
     option_key: np.ndarray
     group_hash: np.ndarray
+    conflict: np.ndarray
     max_branches: int
 
     @property
@@ -120,7 +128,7 @@ def tables(lay: TightLayout) -> Tables:
         lay.option_group_start, lay.option_group,
         lay.group_start, lay.group_word, lay.group_bits,
         lay.item_first_word, lay.item_band_start, lay.item_band,
-        lay.option_key_start, lay.option_key, lay.group_hash,
+        lay.option_key_start, lay.option_key, lay.group_hash, lay.conflict,
     )  # fmt: skip
 
 
@@ -198,6 +206,24 @@ def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
     group_start = np.zeros(n_groups + 1, np.int64)
     np.cumsum(np.bincount(group[first], minlength=n_groups), out=group_start[1:])
     return group_start, word[first].astype(np.int64), bits.astype(np.uint64)
+
+
+def _conflicts(option_group_start, option_group, group_start, group_word, group_bits, words):
+    """uint64[n_options, words]: each option's conflict groups ORed into one dense mask,
+    or uint64[0, words] when that table would pass ``CONFLICT_BYTES``."""
+    n_options = len(option_group_start) - 1
+    if n_options * words * 8 > CONFLICT_BYTES:
+        return np.zeros((0, words), np.uint64)
+    per_option = np.diff(option_group_start)
+    group = option_group
+    size = group_start[group + 1] - group_start[group]
+    pair_option = np.repeat(np.repeat(np.arange(n_options), per_option), size)
+    first = np.repeat(group_start[group], size)
+    within = np.arange(len(first)) - np.repeat(np.cumsum(size) - size, size)
+    entry = first + within
+    conflict = np.zeros((n_options, words), np.uint64)
+    np.bitwise_or.at(conflict, (pair_option, group_word[entry]), group_bits[entry])
+    return conflict
 
 
 def _bands(group_start, group_word, group_bits, n_primary) -> dict[str, np.ndarray]:
@@ -285,6 +311,7 @@ def _compile(problem: Problem) -> TightLayout:
     # key bits: the primary items, then each (secondary item, colour) group
     option_key_start, option_key = option_group_start, option_group
     key_words = max((n_groups + 63) // 64, 1)
+    words = max((n_options + 63) // 64, 1)
     item_size = np.bincount(code[primary], minlength=n_primary).astype(np.int32)
     rng = np.random.default_rng(HASH_SEED)
     group_hash = rng.integers(0, 1 << 64, size=n_groups, dtype=np.uint64, endpoint=False)
@@ -292,7 +319,7 @@ def _compile(problem: Problem) -> TightLayout:
         option=option,
         n_options=n_options,
         n_primary=n_primary,
-        words=max((n_options + 63) // 64, 1),
+        words=words,
         key_words=key_words,
         option_primary_start=option_primary_start,
         option_primary=option_primary,
@@ -306,6 +333,9 @@ def _compile(problem: Problem) -> TightLayout:
         option_key_start=option_key_start,
         option_key=option_key,
         group_hash=group_hash,
+        conflict=_conflicts(
+            option_group_start, option_group, group_start, group_word, group_bits, words
+        ),
         max_branches=max(int(item_size.max(initial=0)), 1),
     )
 

@@ -91,6 +91,37 @@ def test_layout_groups_match_the_options():
             groups.setdefault(o, []).append(members(int(lay.option_group[j])))
     assert groups[0] == [{0, 3, 4}, {2, 3}]  # a; x:red conflicts with x:blue and x
     assert groups[3] == [{0, 3, 4}, {0, 1, 2, 3}]  # a; x (no colour) with every x
+    for b in range(lay.n_options):  # each dense conflict mask is the union of its groups
+        mask = {int(lay.option[64 * w + i]) for w in range(lay.words) for i in range(64)
+                if int(lay.conflict[b, w]) >> i & 1}  # fmt: skip
+        assert mask == set().union(*groups[int(lay.option[b])])
+
+
+def test_conflict_groups_alone_count_the_same(monkeypatch):
+    """Past ``CONFLICT_BYTES`` the layout has no dense conflict masks and the kernel
+    clears group by group: the same counts and streams, rows checked at every pause."""
+    monkeypatch.setattr(tightlayout, "CONFLICT_BYTES", 0)
+    for problem, expected in ((queens(8), 92), (load("scott_sym"), EXPECTED["scott_sym"])):
+        assert layout(problem).conflict.shape == (0, layout(problem).words)
+        assert tight_count(problem, budget=777) == expected
+        assert tight_count(problem, memo=False) == expected
+    coloured = load("sudokuk_inkala2010")
+    assert len(tight_solutions(coloured, budget=50)) == EXPECTED["sudokuk_inkala2010"]
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(bounds=False, colours=True, max_options=12, max_primary=6, max_secondary=3))
+def test_conflict_groups_alone_agree_with_the_masks(problem):
+    """The group-by-group path and the dense masks stream the same solutions."""
+    dense = as_set(tight_solutions(problem, budget=2))
+    original = tightlayout.CONFLICT_BYTES
+    tightlayout.CONFLICT_BYTES = 0
+    try:
+        alone = dlx.parse(dlx.write(problem))  # the same problem, no layout kept yet
+        assert layout(alone).conflict.shape[0] == 0
+        assert as_set(tight_solutions(alone, budget=2)) == dense
+    finally:
+        tightlayout.CONFLICT_BYTES = original
 
 
 # -- shipped problems and known counts -----------------------------------------------
