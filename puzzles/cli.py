@@ -20,35 +20,12 @@ one by one, and takes the same shared flags with the same meaning:
 Solutions go to standard output, a one-line summary to standard error; bad input is
 refused in one line naming the file, line and cell (exit status 2).
 
-How an adapter joins (``puzzles/NAME.py``, registered in ``COMMANDS``): it has the
-adapters' public shape (``parse_all(text)``, ``solutions(puzzle, limit, **search)``
-giving ``common.Answers``, ``count(puzzle, limit, **search)`` giving a ``dlx.Count``,
-answers with ``str()``, ``to_json()`` and ``_repr_svg_()`` (``common.Answer`` draws
-with the module's ``svg(answer)``); ``search`` is
-``time_limit``, ``progress``, ``workers``), and optionally:
+How a command joins: its adapter module declares ``COMMAND = puzzles.command.Command(...)``
+(its name, help, hooks and settings: see ``puzzles.command``), and ``COMMANDS`` here
+names that module. The command line is parsed once into a frozen ``puzzles.command.Request``
+that every hook is given; nothing writes into it (the defaults this layer settles, such as
+a command's default count or workers, make a new one with ``dataclasses.replace``).
 
-- ``add_arguments(parser)``: its own flags only (the shared ones are added here);
-- ``read(text, args) -> list``: its puzzles, using its own flags (default:
-  ``parse_all(text)``); a puzzle's ``label`` names it in messages;
-- ``act(args, text) -> str | (str, status) | None``: an action of its own that
-  replaces solving (sudoku's ``--generate``, ``--explain`` and ``--hint``), returning
-  what to print (or an iterator of texts, each written as it comes) and the exit
-  status (0 if not given);
-- ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one
-  call (sudoku's batch kernel), used when no time limit or workers are asked for;
-- ``WORKERS``: the default of ``--workers`` (1 when absent); ``FILE_REQUIRED = False``
-  when the puzzle may come from flags alone; ``FILE_OR_STDIN = True`` when, given no
-  FILE and no action, it reads standard input (refused in one line on a terminal);
-  ``TAKES_FILE = False`` when it never reads one (its ``read`` refuses ``args.file``);
-  ``COUNT_BY_DEFAULT = True`` to count
-  when no mode is asked for (``--limit N`` then lists N solutions);
-- ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
-- ``EPILOG``: what its flags mean for it, shown at the end of ``--help``.
-
-A count whose result has ``lines()`` prints those lines (the tiling commands' "all
-solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSON entry.
-With ``COUNT_BY_DEFAULT``, ``--out FILE`` alone lists every solution into FILE, and
-``WORKERS`` is the default of counts only (lists stream on one process, in order).
 Ctrl-C or SIGTERM stops a command with one line, "interrupted: at least N solutions"
 where N is known (``dlx.Interrupted``: the count so far, or the answers listed so far),
 and exit status 130 (``dlx.stopping.run_command``, as ``python -m dlx`` does).
@@ -62,25 +39,23 @@ import json
 import sys
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dlx import CheckpointError, Interrupted, WorkerError, compiling
 from dlx.numbers import integer, real
 from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from dlx.stopping import TimeLimitReached
+from puzzles.command import Command, Input, Request
 from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
 
-COMMANDS = {
-    "pentomino": ("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
-    "polyform": (
-        "puzzles.polyform.cli",
-        "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
-    ),
-    "sudoku": ("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw, X)"),
-    "tectonic": ("puzzles.tectonic", "solve tectonic / suguru"),
-    "loop": ("puzzles.loop", "infinity loop: turn tiles until every pipe meets a pipe"),
-    "pipes": ("puzzles.pipes", "place a given set of pipe tiles on a board"),
-    "slitherlink": ("puzzles.slitherlink", "draw the single loop of a slitherlink"),
+COMMANDS = {  # each command's name, and the module that declares it (its ``COMMAND``)
+    "pentomino": "puzzles.polyomino",
+    "polyform": "puzzles.polyform.cli",
+    "sudoku": "puzzles.sudoku",
+    "tectonic": "puzzles.tectonic",
+    "loop": "puzzles.loop",
+    "pipes": "puzzles.pipes",
+    "slitherlink": "puzzles.slitherlink",
 }
 
 DESCRIPTION = """\
@@ -117,6 +92,14 @@ def version() -> str:
     return dlx.__version__
 
 
+def command_of(name: str) -> Command:
+    """The command ``name`` (``COMMANDS``), as its module declares it."""
+    found = importlib.import_module(COMMANDS[name]).COMMAND
+    if not isinstance(found, Command) or found.name != name:
+        raise TypeError(f"{COMMANDS[name]}.COMMAND is not the Command {name!r}")
+    return found
+
+
 def _parser() -> argparse.ArgumentParser:
     """The top-level parser: the list of commands, for users."""
     parser = argparse.ArgumentParser(
@@ -127,8 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (_, help_text) in COMMANDS.items():
-        sub.add_parser(name, help=help_text, add_help=False)
+    for name in COMMANDS:
+        sub.add_parser(name, help=command_of(name).help, add_help=False)
     return parser
 
 
@@ -181,6 +164,20 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     )
 
 
+def parse_request(command: Command, argv: list[str]) -> Request:
+    """The request of a command's arguments (``--help`` and errors exit, as argparse's)."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m puzzles {command.name}",
+        description=command.help,
+        epilog=command.epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if command.add_arguments is not None:
+        command.add_arguments(parser.add_argument_group(f"{command.name} options"))
+    add_shared_arguments(parser, command.workers, command.input is Input.FILE)
+    return Request.from_namespace(parser.parse_args(argv), command.name)
+
+
 def main(argv=None) -> int:
     """Run ``python -m puzzles``; exit status 2 for bad input."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -190,36 +187,22 @@ def main(argv=None) -> int:
     if argv[0] not in COMMANDS:
         _parser().parse_args(argv)  # --help, --version, or an error naming the command
         return 2
-    name = argv[0]
-    module = importlib.import_module(COMMANDS[name][0])
-    parser = argparse.ArgumentParser(
-        prog=f"python -m puzzles {name}",
-        description=COMMANDS[name][1],
-        epilog=getattr(module, "EPILOG", None),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    if hasattr(module, "add_arguments"):
-        module.add_arguments(parser.add_argument_group(f"{name} options"))
-    add_shared_arguments(
-        parser, getattr(module, "WORKERS", 1), getattr(module, "FILE_REQUIRED", True)
-    )
-    args = parser.parse_args(argv[1:])
+    chosen = command_of(argv[0])
+    request = parse_request(chosen, argv[1:])
     # Ctrl-C or SIGTERM: "interrupted: at least N solutions", exit 130, no traceback
     # a closed, full or broken standard output: one line (or, for ``| head``, none)
-    return run_writing(_run_or_refuse, module, args)
+    return run_writing(_run_or_refuse, chosen, request)
 
 
-OUTPUT_FLAGS = ("--out", "--svg", "--dlx", "--checkpoint")  # what a command may write
-
-
-def _run_or_refuse(module, args) -> int:
+def _run_or_refuse(command: Command, request: Request) -> int:
     """``run``, with bad input refused in one line (exit status 2), and no output
     naming an input (a file read by the command, ``dlx.outputs``)."""
-    paths = {flag: getattr(args, flag[2:], None) for flag in OUTPUT_FLAGS}
+    own = {flag: getattr(request.options, flag[2:].replace("-", "_")) for flag in command.outputs}
+    paths = {"--out": request.out, "--svg": request.svg, **own, "--checkpoint": request.checkpoint}
     try:
-        with Outputs(paths, [args.file]) as outputs:
-            outputs.check_writable("--out", "--svg", "--dlx")
-            return run(module, args)
+        with Outputs(paths, [request.file]) as outputs:
+            outputs.check_writable("--out", "--svg", *command.outputs)
+            return run(command, request)
     except (PuzzleError, CheckpointError, OutputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -244,73 +227,86 @@ class Outcome:
     engine: str = ""  # the kernel that searched, and why (``dlx.Stats.engine``)
 
 
-def _check(args) -> None:
+def _check(request: Request) -> None:
     """Refuse flags that make no sense, naming them."""
-    if args.limit is not None and args.limit < 1:
+    if request.limit is not None and request.limit < 1:
         raise PuzzleError("--limit must be at least 1")
-    if args.time_limit is not None and not args.time_limit > 0:
+    if request.time_limit is not None and not request.time_limit > 0:
         raise PuzzleError("--time-limit must be more than 0 seconds")
-    if args.workers is not None and args.workers < 0:
+    if request.workers is not None and request.workers < 0:
         raise PuzzleError("--workers must be at least 0 (0: every core)")
 
 
-def run(module, args) -> int:
+def run(command: Command, request: Request) -> int:
     """Read the puzzles, search each one as the flags say, print the answers as they
     come (a puzzle at a time)."""
-    _check(args)
-    takes_file = getattr(module, "TAKES_FILE", True)  # else ``read`` refuses a FILE itself
-    text = None if args.file is None or not takes_file else read_text(args.file)
-    act = getattr(module, "act", None)
-    output = act(args, text) if act is not None else None
+    _check(request)
+    takes_file = command.input is not Input.FLAGS  # (else ``read`` refuses a FILE itself)
+    text = None if request.file is None or not takes_file else read_text(request.file)
+    output = command.act(request, text) if command.act is not None else None
     if output is not None:
-        output, status = output if isinstance(output, tuple) else (output, 0)
-        with _output(args.out) as sink:
-            try:
-                for piece in [output] if isinstance(output, str) else output:  # or streamed
-                    sink.write(piece)
-                    sink.flush()  # each piece kept, even if Ctrl-C comes next
-            except KeyboardInterrupt:  # (a search's count inside an action says nothing)
-                raise Interrupted() from None
-        return status
-    if text is None and getattr(module, "FILE_OR_STDIN", False):
-        text, args.file = _standard_input(), "-"
-    if text is None and getattr(module, "FILE_REQUIRED", True):
+        return _write_action(output, request.out)
+    if text is None and command.input is Input.FILE_OR_STDIN:
+        text, request = _standard_input(), replace(request, file="-")
+    if text is None and command.input is Input.FILE:
         raise PuzzleError("give a puzzle FILE")
-    name = "<stdin>" if args.file == "-" else args.file if takes_file else None
+    name = "<stdin>" if request.file == "-" else request.file if takes_file else None
     try:
-        reader = getattr(module, "read", None)
-        puzzles = reader(text, args) if reader is not None else module.parse_all(text)
+        puzzles = command.read(text, request)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
-    if getattr(module, "COUNT_BY_DEFAULT", False) and not (args.unique or args.all or args.limit):
-        args.count = args.count or not args.out  # --out FILE alone: every solution there
-        args.all = not args.count
-    if args.checkpoint is not None and not args.count:  # (after a default count is set)
-        raise PuzzleError("--checkpoint goes with --count (it records a count's progress)")
-    if args.checkpoint is not None and len(puzzles) > 1:
-        raise PuzzleError(f"--checkpoint counts one puzzle; {name} holds {len(puzzles)}")
-    if args.workers is None:  # the module's default counts; lists stream on one process
-        args.workers = getattr(module, "WORKERS", 1) if args.count else 1
-    if args.time_limit is not None and args.workers != 1 and not args.count:
-        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    request = _settled(command, request, puzzles, name)
+    progress = sys.stderr.isatty() if request.progress is None else request.progress
     check_all()  # every input is read (board and piece files too): none is an output
     t0, compiling_before = time.perf_counter(), compiling.seconds()
-    with _output(args.out) as sink:
-        printer = Printer(module, args, sink, len(puzzles))
-        for k, outcome in enumerate(_search_all(module, puzzles, args, progress, printer)):
+    with _output(request.out) as sink:
+        printer = Printer(command, request, sink, len(puzzles))
+        for k, outcome in enumerate(_search_all(command, puzzles, request, progress, printer)):
             printer.end(k, puzzles[k], outcome)
         printer.close()
     seconds = time.perf_counter() - t0 - (compiling.seconds() - compiling_before)
-    if args.svg:
-        printer.draw(args.svg)
+    if request.svg:
+        printer.draw(request.svg)
     nodes = printer.nodes
     rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s)" if len(puzzles) > 1 and seconds else ""
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
-    if not (args.count or args.unique):
+    if not (request.count or request.unique):
         puzzles_text += f"{printer.found} solutions, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
+
+
+def _write_action(output, out: str | None) -> int:
+    """Write what a command's ``act`` gave (a text, or texts as they come, and perhaps
+    the exit status) to ``out`` or standard output; its exit status."""
+    output, status = output if isinstance(output, tuple) else (output, 0)
+    with _output(out) as sink:
+        try:
+            for piece in [output] if isinstance(output, str) else output:  # or streamed
+                sink.write(piece)
+                sink.flush()  # each piece kept, even if Ctrl-C comes next
+        except KeyboardInterrupt:  # (a search's count inside an action says nothing)
+            raise Interrupted() from None
+    return status
+
+
+def _settled(command: Command, request: Request, puzzles: list, name: str | None) -> Request:
+    """The request the puzzles are searched with: the command's own ``settle``, then
+    its default mode and workers; flags that do not go with it refused."""
+    if command.settle is not None:
+        request = command.settle(request)
+    if command.count_by_default and not (request.unique or request.all or request.limit):
+        count = request.count or not request.out  # --out FILE alone: every solution there
+        request = replace(request, count=count, all=not count)
+    if request.checkpoint is not None and not request.count:  # (after a default count)
+        raise PuzzleError("--checkpoint goes with --count (it records a count's progress)")
+    if request.checkpoint is not None and len(puzzles) > 1:
+        raise PuzzleError(f"--checkpoint counts one puzzle; {name} holds {len(puzzles)}")
+    if request.workers is None:  # the command's default counts; lists stream on one process
+        request = replace(request, workers=command.workers if request.count else 1)
+    if request.time_limit is not None and request.workers != 1 and not request.count:
+        raise PuzzleError("--time-limit with --workers other than 1 needs --count")
+    return request
 
 
 def _standard_input() -> str:
@@ -321,14 +317,15 @@ def _standard_input() -> str:
     return read_text("-")
 
 
-def _search_all(module, puzzles: list, args, progress: bool, printer):
+def _search_all(command: Command, puzzles: list, request: Request, progress: bool, printer):
     """Search every puzzle, yielding its Outcome once its answers went to ``printer``:
     in batches where the adapter has them, else one by one, with one bar over the
     puzzles when there are several."""
-    tally = getattr(module, "tally", None)
-    batched = tally is not None and args.time_limit is None and args.workers == 1
+    tally = command.tally
+    batched = tally is not None and request.time_limit is None and request.workers == 1
     batched = batched and len(puzzles) > 1  # one puzzle: a search with its own bar
-    if batched and not args.count and not args.unique and (args.all or (args.limit or 1) > 1):
+    several = request.all or (request.limit or 1) > 1  # answers a puzzle
+    if batched and not request.count and not request.unique and several:
         batched = False  # several answers a puzzle: streams
     bar = None
     if progress and len(puzzles) > 1:
@@ -337,14 +334,14 @@ def _search_all(module, puzzles: list, args, progress: bool, printer):
         bar = tqdm(total=len(puzzles), desc="puzzles", unit="puzzle", leave=False)
     try:
         if batched:
-            limit = (args.limit or NO_LIMIT) if args.count else 2 if args.unique else 1
+            limit = (request.limit or NO_LIMIT) if request.count else 2 if request.unique else 1
             for start in range(0, len(puzzles), BATCH):
                 chunk = puzzles[start : start + BATCH]
                 for p, (n, answer, nodes) in zip(chunk, tally(chunk, limit), strict=True):
                     printer.begin(p)
                     if answer is not None:
                         printer.answer(answer)
-                    complete = n < limit or (args.unique and n >= 2)
+                    complete = n < limit or (request.unique and n >= 2)
                     yield Outcome(
                         n, complete, None if complete else f"solution limit {limit}", nodes
                     )
@@ -352,14 +349,14 @@ def _search_all(module, puzzles: list, args, progress: bool, printer):
                     bar.update(len(chunk))
             return
         search = {"progress": progress and bar is None}
-        search["workers"] = None if args.workers == 0 else args.workers
-        if args.time_limit is not None:
-            search["time_limit"] = args.time_limit
-        if args.checkpoint is not None:
-            search["checkpoint"] = args.checkpoint
+        search["workers"] = None if request.workers == 0 else request.workers
+        if request.time_limit is not None:
+            search["time_limit"] = request.time_limit
+        if request.checkpoint is not None:
+            search["checkpoint"] = request.checkpoint
         for p in puzzles:
             printer.begin(p)
-            yield _search_timed(module, p, args, search, printer)
+            yield _search_timed(command, p, request, search, printer)
             if bar is not None:
                 bar.update(1)
     finally:
@@ -367,16 +364,18 @@ def _search_all(module, puzzles: list, args, progress: bool, printer):
             bar.close()
 
 
-def _search_timed(module, puzzle, args, search: dict, printer) -> Outcome:
+def _search_timed(command: Command, puzzle, request: Request, search: dict, printer) -> Outcome:
     """``_search_one`` with the time limit counted from before the puzzle's problem is
     built (building that outlasts it stops there)."""
-    if args.time_limit is None:
-        return _search_one(module, puzzle, args, search, printer)
-    limit = TimeLimit(args.time_limit)
-    asked = f"time limit {args.time_limit:g} s"
+    if request.time_limit is None:
+        return _search_one(command, puzzle, request, search, printer)
+    limit = TimeLimit(request.time_limit)
+    asked = f"time limit {request.time_limit:g} s"
     try:
         with limit.building():
-            outcome = _search_one(module, puzzle, args, {**search, "time_limit": limit}, printer)
+            outcome = _search_one(
+                command, puzzle, request, {**search, "time_limit": limit}, printer
+            )
     except TimeLimitReached:
         return Outcome(0, False, f"{asked} (while building the problem)")
     if outcome.stopped_by is not None and outcome.stopped_by.startswith("time limit"):
@@ -384,19 +383,19 @@ def _search_timed(module, puzzle, args, search: dict, printer) -> Outcome:
     return outcome
 
 
-def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
+def _search_one(command: Command, puzzle, request: Request, search: dict, printer) -> Outcome:
     """One puzzle's search, in the mode the flags ask for; its answers go to
     ``printer`` as they are found."""
-    if args.count:
-        result = module.count(puzzle, args.limit, **search)
-        if args.svg and result.solutions:  # the picture needs an answer
-            for answer in module.solutions(puzzle, 1, workers=1):
+    if request.count:
+        result = command.count(puzzle, request.limit, **search)
+        if request.svg and result.solutions:  # the picture needs an answer
+            for answer in command.solutions(puzzle, 1, workers=1):
                 printer.answer(answer)
         found, nodes = result.solutions, result.stats.nodes
         engine = getattr(result.stats, "engine", "")
         return Outcome(found, result.complete, result.stopped_by, nodes, result, engine)
-    limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
-    answers = module.solutions(puzzle, limit, **search)
+    limit = 2 if request.unique else request.limit if request.limit else None if request.all else 1
+    answers = command.solutions(puzzle, limit, **search)
     found = 0
     try:
         for answer in answers:
@@ -406,7 +405,7 @@ def _search_one(module, puzzle, args, search: dict, printer) -> Outcome:
         if getattr(e, "solutions", None) is None:
             raise Interrupted(found) from None
         raise
-    complete = answers.complete or (args.unique and found >= 2)
+    complete = answers.complete or (request.unique and found >= 2)
     engine = getattr(answers, "engine", "")
     return Outcome(found, complete, answers.stopped_by, answers.nodes, engine=engine)
 
@@ -416,8 +415,8 @@ class Printer:
     then its count or verdict; keeps the answers to draw for ``--svg``, the exit status and
     the nodes."""
 
-    def __init__(self, module, args, sink, n_puzzles: int):
-        self.module, self.args, self.sink = module, args, sink
+    def __init__(self, command: Command, request: Request, sink, n_puzzles: int):
+        self.command, self.request, self.sink = command, request, sink
         self.many = n_puzzles > 1
         self.status = 0
         self.nodes = 0
@@ -426,7 +425,7 @@ class Printer:
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
         self.resumed = ""  # with --checkpoint: what the checkpoint held (as python -m dlx)
-        if args.json:
+        if request.json:
             sink.write('{"puzzles": [\n')
 
     def begin(self, puzzle) -> None:
@@ -438,12 +437,12 @@ class Printer:
     def answer(self, answer) -> None:
         """One answer of the current puzzle: written (when solving), kept for JSON and
         drawn for ``--svg``."""
-        args = self.args
-        if args.svg and len(self.drawn) < SVG_MAX:
+        request = self.request
+        if request.svg and len(self.drawn) < SVG_MAX:
             self.drawn.append(answer)
-        if args.count or args.unique:
+        if request.count or request.unique:
             return
-        if args.json:
+        if request.json:
             self.solutions.append(answer.to_json())
             return
         text = str(answer).rstrip("\n")
@@ -458,11 +457,11 @@ class Printer:
 
     def end(self, k: int, puzzle, o: Outcome) -> None:
         """The current puzzle's search is over: its count or verdict, notes, JSON entry."""
-        args = self.args
+        request = self.request
         prefix = f"{self.label}: " if self.many else ""
         self.nodes += o.nodes
         self.found += o.found
-        if args.stats:
+        if request.stats:
             summary = getattr(puzzle, "summary", None)
             extra = f" ({summary()})" if summary is not None else ""
             print(f"{prefix}{o.nodes} nodes{extra}", file=sys.stderr)
@@ -472,19 +471,19 @@ class Printer:
             print(f"note: {prefix}search stopped by the {o.stopped_by}", file=sys.stderr)
         entry: dict = {"label": self.label}
         line = None
-        if args.count:
+        if request.count:
             line = str(o.found) if o.complete else f"at least {o.found}"
             lines = getattr(o.result, "lines", None)  # an adapter's own count lines
             if lines is not None:
                 line = lines()
             entry.update(count=o.found, complete=o.complete)
-            if args.checkpoint is not None and getattr(o.result, "tasks", None) is not None:
+            if request.checkpoint is not None and getattr(o.result, "tasks", None) is not None:
                 done = f"{o.result.resumed} of {o.result.tasks} subproblems were done before"
-                self.resumed = f"; {args.checkpoint}: {done}"
+                self.resumed = f"; {request.checkpoint}: {done}"
             if hasattr(o.result, "to_json"):
                 entry.update(o.result.to_json())
             self.status = self.status or int(o.complete and o.found == 0)
-        elif args.unique:
+        elif request.unique:
             if o.found >= 2:
                 line, unique = "not unique", False
             elif not o.complete:
@@ -502,7 +501,7 @@ class Printer:
         if not o.complete:
             entry["stopped_by"] = o.stopped_by
         entry["nodes"] = o.nodes
-        if args.json:  # a puzzle a line
+        if request.json:  # a puzzle a line
             self.sink.write((",\n" if self.entries else "") + json.dumps(entry))
         elif line is not None:
             self.sink.write(prefix + line + "\n")
@@ -510,15 +509,15 @@ class Printer:
 
     def close(self) -> None:
         """Finish the JSON document."""
-        if self.args.json:
+        if self.request.json:
             self.sink.write("\n]}\n")
 
     def draw(self, path: str) -> None:
-        """Write the answers kept to ``path``: the module's ``draw(answers)`` where it
+        """Write the answers kept to ``path``: the command's ``draw(answers)`` where it
         has one (the tilings' gallery), else their pictures one below the other."""
         if not self.drawn:
             raise PuzzleError("--svg: no solution to draw")
-        draw = getattr(self.module, "draw", None)
+        draw = self.command.draw
         if draw is not None:
             picture = draw(self.drawn)
         else:

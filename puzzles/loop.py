@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import dlx
+from puzzles.command import Command, Request
 from puzzles.common import Answers, as_puzzle, refuse_larger, search_options
 from puzzles.tiles import (
     DIRECTIONS,
@@ -506,6 +507,16 @@ def add_arguments(parser) -> None:
     )
 
 
-def read(text: str, args) -> list[Plan]:
+def read(text: str, request: Request) -> list[Plan]:
     """The puzzle of an input file, planned (reduced and split unless ``--no-reduce``)."""
-    return [plan(parse(text), reduce_first=not args.no_reduce)]
+    return [plan(parse(text), reduce_first=not request.options.no_reduce)]
+
+
+COMMAND = Command(
+    name="loop",
+    help="infinity loop: turn tiles until every pipe meets a pipe",
+    read=read,
+    solutions=solutions,
+    count=count,
+    add_arguments=add_arguments,
+)

@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import dlx
+from puzzles.command import Command, Request
 from puzzles.common import (
     Answers,
     PuzzleError,
@@ -274,6 +275,16 @@ def add_arguments(parser) -> None:
     )
 
 
-def read(text: str, args) -> list[Puzzle]:
+def read(text: str, request: Request) -> list[Puzzle]:
     """The puzzle of an input file, with the command's flags."""
-    return parse_all(text, args.connected)
+    return parse_all(text, request.options.connected)
+
+
+COMMAND = Command(
+    name="pipes",
+    help="place a given set of pipe tiles on a board",
+    read=read,
+    solutions=solutions,
+    count=count,
+    add_arguments=add_arguments,
+)

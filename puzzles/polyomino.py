@@ -46,12 +46,7 @@ from puzzles.polyform import cli as tiling_cli
 from puzzles.polyform import pieces as catalogue
 from puzzles.polyform import tiling
 from puzzles.polyform.boards import MAX_BOARD_CELLS
-from puzzles.polyform.cli import (  # noqa: F401 (what the command layer calls)
-    COUNT_BY_DEFAULT,
-    EPILOG,
-    FILE_REQUIRED,
-    TAKES_FILE,
-    WORKERS,
+from puzzles.polyform.cli import (  # noqa: F401 (public names of this module)
     count,
     draw,
     solutions,
@@ -435,11 +430,17 @@ def add_arguments(parser) -> None:
     tiling_cli.add_tiling_arguments(parser)
 
 
-def read(text, args) -> list:
+def read(text, request) -> list:
     """The one puzzle of ``--board``, ``--pieces`` and ``--extra`` (a FILE is not read)."""
-    tiling_cli.refuse_file(args, "pentomino", parse_board)
+    own = request.options
+    tiling_cli.refuse_file(request, "pentomino", parse_board)
     try:
-        puzzle = make_puzzle(args.board, args.pieces, args.extra, args.one_sided)
+        puzzle = make_puzzle(own.board, own.pieces, own.extra, own.one_sided)
     except PuzzleError as e:
         raise PuzzleError(tiling_cli.flag_names(e)) from None
-    return [tiling_cli.tiling_puzzle(args, puzzle, render, svg)]
+    return [tiling_cli.tiling_puzzle(request, puzzle, render, svg)]
+
+
+COMMAND = tiling_cli.tiling_command(
+    "pentomino", "tile a board with polyominoes (count, list, draw)", add_arguments, read
+)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 import dlx
+from puzzles.command import Command, Request
 from puzzles.common import (
     Answer as AnswerBase,
 )
@@ -412,12 +413,23 @@ def add_arguments(parser) -> None:
     parser.add_argument("--id", help="only this puzzle of a puzzlekit JSON file")
 
 
-def read(text: str, args) -> list[Puzzle]:
+def read(text: str, request: Request) -> list[Puzzle]:
     """The puzzles of an input file (or the one named by ``--id``)."""
     puzzles = parse_all(text)
-    if args.id is None:
+    wanted = request.options.id
+    if wanted is None:
         return puzzles
-    chosen = [p for p in puzzles if p.id == args.id]
+    chosen = [p for p in puzzles if p.id == wanted]
     if not chosen:
-        raise PuzzleError(f"no puzzle with id {args.id!r} (the file has {len(puzzles)})")
+        raise PuzzleError(f"no puzzle with id {wanted!r} (the file has {len(puzzles)})")
     return chosen
+
+
+COMMAND = Command(
+    name="slitherlink",
+    help="draw the single loop of a slitherlink",
+    read=read,
+    solutions=solutions,
+    count=count,
+    add_arguments=add_arguments,
+)

@@ -36,6 +36,7 @@ import numpy as np
 import dlx
 from dlx import logic
 from dlx.numbers import integer
+from puzzles.command import Command, Input, Request
 from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
     Filled,
@@ -51,8 +52,6 @@ from puzzles.numbergrid import (
 )
 
 MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
-FILE_REQUIRED = False  # the command generates puzzles without one
-FILE_OR_STDIN = True  # else, with no FILE, it reads standard input
 EPILOG = """\
 --explain prints the steps a person can follow, simplest rule first: naked single (a
 cell has one candidate left), hidden single (a value has one place left in a row,
@@ -700,55 +699,67 @@ def add_arguments(parser) -> None:
     parser.add_argument("--size", type=integer, default=9, help="side for --generate (4, 9, 16)")
 
 
-def read(text: str, args) -> list[Sudoku]:
+def read(text: str, request: Request) -> list[Sudoku]:
     """The puzzles of an input file, with the command's flags."""
-    return parse_all(text, args.diagonals)
+    return parse_all(text, request.options.diagonals)
 
 
-def act(args, text: str | None) -> str | Iterator[str] | tuple[str, int] | None:
+def act(request: Request, text: str | None) -> str | Iterator[str] | tuple[str, int] | None:
     """``--generate``: the generated puzzles as text, streamed (one-line, or grids for jigsaw)
     like ``text`` (a template) if given; ``--explain``/``--hint``: each puzzle's steps
     and the exit status (1 when a puzzle has no solution); None to solve as usual."""
-    if args.explain or args.hint:
-        return _explain_all(args, text)
-    if args.generate is None:
+    own = request.options
+    if own.explain or own.hint:
+        return _explain_all(request, text)
+    if own.generate is None:
         return None
-    if args.generate < 0:
+    if own.generate < 0:
         raise PuzzleError("--generate must be at least 0")
-    template = parse_all(text, args.diagonals)[0] if text is not None else None
-    template = template or empty_sudoku(args.size, args.diagonals)
-    return _generated_text(args, template)
+    template = parse_all(text, own.diagonals)[0] if text is not None else None
+    template = template or empty_sudoku(own.size, own.diagonals)
+    return _generated_text(own, template)
 
 
-def _generated_text(args, template: Sudoku) -> Iterator[str]:
-    """``--generate``: each puzzle's text as soon as it is made (Ctrl-C keeps those)."""
-    for k, s in enumerate(generated(args.generate, args.seed, args.difficulty, template)):
+def _generated_text(own, template: Sudoku) -> Iterator[str]:
+    """``--generate``: each puzzle's text as soon as it is made (Ctrl-C keeps those);
+    ``own``: the command's own flags."""
+    for k, s in enumerate(generated(own.generate, own.seed, own.difficulty, template)):
         text = (
             render_grid(s.grid)
             if s.jigsaw
             else "".join(symbol(v) for row in s.grid.values for v in row)
         )
-        yield f"# seed {args.seed} puzzle {k + 1}: {grade(s)}\n{text}\n"
+        yield f"# seed {own.seed} puzzle {k + 1}: {grade(s)}\n{text}\n"
 
 
-def _explain_all(args, text: str | None) -> str:
+def _explain_all(request: Request, text: str | None) -> tuple[str, int]:
     """``--explain`` or ``--hint`` for every puzzle of the file."""
-    flag = "--explain" if args.explain else "--hint"
-    if args.explain and args.hint:
+    own = request.options
+    flag = "--explain" if own.explain else "--hint"
+    if own.explain and own.hint:
         raise PuzzleError("give --explain or --hint, not both")
-    for other in ("generate", "count", "unique", "all", "limit", "json", "svg"):
-        if getattr(args, other) not in (None, False):
+    given = {
+        "generate": own.generate,
+        "count": request.count,
+        "unique": request.unique,
+        "all": request.all,
+        "limit": request.limit,
+        "json": request.json,
+        "svg": request.svg,
+    }
+    for other, value in given.items():
+        if value not in (None, False):
             raise PuzzleError(f"{flag} prints steps; it does not go with --{other}")
     if text is None:
         raise PuzzleError(f"{flag} needs a puzzle FILE")
     try:
-        puzzles = parse_all(text, args.diagonals)
+        puzzles = parse_all(text, own.diagonals)
     except PuzzleError as e:
-        raise PuzzleError(f"{'<stdin>' if args.file == '-' else args.file}: {e}") from None
+        raise PuzzleError(f"{'<stdin>' if request.file == '-' else request.file}: {e}") from None
     out = []
     status = 0
     for s in puzzles:
-        if args.hint:
+        if own.hint:
             out.append((f"{s.label}: " if len(puzzles) > 1 else "") + hint(s) + "\n")
             solvable = dlx.first(build(s), forced=forced(s)) is not None
         else:
@@ -756,4 +767,18 @@ def _explain_all(args, text: str | None) -> str:
             out.append((f"# {s.label}\n" if len(puzzles) > 1 else "") + text)
         if not solvable:
             status = 1  # as solving says of a puzzle with no solution
-    return ("" if args.hint else "\n").join(out), status
+    return ("" if own.hint else "\n").join(out), status
+
+
+COMMAND = Command(
+    name="sudoku",
+    help="solve, count or generate sudoku (any size, jigsaw, X)",
+    read=read,
+    solutions=solutions,
+    count=count,
+    add_arguments=add_arguments,
+    act=act,
+    tally=tally,
+    epilog=EPILOG,
+    input=Input.FILE_OR_STDIN,  # it generates puzzles without a FILE; else standard input
+)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import dlx
+from puzzles.command import Command
 from puzzles.common import (
     Answers,
     PuzzleError,
@@ -227,3 +228,14 @@ def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
     """The number of solutions of a tectonic (text or parsed), up to ``limit``."""
     puzzle = as_puzzle(text_or_puzzle, parse)
     return dlx.count(build(puzzle), limit=limit, **search_options(**search))
+
+
+# -- command line (see puzzles.cli) -------------------------------------------------
+
+COMMAND = Command(
+    name="tectonic",
+    help="solve tectonic / suguru",
+    read=lambda text, request: parse_all(text),  # no flags of its own
+    solutions=solutions,
+    count=count,
+)

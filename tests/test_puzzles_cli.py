@@ -5,18 +5,21 @@ prints in JSON is read back and checked by the adapter's own ``faults`` (written
 the rules alone); counts are checked against the solutions listed.
 """
 
+import importlib
 import json
 import re
 import signal
 import subprocess
 import sys
+from dataclasses import FrozenInstanceError, fields, replace
 from pathlib import Path
 
 import pytest
 from shared import watchdog
 
-from puzzles import loop, pipes, slitherlink, sudoku, tectonic
+from puzzles import cli, loop, pipes, slitherlink, sudoku, tectonic
 from puzzles.cli import COMMANDS, main
+from puzzles.command import Command, Input
 from puzzles.common import PuzzleError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -356,18 +359,19 @@ def test_unknown_search_option_is_named(name, tmp_path):
 
 
 def protocol_adapter(monkeypatch):
-    """A module ``fake`` registered as a command: a puzzle is a number n (from a FILE,
-    or ``--size N`` without one), its solutions the ways to cover n items in a row by
-    options of one or two neighbouring items (Fibonacci numbers); it counts by default."""
+    """A module ``fake`` registered as a command (its ``COMMAND``): a puzzle is a number
+    n (from a FILE, or ``--size N`` without one), its solutions the ways to cover n
+    items in a row by options of one or two neighbouring items (Fibonacci numbers); it
+    counts by default."""
     import sys
     import types
     from dataclasses import dataclass
 
     import dlx
     from puzzles import cli, common
+    from puzzles.command import Command, Input
 
     fake = types.ModuleType("fake")
-    fake.FILE_REQUIRED, fake.COUNT_BY_DEFAULT, fake.WORKERS = False, True, 1
 
     @dataclass(frozen=True)
     class Answer(common.Answer):
@@ -391,8 +395,6 @@ def protocol_adapter(monkeypatch):
     def decode(n, solution):
         return Answer(n, tuple(sorted(tuple(int(i) for i in row) for row in solution.rows)))
 
-    fake.add_arguments = lambda parser: parser.add_argument("--size", type=int, default=4)
-    fake.read = lambda text, args: [int(t) for t in text.split()] if text else [args.size]
     fake.parse_all = lambda text: [int(t) for t in text.split()]
     fake.solutions = lambda n, limit=None, **search: common.stream(
         build(n), lambda s: decode(n, s), limit, **search
@@ -405,8 +407,18 @@ def protocol_adapter(monkeypatch):
     fake.faults = lambda n, a: (
         [] if sorted(i for p in a.pieces for i in p) == list(range(n)) else ["x"]
     )
+    fake.COMMAND = Command(
+        name="fake",
+        help="tile a strip with 1- and 2-pieces",
+        read=lambda text, request: fake.parse_all(text) if text else [request.options.size],
+        solutions=fake.solutions,
+        count=fake.count,
+        add_arguments=lambda parser: parser.add_argument("--size", type=int, default=4),
+        input=Input.FILE_OR_FLAGS,
+        count_by_default=True,
+    )
     monkeypatch.setitem(sys.modules, "fake", fake)
-    monkeypatch.setitem(cli.COMMANDS, "fake", ("fake", "tile a strip with 1- and 2-pieces"))
+    monkeypatch.setitem(cli.COMMANDS, "fake", "fake")
     return fake
 
 
@@ -427,6 +439,59 @@ def test_an_adapter_written_to_the_protocol(monkeypatch, capsys, tmp_path):
         "puzzle 1: unique\npuzzle 2: not unique\npuzzle 3: not unique\n",
     )
     assert "tile a strip" in run_help(capsys)
+
+
+OLD_HOOKS = ("FILE_REQUIRED", "FILE_OR_STDIN", "TAKES_FILE", "COUNT_BY_DEFAULT", "WORKERS")
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_adapter_registers_a_command(name):
+    """Each module of ``COMMANDS`` declares its command once, as a ``Command`` of that
+    name (hooks and settings typed fields, none looked up by name in the module)."""
+    module = importlib.import_module(COMMANDS[name])
+    assert isinstance(module.COMMAND, Command) and module.COMMAND.name == name
+    assert cli.command_of(name) is module.COMMAND
+    assert callable(module.COMMAND.read) and module.COMMAND.help
+    assert not [hook for hook in OLD_HOOKS if hasattr(module, hook)]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_request_is_frozen(name):
+    """The parsed command line is one frozen ``Request`` (its own flags frozen too): a
+    derived request is a new one (``dataclasses.replace``), the first unchanged."""
+    command = cli.command_of(name)
+    argv = {"polyform": ["--board", "4x4", "--pieces", "tetrominoes"]}.get(name, [])
+    argv += ["puzzle.txt"] if command.input is Input.FILE else []
+    request = cli.parse_request(command, [*argv, "--limit", "3"])
+    assert request.limit == 3 and request.count is False and request.workers is None
+    with pytest.raises(FrozenInstanceError):
+        request.count = True
+    own = [f.name for f in fields(request.options)]  # (tectonic has none)
+    with pytest.raises(FrozenInstanceError):
+        setattr(request.options, own[0] if own else "size", None)
+    counted = replace(request, count=True)
+    assert counted.count and not request.count and counted.options is request.options
+
+
+def test_a_default_mode_derives_a_request(monkeypatch, capsys):
+    """What the layer settles (a default count, a default of --workers) reaches the
+    hooks as a new request; the one parsed is never written."""
+    fake = protocol_adapter(monkeypatch)
+    seen = []
+
+    def count(n, limit=None, **search):
+        seen.append(search)
+        return fake.count(n, limit, **search)
+
+    def read(text, request):
+        seen.append(request)
+        return [request.options.size]
+
+    monkeypatch.setattr(fake, "COMMAND", replace(fake.COMMAND, read=read, count=count, workers=2))
+    assert run(capsys, "fake", "--no-progress")[:2] == (0, "5\n")
+    parsed, search = seen
+    assert not parsed.count and parsed.workers is None  # as parsed
+    assert search["workers"] == 2  # the command's default, for a count
 
 
 def run_help(capsys) -> str:

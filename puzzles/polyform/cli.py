@@ -4,10 +4,12 @@ What every tiling command (``polyform`` and ``pentomino``) adds to the shared co
 layer (``puzzles.cli``) is defined here once: its own flags (``add_tiling_arguments``:
 ``--one-sided``, ``--no-symmetry``, ``--restrict``, ``--breaker``, ``--engine``), its
 puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its picture functions),
-its answers (``TilingAnswer``) and its searches (``solutions``, ``count``).
+its answers (``TilingAnswer``), its searches (``solutions``, ``count``) and its
+command's declaration (``tiling_command``).
 
-In the layer's words: a tiling command counts by default (``COUNT_BY_DEFAULT``), on
-every core (``WORKERS = 0``), with no FILE (the board and pieces are flags). Its
+In the layer's words (``puzzles.command.Command``): a tiling command counts by default
+(``count_by_default``), on every core (``workers=0``), with no FILE (its ``input`` is
+its flags: the board and pieces). Its
 *solutions* are the distinct ones (one per class of the board's symmetry group G; with
 ``--no-symmetry`` every tiling); ``--unique`` says whether the tiling is unique up to
 symmetry. A count prints ``all solutions: N`` and ``distinct solutions: M`` (and
@@ -28,6 +30,7 @@ from functools import cached_property
 
 import dlx
 from dlx.outputs import open_text
+from puzzles.command import Command, Input, Request
 from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
 from puzzles.polyform import sampling, tiling
@@ -43,10 +46,6 @@ group G (every tiling with --no-symmetry). With no mode given it counts (on ever
 picture each, a blank line between two; on a 3-D board each starts with a line
 "# solution K"); --json gives each solution as a list of pieces with their cells."""
 ENGINE = tiling.ENGINE  # the tiling commands' default --engine (one place to change it)
-COUNT_BY_DEFAULT = True
-WORKERS = 0
-FILE_REQUIRED = False
-TAKES_FILE = False  # the board and pieces are flags
 HEADER = re.compile(r"^# solution [0-9]+$")
 
 
@@ -181,9 +180,12 @@ def read_solutions(text: str) -> list[str]:
 # -- what the command layer calls -------------------------------------------------------
 
 
-def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling.svg) -> Tilings:
+def tiling_puzzle(
+    request: Request, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling.svg
+) -> Tilings:
     """The command's puzzle from its flags, announced on stderr when a bar is wanted."""
-    if args.progress or (args.progress is None and sys.stderr.isatty()):
+    own = request.options
+    if request.progress or (request.progress is None and sys.stderr.isatty()):
         n_copies = sum(p.copies for p in puzzle.pieces)
         n_places = sum(len(v) for v in puzzle.placements.values())
         print(
@@ -191,20 +193,20 @@ def tiling_puzzle(args, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling
             f"{n_places} placements; building the problem...",
             file=sys.stderr,
         )
-    _check_engine(args.engine)
-    if args.dask is not None:
+    _check_engine(own.engine)
+    if own.dask is not None:
         _check_dask()
     found = Tilings(
         puzzle,
-        not args.no_symmetry,
-        args.restrict,
-        args.breaker,
-        args.engine,
+        not own.no_symmetry,
+        own.restrict,
+        own.breaker,
+        own.engine,
         render,
         draw,
-        dask=args.dask,
+        dask=own.dask,
     )
-    found.sample = sampling.from_flags(args)
+    found.sample = sampling.from_flags(request)
     return found
 
 
@@ -226,20 +228,20 @@ def _check_engine(engine: str) -> None:
         raise PuzzleError(f"--engine {engine}: not a kernel of this dlx (known: {known})")
 
 
-def refuse_file(args, command: str, parse_board) -> None:
+def refuse_file(request: Request, command: str, parse_board) -> None:
     """Refuse a FILE (a tiling command reads none) in one line: most often a flag's
     value split by a blank (``--board 8x 8``), so a board that does not parse is named."""
-    if args.file is None:
+    if request.file is None:
         return
     try:
-        parse_board(args.board)
+        parse_board(request.options.board)
     except PuzzleError as e:
         raise PuzzleError(
-            f"{flag_names(e)} ({args.file!r} after it is not an argument: write the board "
+            f"{flag_names(e)} ({request.file!r} after it is not an argument: write the board "
             "as one word, e.g. --board 8x8)"
         ) from None
     raise PuzzleError(
-        f"{command} reads no FILE, but got {args.file!r}: give --board and --pieces, "
+        f"{command} reads no FILE, but got {request.file!r}: give --board and --pieces, "
         "each value one word (or quoted)"
     )
 
@@ -250,21 +252,22 @@ def flag_names(error: PuzzleError) -> str:
     return re.sub(r"^(board|pieces|extra)\b", r"--\1", str(error))
 
 
-def read(text, args) -> list[Tilings]:
+def read(text, request: Request) -> list[Tilings]:
     """The one puzzle of ``--board`` and ``--pieces`` (a FILE is not read)."""
-    refuse_file(args, "polyform", lambda board: parse_board(board, args.lattice))
+    own = request.options
+    refuse_file(request, "polyform", lambda board: parse_board(board, own.lattice))
     try:
-        puzzle = tiling.make_puzzle(args.board, args.pieces, args.one_sided, args.lattice)
+        puzzle = tiling.make_puzzle(own.board, own.pieces, own.one_sided, own.lattice)
     except PuzzleError as e:
         raise PuzzleError(flag_names(e)) from None
-    found = tiling_puzzle(args, puzzle)
-    if args.dlx:
+    found = tiling_puzzle(request, puzzle)
+    if own.dlx:
         plan = found.plan()
         problem = tiling.build(puzzle, plan)
         note = "every tiling" if plan is None else plan.describe()
-        with open_text(args.dlx) as f:
-            f.write(dlx.write(problem, f"{args.board} / {args.pieces}: {note}"))
-        print(f"wrote {args.dlx} ({problem.n_options} options)", file=sys.stderr)
+        with open_text(own.dlx) as f:
+            f.write(dlx.write(problem, f"{own.board} / {own.pieces}: {note}"))
+        print(f"wrote {own.dlx} ({problem.n_options} options)", file=sys.stderr)
     return [found]
 
 
@@ -346,3 +349,35 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
         **search_options(**search, dask=tilings.dask),
     )
     return TilingCount(result, tilings.symmetry)
+
+
+# -- the commands -------------------------------------------------------------------------
+
+
+def tiling_command(name: str, help: str, add_arguments, read, outputs=()) -> Command:
+    """A tiling command (``polyform``, ``pentomino``): its own flags and puzzle, with what
+    every tiling command shares (see the module's docstring)."""
+    return Command(
+        name=name,
+        help=help,
+        read=read,
+        solutions=solutions,
+        count=count,
+        add_arguments=add_arguments,
+        draw=draw,
+        settle=sampling.settle,
+        epilog=EPILOG,
+        input=Input.FLAGS,
+        workers=0,
+        count_by_default=True,
+        outputs=outputs,
+    )
+
+
+COMMAND = tiling_command(
+    "polyform",
+    "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
+    add_arguments,
+    read,
+    outputs=("--dlx",),
+)

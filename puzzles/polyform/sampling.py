@@ -19,9 +19,10 @@ Draws are independent: a sample may repeat a tiling.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import dlx
+from puzzles.command import Request
 from puzzles.common import Answers, PuzzleError
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform import tiling
@@ -66,24 +67,35 @@ def add_arguments(parser) -> None:
     )
 
 
-def from_flags(args) -> Sample | None:
-    """The sample the flags ask for (None: none), refusing flags that do not go with it;
-    a sample lists its answers (``args.all``)."""
-    size = getattr(args, "sample", None)
-    if size is None:
-        for flag in ("seed", "max_graph_nodes"):
-            if getattr(args, flag, None) is not None:
-                raise PuzzleError(f"--{flag.replace('_', '-')} goes with --sample")
+def from_flags(request: Request) -> Sample | None:
+    """The sample the flags ask for (None: none), refusing flags that do not go with it
+    (a sample lists its answers: ``settle``)."""
+    own = request.options
+    if own.sample is None:
+        for flag, value in (("--seed", own.seed), ("--max-graph-nodes", own.max_graph_nodes)):
+            if value is not None:
+                raise PuzzleError(f"{flag} goes with --sample")
         return None
-    if size < 1:
-        raise PuzzleError(f"--sample must be at least 1, not {size}")
-    if args.max_graph_nodes is not None and args.max_graph_nodes < 1:
-        raise PuzzleError(f"--max-graph-nodes must be at least 1, not {args.max_graph_nodes}")
-    for flag in ("count", "unique", "all", "limit", "checkpoint"):
-        if getattr(args, flag, None):
+    if own.sample < 1:
+        raise PuzzleError(f"--sample must be at least 1, not {own.sample}")
+    if own.max_graph_nodes is not None and own.max_graph_nodes < 1:
+        raise PuzzleError(f"--max-graph-nodes must be at least 1, not {own.max_graph_nodes}")
+    given = {
+        "count": request.count,
+        "unique": request.unique,
+        "all": request.all,
+        "limit": request.limit,
+        "checkpoint": request.checkpoint,
+    }
+    for flag, value in given.items():
+        if value:
             raise PuzzleError(f"--sample draws K tilings: it takes no --{flag}")
-    args.all = True
-    return Sample(size, args.seed, args.max_graph_nodes)
+    return Sample(own.sample, own.seed, own.max_graph_nodes)
+
+
+def settle(request: Request) -> Request:
+    """The request of a tiling command: with ``--sample``, it lists every draw."""
+    return replace(request, all=True) if request.options.sample is not None else request
 
 
 def answers(tilings, make_answer, search: dict) -> Answers:

@@ -1,0 +1,113 @@
+"""The adapter protocol of ``python -m puzzles``: what a command declares (``Command``)
+and what it is asked (``Request``).
+
+Each adapter module declares its command once, as ``COMMAND = Command(...)``, and
+``puzzles.cli.COMMANDS`` names the module that holds it. The command layer
+(``puzzles.cli``) adds the shared flags, parses the command line once into a frozen
+``Request`` and calls the command's hooks with it; no hook writes into it (a hook that
+derives another request returns ``dataclasses.replace(request, ...)``).
+
+A command's hooks (the first three required; the others have a default):
+
+- ``read(text, request) -> list``: its puzzles, from the FILE's text (None when no
+  FILE was given or the command reads none) and its own flags (``request.options``);
+  a puzzle's ``label`` names it in messages, its ``summary()`` (if any) adds to
+  ``--stats``;
+- ``solutions(puzzle, limit, **search)``: a ``common.Answers``, and
+  ``count(puzzle, limit, **search)``: a ``dlx.Count`` (``search``: ``time_limit``,
+  ``progress``, ``workers``, ``checkpoint``; ``common.search_options`` turns them into
+  ``dlx``'s keywords). Answers have ``str()``, ``to_json()`` and ``_repr_svg_()``; a
+  count whose result has ``lines()`` prints those lines (the tiling commands' "all
+  solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSON
+  entry;
+- ``add_arguments(group)``: its own flags only (the shared ones are added by the layer);
+- ``act(request, text) -> str | Iterator[str] | (text, status) | None``: an action of
+  its own that replaces solving (sudoku's ``--generate``, ``--explain`` and ``--hint``),
+  giving what to print (an iterator of texts is written as it comes) and the exit
+  status (0 if not given); None to solve as usual;
+- ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one call
+  (sudoku's batch kernel), used when no time limit or workers are asked for;
+- ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
+- ``settle(request) -> Request``: the request its puzzles are searched with, once they
+  are read (the tilings' ``--sample`` lists every draw: ``all=True``).
+
+and its settings: ``epilog`` (what its flags mean for it, at the end of ``--help``),
+``input`` (where its puzzles come from: ``Input``), ``workers`` (the default of
+``--workers`` for counts; lists stream on one process), ``count_by_default`` (count
+when no mode is asked for; ``--limit N`` then lists N solutions, and ``--out FILE``
+alone lists every solution into FILE) and ``outputs`` (its own flags that name a file
+it writes, refused when it names an input).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields, make_dataclass
+from typing import Any
+
+
+class Input(enum.Enum):
+    """Where a command's puzzles come from."""
+
+    FILE = "a FILE of puzzles, required"
+    FILE_OR_FLAGS = "a FILE, or none: its read makes the puzzle from its flags"
+    FILE_OR_STDIN = "a FILE, else standard input (unless an action needs neither)"
+    FLAGS = "its flags alone (its read refuses a FILE)"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One run of a command, as the command line asked it: the shared flags, typed, and
+    the command's own (``options``: a frozen dataclass whose fields are their
+    ``argparse`` names). Frozen: a derived request is ``dataclasses.replace(request, ...)``.
+    """
+
+    file: str | None = None  # the puzzle FILE, "-" for standard input
+    count: bool = False
+    unique: bool = False
+    all: bool = False
+    limit: int | None = None
+    json: bool = False
+    out: str | None = None
+    svg: str | None = None
+    time_limit: float | None = None
+    workers: int | None = None  # None: the command's default (``Command.workers``)
+    checkpoint: str | None = None
+    progress: bool | None = None  # None: a bar when standard error is a terminal
+    stats: bool = False
+    options: Any = None  # the command's own flags
+
+    @classmethod
+    def from_namespace(cls, namespace, name: str = "command") -> Request:
+        """The request of an ``argparse`` namespace: its shared flags as fields, the
+        others as ``options`` (a frozen dataclass named for the command)."""
+        values = dict(vars(namespace))
+        shared = {f.name: values.pop(f.name) for f in fields(cls) if f.name in values}
+        own = make_dataclass(f"{name.title()}Options", list(values), frozen=True)
+        return cls(**shared, options=own(**values))
+
+
+Action = str | Iterator[str] | tuple[str, int] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """A command of ``python -m puzzles``, as its adapter declares it (see the module's
+    docstring for each hook)."""
+
+    name: str
+    help: str
+    read: Callable[[str | None, Request], list]
+    solutions: Callable[..., Any]
+    count: Callable[..., Any]
+    add_arguments: Callable[[Any], None] | None = None
+    act: Callable[[Request, str | None], Action] | None = None
+    tally: Callable[[list, int], list] | None = None
+    draw: Callable[[list], str] | None = None
+    settle: Callable[[Request], Request] | None = None
+    epilog: str | None = None
+    input: Input = Input.FILE
+    workers: int = 1
+    count_by_default: bool = False
+    outputs: tuple[str, ...] = ()  # own flags naming a file written, e.g. "--dlx"
