@@ -101,23 +101,16 @@ def why_not(problem: Problem) -> str | None:
             return f"item {name!r} has bounds {lo}:{hi} (only exact cover, 1:1, is supported)"
     if problem.loop_edges:
         return "it has loop items"
-    colours = np.asarray(problem._option_colours, np.int64)
-    if np.any(colours != 0):
-        j = int(np.flatnonzero(colours)[0])
-        k = int(np.searchsorted(problem._option_start, j, side="right")) - 1
+    entries = problem.entries()  # (the options as compressed rows, items numbered from 1)
+    if np.any(entries.colour != 0):
+        k = int(entries.option[np.flatnonzero(entries.colour)[0]])
         return f"option {k} gives an item a colour (colours are not supported)"
-    codes = np.asarray(problem._option_items, np.int64)
-    option_of = _option_of(problem)
-    has_primary = np.bincount(option_of[codes >= 0], minlength=problem.n_options) > 0
+    n_primary = len(problem.primary)
+    primary_entry = entries.item <= n_primary
+    has_primary = np.bincount(entries.option[primary_entry], minlength=problem.n_options) > 0
     if not has_primary.all():
         return f"option {int(np.flatnonzero(~has_primary)[0])} covers no primary item"
     return None
-
-
-def _option_of(problem: Problem) -> np.ndarray:
-    """The option of each entry of the problem's CSR arrays."""
-    start = np.asarray(problem._option_start, np.int64)
-    return np.repeat(np.arange(problem.n_options), np.diff(start))
 
 
 def layout(problem: Problem) -> GraphLayout:
@@ -127,10 +120,9 @@ def layout(problem: Problem) -> GraphLayout:
         raise ProblemError(f"no solution graph for this problem: {reason}")
     n_primary = len(problem.primary)
     n_items = n_primary + len(problem.secondary)
-    codes = np.asarray(problem._option_items, np.int64)
-    option_of = _option_of(problem)
+    entries = problem.entries()
     # items numbered as dlx.layout does: 1..n_primary, then the secondary ones
-    item_of = np.where(codes >= 0, codes + 1, n_primary + 1 + ~codes)
+    option_of, item_of = entries.option, entries.item
     second = n_primary + 1
     n_options = problem.n_options
     pieces = _pieces(option_of, item_of, n_options, second)

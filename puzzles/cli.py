@@ -349,7 +349,7 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
                     bar.update(len(chunk))
             return
         search = {"progress": progress and bar is None}
-        search["workers"] = None if request.workers == 0 else request.workers
+        search["workers"] = request.workers
         if request.time_limit is not None:
             search["time_limit"] = request.time_limit
         if request.checkpoint is not None:

@@ -238,6 +238,7 @@ class Answers:
 
 
 SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint", "dask")
+PARALLEL_OPTIONS = ("workers", "checkpoint", "dask")  # given to dlx as parallel=Parallel(...)
 
 # A problem's memory, estimated before it is built: Problem's lists of names and the
 # kernel's arrays take about this much per option entry (blank slitherlinks, 100x100
@@ -306,24 +307,33 @@ class TimeLimit(float):
 def search_options(**search) -> dict:
     """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
     ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
-    neither), ``progress``, and ``workers``, ``checkpoint`` and ``dask`` (a scheduler's
-    address), given as ``parallel=dlx.Parallel(...)`` when they ask for one; any other
-    name is refused."""
+    neither), ``progress``, and ``workers`` (0: every core, 1: this process, the
+    default), ``checkpoint`` and ``dask`` (a scheduler's address), given as
+    ``parallel=dlx.Parallel(...)`` when they ask for one; any other name is refused."""
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         raise TypeError(
             f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
         )
-    parallel = ("workers", "checkpoint", "dask")
-    options = {k: v for k, v in search.items() if v is not None and k not in parallel}
+    options = {k: v for k, v in search.items() if v is not None and k not in PARALLEL_OPTIONS}
     if isinstance(options.get("time_limit"), TimeLimit):  # building took some of it
         options["time_limit"] = options["time_limit"].left()
     workers = search.get("workers", 1)
-    workers = 0 if workers is None else workers  # None or 0: every core
     checkpoint, dask = search.get("checkpoint"), search.get("dask")
     if workers != 1 or checkpoint is not None or dask is not None:  # tasks, on one worker too
         options["parallel"] = dlx.Parallel(workers=workers, checkpoint=checkpoint, dask=dask)
     return options
+
+
+def dlx_keywords(**search) -> dict:
+    """The keywords of ``dlx.count`` and ``dlx.solutions`` from an adapter's: its
+    ``workers``, ``checkpoint`` and ``dask`` given as ``parallel=dlx.Parallel(...)``
+    (``search_options``), every other keyword (``engine``, ``parallel``, ``time_limit``,
+    ...) as it is; both ``parallel`` and one of those three is refused."""
+    own = {k: search.pop(k) for k in PARALLEL_OPTIONS if k in search}
+    if own and "parallel" in search:
+        raise TypeError(f"give {', '.join(own)} inside parallel=dlx.Parallel(...), not beside it")
+    return {**search, **search_options(**own)}
 
 
 def stream(problem, decode, limit=None, forced=(), **search) -> Answers:

@@ -3,7 +3,7 @@
     python scripts/bench_graph.py [--runs 3] [--cases 8x8+O,dominoes14] [--samples 10000]
 
 For each tiling case, in one process and interleaved run by run: the bitset kernel's
-full count on one core (``dlx.count(..., engine="bitset", workers=1)``), the graph's
+full count on one core (``dlx.count(..., engine="bitset")``, serial), the graph's
 build, and ``--samples`` uniform samples from it; medians of ``--runs`` runs, in wall
 and CPU seconds, and the ratio graph / bitset. The dominoes case (the 14x14 board,
 OEIS A004003) times the build plus 100 samples, the goal being 30 s in all. Every
@@ -63,11 +63,11 @@ def bench(case: str, runs: int, samples: int) -> None:
     p = problem(case)
     small = _dominoes(4)
     dlx.graph(small).sample(1, seed=0)  # compile (or load) both kernels first
-    dlx.count(small, engine="bitset", workers=1)
+    dlx.count(small, engine="bitset")
     times: dict[str, list[tuple[float, float]]] = {"bitset": [], "graph": [], "samples": []}
     for run in range(runs):
         if case != "dominoes14":
-            n, wall, cpu = _timed(lambda: dlx.count(p, engine="bitset", workers=1))
+            n, wall, cpu = _timed(lambda: dlx.count(p, engine="bitset"))
             assert n == KNOWN[case], n
             times["bitset"].append((wall, cpu))
         g, wall, cpu = _timed(lambda: dlx.graph(p))

@@ -38,6 +38,8 @@ def test_parallel_is_said_one_way():
 
 
 def test_loose_parallel_keywords_still_work_with_a_warning():
+    """The one test of the deprecated spellings (the suite fails on any other use:
+    pyproject.toml's filterwarnings)."""
     p = queens(6)
     with pytest.warns(DeprecationWarning, match=r"parallel=dlx.Parallel\(tasks=..., workers=...\)"):
         assert dlx.count(p, workers=2, tasks=8) == 4
@@ -52,6 +54,8 @@ def test_loose_parallel_keywords_still_work_with_a_warning():
         dlx.count(p, parallel=dlx.Parallel(tasks=8), split_depth=2)
     with pytest.warns(DeprecationWarning):  # workers beside parallel= sets its workers
         assert dlx.count(p, workers=1, parallel=dlx.Parallel(tasks=8)) == 4
+    with pytest.warns(DeprecationWarning):  # None, as before: every core
+        assert dlx.count(p, workers=None).solutions == 4
     with pytest.warns(DeprecationWarning, match="private"):
         from dlx.parallel import parallel_run
     assert parallel_run(p, workers=1, split_depth=1).count == 4
@@ -69,8 +73,6 @@ def test_workers_has_one_meaning():
         with pytest.raises(ValueError, match="workers must be an integer >= 0"):
             resolve_workers(bad)
     assert dlx.count(queens(6), parallel=dlx.Parallel(workers=0)).solutions == 4
-    with pytest.warns(DeprecationWarning):  # None, as before: every core
-        assert dlx.count(queens(6), workers=None).solutions == 4
 
 
 def test_engines_by_name():

@@ -22,7 +22,7 @@ def test_a_text_file_is_refused_and_left_alone(tmp_path):
         path = tmp_path / "notes.txt"
         path.write_text(text)
         with pytest.raises(dlx.CheckpointError, match="not a dlx checkpoint"):
-            dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+            dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
         assert path.read_text() == text
         assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no lock left
 
@@ -41,12 +41,12 @@ def test_the_input_file_is_refused_and_left_alone(tmp_path, capsys):
 
 def test_a_checkpoint_of_another_problem_keeps_its_last_line(tmp_path):
     path = tmp_path / "run.ckpt"
-    dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+    dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
     with open(path, "a") as f:
         f.write('{"task": 3, "solu')  # half written
     before = path.read_bytes()
     with pytest.raises(dlx.CheckpointError, match="different problem"):
-        dlx.count(load("pent3x20_sym"), workers=2, checkpoint=path)
+        dlx.count(load("pent3x20_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
     assert path.read_bytes() == before  # not even the half line was cut
 
 
@@ -91,12 +91,14 @@ def test_a_locked_checkpoint_says_who_holds_it(tmp_path):
         with watchdog(holder):
             assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(dlx.CheckpointError, match=f"in use by process {holder.pid}"):
-            dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+            dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
         assert not path.exists()  # nothing was written
     finally:
         holder.kill()
         holder.wait()
-    result = dlx.count(load("scott_sym"), workers=2, checkpoint=path)  # free again
+    result = dlx.count(
+        load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path)
+    )  # free again
     assert result.solutions == EXPECTED["scott_sym"]
     fd = os.open(str(path) + ".lock", os.O_RDWR)
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the run gave its lock back
@@ -131,16 +133,18 @@ def test_a_read_only_place_is_a_one_line_error(tmp_path, capsys):
 
 def test_json_of_the_wrong_shape_is_refused(tmp_path):
     path = tmp_path / "run.ckpt"
-    dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+    dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
     lines = path.read_text().splitlines()
     for bad in ("[1, 2]", '{"task": "x", "solutions": 1}', '"text"', "3"):
         path.write_text("\n".join([lines[0], bad]) + "\n")
         with pytest.raises(dlx.CheckpointError, match="line 2 is not a"):
-            dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+            dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
 
 
 def test_workers_one_with_a_checkpoint_runs_in_this_process(tmp_path):
-    run = dlx.parallel.parallel_run(load("scott_sym"), workers=1, checkpoint=tmp_path / "c")
+    run = dlx.parallel.run_count(
+        load("scott_sym"), dlx.Parallel(workers=1, checkpoint=tmp_path / "c")
+    )
     assert run.count.solutions == EXPECTED["scott_sym"]
     assert {r.pid for r in run.results} == {os.getpid()}
 
@@ -181,7 +185,7 @@ def test_a_full_disk_is_one_line_and_the_records_before_it_survive(tmp_path, mon
     assert 0 < written.count(b"\n") and not written.endswith(b"\n")  # a half line at the end
     monkeypatch.undo()
     kept = written[: written.rindex(b"\n") + 1]
-    run = dlx.parallel.parallel_run(load("scott_sym"), workers=1, checkpoint=path)
+    run = dlx.parallel.run_count(load("scott_sym"), dlx.Parallel(workers=1, checkpoint=path))
     assert run.count.solutions == EXPECTED["scott_sym"]
     assert path.read_bytes().startswith(kept)  # the records before the full disk are kept
     assert run.resumed == kept.count(b"\n") - 1 > 0  # the header, then finished tasks

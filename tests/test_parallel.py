@@ -22,7 +22,7 @@ from strategies import problems
 import dlx
 from dlx.cli import main
 from dlx.dlxfile import format_option
-from dlx.parallel import CheckpointError, parallel_run, split
+from dlx.parallel import CheckpointError, run_count, split
 from dlx.verify import check, naive_solutions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +51,9 @@ SETTINGS = [
 ]
 
 
+TWO = dlx.Parallel(workers=2)
+
+
 def load(name: str) -> dlx.Problem:
     """A problem from data/dlx."""
     return dlx.read(DATA / f"{name}.dlx")
@@ -71,7 +74,7 @@ def serial_counts():
 def test_parallel_count_equals_serial(name, serial_counts):
     problem = load(name)
     for workers, options in SETTINGS:
-        run = parallel_run(problem, workers=workers, **options)
+        run = run_count(problem, dlx.Parallel(workers=workers, **options))
         assert run.count.complete, (workers, options)
         assert run.count.solutions == serial_counts[name], (workers, options)
         assert run.restarts == 0
@@ -84,7 +87,7 @@ def test_parallel_count_equals_serial(name, serial_counts):
 def test_workers_keep_a_memo_across_their_tasks():
     """The 12,988,816 domino tilings of 8x8 in a few thousand nodes: each worker's
     tasks share one memo (a plain search would enter a node per tiling at least)."""
-    run = parallel_run(dominoes(8, 8), workers=2, tasks=64)
+    run = run_count(dominoes(8, 8), dlx.Parallel(workers=2, tasks=64))
     assert run.count.complete and run.count.solutions == 12988816
     assert len(run.split.tasks) >= 64
     assert sum(r.nodes for r in run.results) < 20000
@@ -110,7 +113,7 @@ def test_solutions_stream_equals_serial():
         problem = load(name)
         serial = [s.options for s in dlx.solutions(problem)]
         for workers, options in ((2, {}), (3, {"split_depth": 1})):
-            stream = dlx.solutions(problem, workers=workers, **options)
+            stream = dlx.solutions(problem, parallel=dlx.Parallel(workers=workers, **options))
             found = [s.options for s in stream]
             for options_chosen in found:
                 check(problem, options_chosen)
@@ -121,7 +124,7 @@ def test_solutions_stream_equals_serial():
 
 def test_solutions_stream_limit():
     problem = load("scott_sym")
-    stream = dlx.solutions(problem, 5, workers=2)
+    stream = dlx.solutions(problem, 5, parallel=dlx.Parallel(workers=2))
     found = list(stream)
     assert len(found) == 5 and not stream.complete
     assert stream.stopped_by == "solution limit 5"
@@ -137,9 +140,10 @@ def test_solutions_above_the_split_are_streamed():
     serial = {s.options for s in dlx.solutions(p)}
     assert len(serial) == 4
     for options in ({"tasks": 1000}, {"split_depth": 1}, {"split_depth": 2}):
-        found = [s.options for s in dlx.solutions(p, workers=2, **options)]
+        parallel = dlx.Parallel(workers=2, **options)
+        found = [s.options for s in dlx.solutions(p, parallel=parallel)]
         assert len(found) == 4 and set(found) == serial
-        assert dlx.count(p, workers=2, **options).solutions == 4
+        assert dlx.count(p, parallel=parallel).solutions == 4
 
 
 def test_forced_options_and_limit():
@@ -148,25 +152,28 @@ def test_forced_options_and_limit():
     forced = first.options[:1]
     serial = dlx.count(problem, forced=forced)
     assert serial.complete and 0 < serial.solutions < EXPECTED["pent3x20_all"]
-    parallel = dlx.count(problem, workers=2, forced=forced, split_depth=1)
+    parallel = dlx.count(problem, forced=forced, parallel=dlx.Parallel(workers=2, split_depth=1))
     assert parallel == serial
-    limited = dlx.count(load("scott_sym"), workers=2, limit=10)
+    limited = dlx.count(load("scott_sym"), limit=10, parallel=TWO)
     assert not limited.complete and limited.solutions == 10
     assert limited.stopped_by == "solution limit 10"
     assert "at least 10" in str(limited)
-    everything = dlx.count(load("scott_sym"), workers=2, limit=1000)
+    everything = dlx.count(load("scott_sym"), limit=1000, parallel=TWO)
     assert everything.complete and everything.solutions == EXPECTED["scott_sym"]
 
 
 def test_node_limit_stops_early():
-    result = dlx.count(load("pent3x20_all"), workers=2, node_limit=1000, tasks=100)
+    parallel = dlx.Parallel(workers=2, tasks=100)
+    result = dlx.count(load("pent3x20_all"), node_limit=1000, parallel=parallel)
     assert not result.complete and result.stopped_by == "node limit 1000"
 
 
 @pytest.mark.slow
 def test_spawned_workers_load_the_kernel_from_the_cache():
     problem = load("pent3x20_sym")
-    run = parallel_run(problem, workers=2, mp_context=multiprocessing.get_context("spawn"))
+    run = run_count(
+        problem, dlx.Parallel(workers=2, mp_context=multiprocessing.get_context("spawn"))
+    )
     assert run.count.solutions == EXPECTED["pent3x20_sym"] and run.count.complete
     assert sum(r.cache_misses for r in run.results) == 0
 
@@ -175,7 +182,7 @@ def test_dead_worker_is_replaced(tmp_path):
     problem = load("scott_sym")
     marker = tmp_path / "crashed"
     runner = runners.CrashOnce(3, str(marker))
-    run = parallel_run(problem, workers=2, parallel=dlx.Parallel(split_depth=2, task_runner=runner))
+    run = run_count(problem, dlx.Parallel(workers=2, split_depth=2, task_runner=runner))
     assert marker.exists()  # a worker did die on task 3 ...
     assert run.restarts == 1  # ... the pool was rebuilt ...
     assert run.count.complete and run.count.solutions == EXPECTED["scott_sym"]  # ... exact
@@ -190,17 +197,17 @@ def _task_lines(path: Path) -> list[dict]:
 def test_checkpoint_resume(tmp_path):
     problem = load("scott_sym")
     path = tmp_path / "scott.ckpt"
-    first = parallel_run(problem, workers=2, tasks=40, checkpoint=path)
+    first = run_count(problem, dlx.Parallel(workers=2, tasks=40, checkpoint=path))
     assert first.count.solutions == EXPECTED["scott_sym"] and first.resumed == 0
     lines = path.read_text().splitlines()
     assert len(lines) == 1 + len(first.split.tasks)
     # a rerun finds every task done and runs none
-    again = parallel_run(problem, workers=2, checkpoint=path)
+    again = run_count(problem, dlx.Parallel(workers=2, checkpoint=path))
     assert again.count.solutions == EXPECTED["scott_sym"] and again.count.complete
     assert again.resumed == len(first.split.tasks) and again.results == []
     # keep 5 tasks and a half-written line: the rest is rerun, the half line dropped
     path.write_text("\n".join(lines[:6]) + "\n" + lines[6][:17])
-    resumed = parallel_run(problem, workers=1, checkpoint=path)
+    resumed = run_count(problem, dlx.Parallel(workers=1, checkpoint=path))
     assert resumed.resumed == 5 and len(resumed.results) == len(first.split.tasks) - 5
     assert resumed.count.solutions == EXPECTED["scott_sym"] and resumed.count.complete
     indices = [r["task"] for r in _task_lines(path)]
@@ -209,19 +216,19 @@ def test_checkpoint_resume(tmp_path):
 
 def test_bad_checkpoint_refused(tmp_path, capsys):
     path = tmp_path / "run.ckpt"
-    dlx.count(load("scott_sym"), workers=2, checkpoint=path)
+    dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
     with pytest.raises(CheckpointError, match="different problem"):
-        dlx.count(load("pent3x20_sym"), workers=2, checkpoint=path)
+        dlx.count(load("pent3x20_sym"), parallel=dlx.Parallel(workers=2, checkpoint=path))
     with pytest.raises(CheckpointError, match="different problem"):
-        dlx.count(load("scott_sym"), workers=2, forced=[0], checkpoint=path)
+        dlx.count(load("scott_sym"), forced=[0], parallel=dlx.Parallel(workers=2, checkpoint=path))
     with pytest.raises(CheckpointError, match="split"):
-        dlx.count(load("scott_sym"), workers=2, tasks=3, checkpoint=path)
+        dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, tasks=3, checkpoint=path))
     assert main([str(DATA / "pent3x20_sym.dlx"), "--count", "--checkpoint", str(path)]) == 2
     assert "different problem" in capsys.readouterr().err
     junk = tmp_path / "junk.ckpt"
     junk.write_text('{"hello": 1}\n')
     with pytest.raises(CheckpointError, match="not a dlx checkpoint"):
-        dlx.count(load("scott_sym"), workers=2, checkpoint=junk)
+        dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=2, checkpoint=junk))
 
 
 def test_cli_kill_and_resume(tmp_path):
@@ -283,11 +290,11 @@ def test_cli_parallel(capsys):
 
 def test_dask_count_and_stream(dask_client, capsys):
     problem = load("pent3x20_sym")
-    result = dlx.count(problem, client=dask_client)
+    result = dlx.count(problem, parallel=dlx.Parallel(client=dask_client))
     assert result.complete and result.solutions == EXPECTED["pent3x20_sym"]
-    result = dlx.count(problem, client=dask_client, split_depth=1)
+    result = dlx.count(problem, parallel=dlx.Parallel(client=dask_client, split_depth=1))
     assert result.solutions == EXPECTED["pent3x20_sym"]
-    found = [s.options for s in dlx.solutions(problem, client=dask_client)]
+    found = [s.options for s in dlx.solutions(problem, parallel=dlx.Parallel(client=dask_client))]
     for options in found:
         check(problem, options)
     assert len(found) == EXPECTED["pent3x20_sym"]
@@ -301,7 +308,7 @@ def test_dask_count_and_stream(dask_client, capsys):
 def test_dask_missing_is_a_clear_error(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails
     with pytest.raises(ImportError, match="dask"):
-        dlx.count(load("scott_sym"), dask="tcp://127.0.0.1:1")
+        dlx.count(load("scott_sym"), parallel=dlx.Parallel(dask="tcp://127.0.0.1:1"))
     assert main([str(DATA / "scott_sym.dlx"), "--count", "--dask", "tcp://127.0.0.1:1"]) == 2
     assert "pip install" in capsys.readouterr().err
 

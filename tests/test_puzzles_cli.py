@@ -355,6 +355,29 @@ def test_unknown_search_option_is_named(name, tmp_path):
         list(module.solutions(puzzle, 1, timelimit=3))
 
 
+def test_an_adapters_parallel_words_reach_dlx_as_one_parallel():
+    """``workers``, ``checkpoint`` and ``dask`` of an adapter's call go to ``dlx`` as
+    ``parallel=dlx.Parallel(...)`` (never as dlx's deprecated loose keywords: the suite
+    fails on those); 0 is every core, and only 0."""
+    import dlx
+    from puzzles import common
+    from puzzles.polyform import tiling
+
+    assert common.dlx_keywords(workers=1, engine="dlx") == {"engine": "dlx"}
+    both = common.dlx_keywords(workers=2, checkpoint="c.ckpt", time_limit=3)
+    assert both == {"time_limit": 3, "parallel": dlx.Parallel(workers=2, checkpoint="c.ckpt")}
+    assert common.search_options(workers=0) == {"parallel": dlx.Parallel(workers=0)}
+    with pytest.raises(TypeError, match="inside parallel="):
+        common.dlx_keywords(workers=2, parallel=dlx.Parallel())
+    with pytest.raises(ValueError, match="workers must be an integer >= 0"):
+        common.search_options(workers=None)
+    puzzle = tiling.make_puzzle("3x20", "pentominoes")
+    serial = tiling.count_tilings(puzzle)
+    assert (serial.all, serial.distinct) == (8, 2)  # Knuth, Dancing Links: 2 tilings of 3x20
+    two = tiling.count_tilings(puzzle, workers=2)
+    assert (two.all, two.distinct, two.complete) == (8, 2, True)
+
+
 # -- an adapter written to the documented protocol alone -------------------------------
 
 

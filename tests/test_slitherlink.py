@@ -146,7 +146,7 @@ def test_cycles_of_empty_grids(size, cycles):
     sequentially and split over two workers."""
     problem = sl.build(sl.parse(("." * size + "\n") * size))
     assert dlx.count(problem).solutions == cycles
-    assert dlx.count(problem, workers=2).solutions == cycles
+    assert dlx.count(problem, parallel=dlx.Parallel(workers=2)).solutions == cycles
 
 
 def test_no_loop_and_many_loops():

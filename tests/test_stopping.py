@@ -154,11 +154,11 @@ def test_a_pool_where_sigchld_is_ignored(expected):
     its time limit ends (its pool's workers are joined)."""
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:
-        count = dlx.count(load("pent6x10_sym"), workers=2)
+        count = dlx.count(load("pent6x10_sym"), parallel=dlx.Parallel(workers=2))
         assert count.complete and count.solutions == expected["pent6x10_sym"]
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # (the pool undid it)
         start = time.monotonic()
-        count = dlx.count(load("pent6x10_all"), workers=2, time_limit=1)
+        count = dlx.count(load("pent6x10_all"), time_limit=1, parallel=dlx.Parallel(workers=2))
         assert not count.complete and time.monotonic() - start < 10
     finally:
         signal.signal(signal.SIGCHLD, previous)
@@ -191,7 +191,7 @@ def test_ctrl_c_in_a_count_tells_how_far_it_got():
 
 
 def test_a_closed_parallel_stream_stops_its_workers():
-    stream = dlx.solutions(load("pent6x10_all"), workers=2)
+    stream = dlx.solutions(load("pent6x10_all"), parallel=dlx.Parallel(workers=2))
     first = next(stream)
     dlx.check(stream.problem, first.options)
     assert multiprocessing.active_children()
@@ -204,7 +204,7 @@ def test_a_closed_parallel_stream_stops_its_workers():
 
 def test_an_abandoned_parallel_stream_stops_its_workers():
     def take_one():
-        for s in dlx.solutions(load("pent6x10_all"), workers=2):
+        for s in dlx.solutions(load("pent6x10_all"), parallel=dlx.Parallel(workers=2)):
             return s  # the stream is dropped here
 
     assert take_one() is not None

@@ -83,6 +83,26 @@ def test_no_import_cycle_among_dlx_modules():
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 
 
+def test_no_module_reads_a_problems_private_arrays():
+    """Each kernel's layout is made from the problem's public view (``Problem.entries``:
+    the options as compressed rows; ``Problem.layout_of`` keeps it), never from
+    ``problem._...`` outside ``dlx/problem.py``."""
+    found = []
+    for path in [*PACKAGE.rglob("*.py"), *(ROOT / "puzzles").rglob("*.py")]:
+        if path == PACKAGE / "problem.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "problem"
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: problem.{node.attr}")
+    assert not found, "\n".join(found)
+
+
 # -- names in docstrings and comments ---------------------------------------------------
 
 EXTERNAL = {

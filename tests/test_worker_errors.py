@@ -21,8 +21,8 @@ ROOT = DATA.parent.parent
 
 def test_workers_that_keep_dying_give_up_with_one_line():
     with pytest.raises(dlx.WorkerError, match="died 6 times"):
-        crashing = dlx.Parallel(task_runner=runners.always_crash)
-        dlx.count(load("pent3x20_sym"), workers=2, parallel=crashing)
+        crashing = dlx.Parallel(workers=2, task_runner=runners.always_crash)
+        dlx.count(load("pent3x20_sym"), parallel=crashing)
 
 
 def test_cli_says_so_in_one_line(capsys, monkeypatch):
@@ -47,7 +47,7 @@ def test_a_scheduler_without_workers_is_named():
     try:
         with distributed.Client(cluster) as client:
             with pytest.raises(dlx.WorkerError, match="has no workers"):
-                dlx.count(load("pent3x20_sym"), client=client)
+                dlx.count(load("pent3x20_sym"), parallel=dlx.Parallel(client=client))
     finally:
         cluster.close()
 

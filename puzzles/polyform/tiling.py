@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import dlx
-from puzzles.common import PuzzleError, colour, refuse_larger, svg_document
+from puzzles.common import PuzzleError, colour, dlx_keywords, refuse_larger, svg_document
 from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
@@ -583,7 +583,8 @@ def count_tilings(
         Stop at that many distinct tilings (all of them, without ``symmetry``).
     **search
         The keywords of ``dlx.count``: ``engine`` (default ``"auto"``), ``progress``,
-        ``workers``, ``time_limit``, ``node_limit``, ``parallel``, ``dask``...
+        ``time_limit``, ``node_limit``, ``parallel``...; or an adapter's ``workers``,
+        ``checkpoint`` and ``dask`` (``common.dlx_keywords``).
 
     Returns
     -------
@@ -605,6 +606,7 @@ def count_tilings(
     while solutions are reduced raises ``dlx.Interrupted`` with the distinct
     solutions found so far.
     """
+    search = dlx_keywords(**search)
     search.setdefault("engine", ENGINE)
     if not symmetry:
         result = dlx.count(build(puzzle), limit, **search)
@@ -637,7 +639,6 @@ def count_tilings(
             f"is reduced in Python ({plan.describe()})"
         )
     search.pop("parallel", None)  # the reduction is serial: a stream on one process
-    search.pop("workers", None)
     stream = dlx.solutions(problem, **search)
     cut = None
     try:
@@ -670,7 +671,7 @@ def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **sear
         Stop after that many tilings.
     **search
         The keywords of ``dlx.solutions`` (``engine``, default ``"auto"``,
-        ``time_limit``, ``progress``...).
+        ``time_limit``, ``progress``...; or ``workers``, as ``count_tilings`` takes it).
 
     Yields
     ------
@@ -687,6 +688,7 @@ def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **sear
     <svg
     """
     plan = plan_symmetry(puzzle, fallback=True) if plan is None else plan
+    search = dlx_keywords(**search)
     search.setdefault("engine", ENGINE)
     found = 0
     for solution in dlx.solutions(build(puzzle, plan), **search):
