@@ -565,7 +565,28 @@ def _kill(t, b, level, w, bits, cap):
             b.count[_u(level), _u(p)] = c
             if c <= cap:
                 _push(b, p)
+                if c == 0:
+                    b.dead[0] = 1
     return n
+
+
+@njit(**PLAIN, inline="always")
+def _take(t, b, level, o, cap):
+    """Take option ``o`` at ``level``, in place: mark its primary items covered and kill
+    the options of its conflict groups (``b.dead[0]`` set if that starves an item)."""
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
+    updates = _ZERO
+    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
+        g = t.option_group[_u(j)]
+        for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
+            w = t.group_word[_u(k)]
+            bits = b.live[_u(level), _u(w)] & t.group_bits[_u(k)]
+            if bits:
+                updates += _kill(t, b, level, w, bits, cap)
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
+    b.stats[1] += np.int64(updates)
 
 
 @njit(**PLAIN, inline="always")
@@ -576,17 +597,8 @@ def _batch_cover(t, b, level, o, cap):
         b.live[_u(child), _u(w)] = b.live[_u(level), _u(w)]
     for p in range(t.n_primary):
         b.count[_u(child), _u(p)] = b.count[_u(level), _u(p)]
-    updates = _ZERO
-    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
-        g = t.option_group[_u(j)]
-        for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
-            w = t.group_word[_u(k)]
-            bits = b.live[_u(child), _u(w)] & t.group_bits[_u(k)]
-            if bits:
-                updates += _kill(t, b, child, w, bits, cap)
-    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
-        b.count[_u(child), _u(t.option_primary[_u(j)])] = _COVERED
-    b.stats[1] += np.int64(updates)
+    b.dead[0] = 0
+    _take(t, b, child, o, cap)
 
 
 @njit(**PLAIN, inline="always")
@@ -596,20 +608,6 @@ def _covers(t, o, p):
         if t.option_primary[_u(j)] == p:
             return True
     return False
-
-
-@njit(**PLAIN, inline="always")
-def _all_cover(t, live, level, a, p):
-    """Whether every live option of primary item ``a`` covers primary item ``p``."""
-    first = t.item_band_start[_u(a)]
-    w = t.item_first_word[_u(a)] - first
-    for k in range(first, t.item_band_start[_u(a + 1)]):
-        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
-        while bits:
-            if not _covers(t, (w + k) * 64 + _low(bits), p):
-                return False
-            bits &= bits - _ONE
-    return True
 
 
 @njit(**PLAIN, inline="always")
@@ -638,15 +636,21 @@ def _band_word(t, a, w):
 def _dominate_item(t, b, level, a, cap):
     """Kill the live options of each uncovered primary item that every live option of
     ``a`` covers, but not ``a``'s own; return how many were killed."""
-    o = _first_live(t, b.live, level, a)
     n = b.count[_u(level), _u(a)]
+    m = _gather(t, b.live, level, a, b.spare, 0)  # a's live options
+    o = b.spare[0]
     killed = _ZERO
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         p = t.option_primary[_u(j)]
-        m = b.count[_u(level), _u(p)]
-        if p == a or m == n or m == _COVERED:  # nothing to kill
+        held = b.count[_u(level), _u(p)]
+        if p == a or held == n or held == _COVERED:  # nothing to kill
             continue
-        if not _all_cover(t, b.live, level, a, p):
+        common = True
+        for i in range(1, m):
+            if not _covers(t, b.spare[_u(i)], p):
+                common = False
+                break
+        if not common:
             continue
         for k in range(t.group_start[_u(p)], t.group_start[_u(p + 1)]):
             w = t.group_word[_u(k)]
@@ -658,9 +662,13 @@ def _dominate_item(t, b, level, a, cap):
 
 @njit(**PLAIN, inline="always")
 def _propagate(t, b, level, cap):
-    """Check the queued items at ``level`` (item domination when ``cap > 0``) until the
-    queue is empty; return False when an uncovered item has no live option left."""
+    """Check the queued items at ``level`` until the queue is empty: with ``cap > 0``,
+    take each single in place (noted on ``b.taken``) and apply item domination; return
+    False as soon as an uncovered item has no live option left."""
     while b.queue[0] > 0:
+        if b.dead[0]:
+            _clear_queue(b)
+            return False
         top = b.queue[0]
         a = b.queue[_u(top)]
         b.queue[0] = top - 1
@@ -669,15 +677,22 @@ def _propagate(t, b, level, cap):
         if n == 0:
             _clear_queue(b)
             return False
-        if 0 < n <= cap:
+        if n == 1 and cap > 0:
+            o = _first_live(t, b.live, level, a)
+            k = b.taken[0] + 1
+            b.taken[0] = k
+            b.taken[_u(k)] = o
+            _take(t, b, level, o, cap)
+        elif 1 < n <= cap and b.dominates[_u(a)]:
             b.stats[1] += np.int64(_dominate_item(t, b, level, a, cap))
     return True
 
 
 @njit(**PLAIN, inline="always")
-def _tightest(t, b, level):
+def _tightest(t, b, level, least):
     """The uncovered primary item with the fewest live options (the first of ties; the
-    first with at most one) and that number; -1 when every item is covered."""
+    first with at most ``least``, the fewest any item may have) and that number; -1
+    when every item is covered."""
     best = -1
     best_n = _COVERED
     for p in range(t.n_primary):
@@ -685,7 +700,7 @@ def _tightest(t, b, level):
         if n < best_n:
             best = p
             best_n = n
-            if n <= 1:
+            if n <= least:
                 break
     return best, best_n
 
@@ -696,24 +711,44 @@ def _batch_branches(t, b, level, base, forced, cap):
     forced one below ``base``, else the tightest item's after domination; return how
     many (-1: a solution)."""
     start = b.cand_start[_u(level)]
+    if b.dead[0]:
+        return 0
     if level < base:
         o = forced[_u(level)]
         if not _has_bit(b.live, level, o):
             return 0
         b.cand[_u(start)] = o
         return 1
+    b.taken[0] = b.taken_end[_u(level - 1)] if level > base else 0
     if level == base:
         for p in range(t.n_primary):
             if b.count[_u(level), _u(p)] <= cap:
                 _push(b, p)
-    if not _propagate(t, b, level, cap):
+    alive = _propagate(t, b, level, cap)
+    b.taken_end[_u(level)] = b.taken[0]
+    if not alive:
         return 0
-    p, n = _tightest(t, b, level)
+    p, n = _tightest(t, b, level, 2 if cap > 0 else 1)  # no singles left with cap > 0
     if p < 0:
         return -1
     if n == 0:
         return 0
     return _gather(t, b.live, level, p, b.cand, start)
+
+
+@njit(**PLAIN, inline="always")
+def _note_first(b, base, level, first):
+    """Write the options of the solution at ``level`` past the ``base`` forced ones
+    (those chosen, then those taken as singles) to ``first`` (cut at its width)."""
+    j = 0
+    for lev in range(base, level):
+        if j < first.shape[0]:
+            first[_u(j)] = b.choice[_u(lev)]
+            j += 1
+    for k in range(1, b.taken[0] + 1):
+        if j < first.shape[0]:
+            first[_u(j)] = b.taken[_u(k)]
+            j += 1
 
 
 @njit(**PLAIN)
@@ -735,8 +770,7 @@ def _batch_one(t, b, forced, limit, cap, first):
             if n < 0:
                 count += 1
                 if count == 1:
-                    for j in range(base, min(level, base + first.shape[0])):
-                        first[_u(j - base)] = b.choice[_u(j)]
+                    _note_first(b, base, level, first)
                 if count >= limit:
                     break
             elif n > 0:
@@ -780,6 +814,7 @@ def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, 
             b.count[0, _u(p)] = root_count[_u(p)]
         b.stats[0] = 0
         b.stats[1] = 0
+        b.dead[0] = 0
         b.cand_start[0] = 0
         sets = forced[forced_start[_u(k)] : forced_start[_u(k + 1)]]
         out.counts[_u(k)] = _batch_one(t, b, sets, limit, cap, out.first[_u(k)])

@@ -127,8 +127,8 @@ class TightSearch(LayoutSearch):
 
 # -- batches ----------------------------------------------------------------------------
 
-# item domination in a batch (``propagate="domination"``): the items checked are those
-# with at most this many live options (see "batches" in ``dlx/tight.py``)
+# item domination in a batch (``propagate="domination"``): by default the items checked
+# are those with at most this many live options (see "batches" in ``dlx/tight.py``)
 DOMINATION_CAP = 2
 
 
@@ -136,9 +136,29 @@ DOMINATION_CAP = 2
 # arrays, and where the answers go.
 BatchState = namedtuple(
     "BatchState",
-    "live count cand cand_start choice branch_index branch_degree queue queued stats",
+    "live count cand cand_start choice branch_index branch_degree queue queued taken "
+    "taken_end dominates dead spare stats",
 )
 BatchOut = namedtuple("BatchOut", "counts first stats")
+
+
+def _dominates(lay: TightLayout) -> np.ndarray:
+    """uint8[n_primary]: 1 for each primary item two of whose options share another
+    primary item (the only items whose domination may kill, with two options or more)."""
+    start = lay.option_primary_start.astype(np.int64)
+    size = np.diff(start)
+    option = np.repeat(np.arange(len(size)), size)
+    item = lay.option_primary.astype(np.int64)
+    keys = []
+    for d in range(1, int(size.max(initial=1))):  # entries d apart in one option
+        same = option[d:] == option[:-d]
+        a, b = item[:-d][same], item[d:][same]
+        keys += [a * lay.n_primary + b, b * lay.n_primary + a]
+    flag = np.zeros(lay.n_primary, np.uint8)
+    if keys:
+        values, times = np.unique(np.concatenate(keys), return_counts=True)
+        flag[values[times > 1] // lay.n_primary] = 1
+    return flag
 
 
 def _batch_state(lay: TightLayout, rows: int) -> BatchState:
@@ -154,17 +174,30 @@ def _batch_state(lay: TightLayout, rows: int) -> BatchState:
         branch_degree=levels.copy(),
         queue=np.zeros(lay.n_primary + 1, np.int64),
         queued=np.zeros(lay.n_primary, np.uint8),
+        taken=np.zeros(lay.n_primary + 1, np.int64),
+        taken_end=levels.copy(),
+        dominates=_dominates(lay),
+        dead=np.zeros(1, np.int64),
+        spare=np.zeros(lay.max_branches, np.int64),
         stats=np.zeros(2, np.int64),
     )
 
 
 def batch(
-    problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None, propagate=None
+    problem: Problem,
+    forced_sets,
+    limit: int = 2,
+    *,
+    start=None,
+    depth=None,
+    propagate=None,
+    domination: int | None = None,
 ) -> BatchResult:
     """``dlx.batch`` on the tight kernel: one search of ``problem`` per forced set, all
     in one kernel call (arguments and result as for ``dlx.search.batch``; with
     ``propagate="domination"``, the kernel's own item domination, see "batches" in
-    ``dlx/tight.py``). Nodes count the forced options' levels too."""
+    ``dlx/tight.py``, of the items with at most ``domination`` live options, default
+    ``DOMINATION_CAP``; 1: singles only). Nodes count the forced options' levels too."""
     if propagate is not None:
         problem = problem.with_propagation(propagate)
     lay = layout(problem)
@@ -180,7 +213,7 @@ def batch(
         first=np.zeros((n_sets, depth + 1), np.int64),  # a last column to see overflow
         stats=np.zeros((n_sets, 2), np.int64),
     )
-    cap = DOMINATION_CAP if problem.propagate == "domination" else 0
+    cap = _cap(problem.propagate, domination)
     _warm_up_batch()
     kernel = TightSearch.kernel()
     t0 = time.perf_counter()
@@ -195,6 +228,17 @@ def batch(
     chosen = np.where(first >= 0, lay.option[np.maximum(first, 0)], -1)
     nodes, updates = out.stats[:, 0], out.stats[:, 1]
     return BatchResult(out.counts, chosen, nodes, updates, seconds, options, start)
+
+
+def _cap(propagate: str | None, domination: int | None) -> int:
+    """The kernel's ``cap``: the most live options of an item checked for domination."""
+    if domination is not None and (isinstance(domination, bool) or int(domination) < 1):
+        raise ValueError(f"batch(): domination must be an integer >= 1, not {domination!r}")
+    if propagate != "domination":
+        if domination is not None:
+            raise ValueError("batch(): domination= goes with propagate='domination'")
+        return 0
+    return DOMINATION_CAP if domination is None else int(domination)
 
 
 def _warm_up_batch() -> None:
