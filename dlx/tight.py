@@ -507,8 +507,8 @@ def sanity(t, s, root_live, check_key):
 # -- batches: many small searches in one call, with item domination -------------------
 #
 # ``search_batch`` runs one search per set of forced options (a sudoku's givens) on one
-# layout: each set's options are taken at levels ``0..k-1`` (a dead one ends the search
-# with no solution), then a search below level k counts up to a limit and keeps its
+# layout: each set's options are taken at the root, in place (one that starves an item
+# ends the search with no solution), then the search counts up to a limit and keeps its
 # first solution. No memo, no pause: each search is small and stops at its limit.
 #
 # A batch keeps each primary item's live options counted (``b.count[level, p]``; a
@@ -706,23 +706,17 @@ def _tightest(t, b, level, least):
 
 
 @njit(**PLAIN, inline="always")
-def _batch_branches(t, b, level, base, forced, cap):
+def _batch_branches(t, b, level, cap):
     """The options to try at ``level`` written to ``cand[cand_start[level]:]``: the
-    forced one below ``base``, else the tightest item's after domination; return how
-    many (-1: a solution)."""
+    tightest item's after domination; return how many (-1: a solution)."""
     start = b.cand_start[_u(level)]
     if b.dead[0]:
+        _clear_queue(b)
         return 0
-    if level < base:
-        o = forced[_u(level)]
-        if not _has_bit(b.live, level, o):
-            return 0
-        b.cand[_u(start)] = o
-        return 1
-    b.taken[0] = b.taken_end[_u(level - 1)] if level > base else 0
-    if level == base:
+    b.taken[0] = b.taken_end[_u(level - 1)] if level > 0 else 0
+    if level == 0:
         for p in range(t.n_primary):
-            if b.count[_u(level), _u(p)] <= cap:
+            if b.count[0, _u(p)] <= cap:
                 _push(b, p)
     alive = _propagate(t, b, level, cap)
     b.taken_end[_u(level)] = b.taken[0]
@@ -737,11 +731,11 @@ def _batch_branches(t, b, level, base, forced, cap):
 
 
 @njit(**PLAIN, inline="always")
-def _note_first(b, base, level, first):
-    """Write the options of the solution at ``level`` past the ``base`` forced ones
-    (those chosen, then those taken as singles) to ``first`` (cut at its width)."""
+def _note_first(b, level, first):
+    """Write the options of the solution at ``level`` past the forced ones (those
+    chosen, then those taken as singles) to ``first`` (cut at its width)."""
     j = 0
-    for lev in range(base, level):
+    for lev in range(level):
         if j < first.shape[0]:
             first[_u(j)] = b.choice[_u(lev)]
             j += 1
@@ -756,21 +750,24 @@ def _batch_one(t, b, forced, limit, cap, first):
     """One search of a batch: count up to ``limit`` with ``forced`` taken first; the
     first solution's options past the forced ones into ``first`` (-1 padded, cut at its
     width). Return the count; ``b.stats`` holds its nodes and updates."""
-    base = forced.shape[0]
+    for j in range(first.shape[0]):
+        first[_u(j)] = -1
+    for j in range(forced.shape[0]):  # taken at the root, in place
+        if b.dead[0] or not _has_bit(b.live, 0, forced[_u(j)]):
+            return 0
+        _take(t, b, 0, forced[_u(j)], cap)
     count = 0
     level = 0
     step = FORWARD
-    for j in range(first.shape[0]):
-        first[_u(j)] = -1
     while True:
         if step == FORWARD:
             b.stats[0] += 1
-            n = _batch_branches(t, b, level, base, forced, cap)
+            n = _batch_branches(t, b, level, cap)
             step = BACKDOWN
             if n < 0:
                 count += 1
                 if count == 1:
-                    _note_first(b, base, level, first)
+                    _note_first(b, level, first)
                 if count >= limit:
                     break
             elif n > 0:
@@ -802,11 +799,11 @@ def _batch_one(t, b, forced, limit, cap, first):
 def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, out):
     """Search once per forced set: set ``k`` takes the options (bits)
     ``forced[forced_start[k]:forced_start[k + 1]]`` first, and counts up to ``limit``.
-    ``b``: a batch's arrays (``dlx.tightsearch.BatchState``) with rows for the deepest
-    set; ``root_live``, ``root_count``: every option live, each primary item's options.
-    Item domination checks items of at most ``cap`` live options (0: off). Writes
-    ``out.counts[k]``, ``out.first[k]`` (the first solution's options past the forced
-    ones, bits, -1 padded) and ``out.stats[k]`` (nodes, updates)."""
+    ``b``: a batch's arrays (``dlx.tightsearch.BatchState``); ``root_live``,
+    ``root_count``: every option live, each primary item's options. Item domination
+    checks items of at most ``cap`` live options (0: off). Writes ``out.counts[k]``,
+    ``out.first[k]`` (the first solution's options past the forced ones, bits, -1
+    padded) and ``out.stats[k]`` (nodes, updates)."""
     for k in range(out.counts.shape[0]):
         for w in range(t.words):
             b.live[0, _u(w)] = root_live[_u(w)]
@@ -818,5 +815,6 @@ def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, 
         b.cand_start[0] = 0
         sets = forced[forced_start[_u(k)] : forced_start[_u(k + 1)]]
         out.counts[_u(k)] = _batch_one(t, b, sets, limit, cap, out.first[_u(k)])
+        _clear_queue(b)
         out.stats[_u(k), 0] = b.stats[0]
         out.stats[_u(k), 1] = b.stats[1]

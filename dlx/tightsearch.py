@@ -25,7 +25,15 @@ from dlx.driver import forced_nodes, tiny_problem
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.search import BatchResult, flat_sets
-from dlx.tightlayout import State, TightLayout, layout, root_live, root_uncovered, tables
+from dlx.tightlayout import (
+    State,
+    TightLayout,
+    batch_layout,
+    layout,
+    root_live,
+    root_uncovered,
+    tables,
+)
 
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
@@ -197,16 +205,16 @@ def batch(
     in one kernel call (arguments and result as for ``dlx.search.batch``; with
     ``propagate="domination"``, the kernel's own item domination, see "batches" in
     ``dlx/tight.py``, of the items with at most ``domination`` live options, default
-    ``DOMINATION_CAP``; 1: singles only). Nodes count the forced options' levels too."""
+    ``DOMINATION_CAP``; 1: singles only). The forced options are taken at the root: the
+    nodes are the search's below them."""
     if propagate is not None:
         problem = problem.with_propagation(propagate)
-    lay = layout(problem)
+    lay = batch_layout(problem)
     options, start = flat_sets(forced_sets, start)
     forced_nodes(problem, options, start)  # checked as the dancing-links batch checks them
     bit_of = np.empty(len(lay.option), np.int64)
     bit_of[lay.option] = np.arange(len(lay.option))
     n_sets = len(start) - 1
-    max_forced = int(np.diff(start).max()) if n_sets else 0
     depth = lay.n_primary if depth is None else max(int(depth), 1)
     out = BatchOut(
         counts=np.zeros(n_sets, np.int64),
@@ -218,7 +226,7 @@ def batch(
     kernel = TightSearch.kernel()
     t0 = time.perf_counter()
     kernel.search_batch(
-        tables(lay), _batch_state(lay, lay.rows + max_forced), root_live(lay), lay.item_size,
+        tables(lay), _batch_state(lay, lay.rows), root_live(lay), lay.item_size,
         bit_of[options], start, max(int(limit), 1), cap, out,
     )  # fmt: skip
     seconds = time.perf_counter() - t0
