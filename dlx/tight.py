@@ -749,12 +749,13 @@ def _note_first(b, level, first):
 def _batch_one(t, b, forced, limit, cap, first):
     """One search of a batch: count up to ``limit`` with ``forced`` taken first; the
     first solution's options past the forced ones into ``first`` (-1 padded, cut at its
-    width). Return the count; ``b.stats`` holds its nodes and updates."""
+    width). Return the count (-1 when forced options clash); ``b.stats`` holds its nodes
+    and updates."""
     for j in range(first.shape[0]):
         first[_u(j)] = -1
     for j in range(forced.shape[0]):  # taken at the root, in place
-        if b.dead[0] or not _has_bit(b.live, 0, forced[_u(j)]):
-            return 0
+        if not _has_bit(b.live, 0, forced[_u(j)]):
+            return -1  # killed by one taken before: they clash
         _take(t, b, 0, forced[_u(j)], cap)
     count = 0
     level = 0

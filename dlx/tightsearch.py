@@ -148,6 +148,17 @@ BatchState = namedtuple(
     "taken_end dominates dead spare stats",
 )
 BatchOut = namedtuple("BatchOut", "counts first stats")
+# What a batch needs of its problem, built once (``Problem.layout_of``): the layout, as
+# the kernel takes it, each option's bit, every option live, the items that may dominate.
+BatchKit = namedtuple("BatchKit", "layout tables bit_of root_live dominates")
+
+
+def _kit(problem: Problem) -> BatchKit:
+    """The problem's ``BatchKit``."""
+    lay = batch_layout(problem)
+    bit_of = np.empty(len(lay.option), np.int64)
+    bit_of[lay.option] = np.arange(len(lay.option))
+    return BatchKit(lay, tables(lay), bit_of, root_live(lay), _dominates(lay))
 
 
 def _dominates(lay: TightLayout) -> np.ndarray:
@@ -169,8 +180,10 @@ def _dominates(lay: TightLayout) -> np.ndarray:
     return flag
 
 
-def _batch_state(lay: TightLayout, rows: int) -> BatchState:
-    """Fresh arrays for a batch's searches, ``rows`` levels deep."""
+def _batch_state(kit: BatchKit) -> BatchState:
+    """Fresh arrays for a batch's searches."""
+    lay = kit.layout
+    rows = lay.rows
     levels = np.zeros(rows, np.int64)
     return BatchState(
         live=np.zeros((rows, lay.words), np.uint64),
@@ -184,7 +197,7 @@ def _batch_state(lay: TightLayout, rows: int) -> BatchState:
         queued=np.zeros(lay.n_primary, np.uint8),
         taken=np.zeros(lay.n_primary + 1, np.int64),
         taken_end=levels.copy(),
-        dominates=_dominates(lay),
+        dominates=kit.dominates,
         dead=np.zeros(1, np.int64),
         spare=np.zeros(lay.max_branches, np.int64),
         stats=np.zeros(2, np.int64),
@@ -209,12 +222,14 @@ def batch(
     nodes are the search's below them."""
     if propagate is not None:
         problem = problem.with_propagation(propagate)
-    lay = batch_layout(problem)
+    kit = problem.layout_of(_kit)
+    lay = kit.layout
     options, start = flat_sets(forced_sets, start)
-    forced_nodes(problem, options, start)  # checked as the dancing-links batch checks them
-    bit_of = np.empty(len(lay.option), np.int64)
-    bit_of[lay.option] = np.arange(len(lay.option))
     n_sets = len(start) - 1
+    if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
+        forced_nodes(problem, options, start)  # (its error says what is wrong)
+    if len(options) and (options.min() < 0 or options.max() >= problem.n_options):
+        forced_nodes(problem, options, start)
     depth = lay.n_primary if depth is None else max(int(depth), 1)
     out = BatchOut(
         counts=np.zeros(n_sets, np.int64),
@@ -226,10 +241,15 @@ def batch(
     kernel = TightSearch.kernel()
     t0 = time.perf_counter()
     kernel.search_batch(
-        tables(lay), _batch_state(lay, lay.rows), root_live(lay), lay.item_size,
-        bit_of[options], start, max(int(limit), 1), cap, out,
+        kit.tables, _batch_state(kit), kit.root_live, lay.item_size,
+        kit.bit_of[options], start, max(int(limit), 1), cap, out,
     )  # fmt: skip
     seconds = time.perf_counter() - t0
+    if np.any(out.counts < 0):  # a set whose options clash: say how, as dlx.batch does
+        k = int(np.flatnonzero(out.counts < 0)[0])
+        clash = options[start[k] : start[k + 1]]
+        forced_nodes(problem, clash, [0, len(clash)])
+        raise ProblemError(f"forced options {clash.tolist()} clash")
     if np.any(out.first[:, -1] >= 0):
         raise ProblemError(f"depth {depth} is too small for a first solution")
     first = out.first[:, :-1]

@@ -62,8 +62,13 @@ def test_limit_depth_and_engine_are_checked():
         dlx.batch(problem, [[]], engine="fast")
     with pytest.raises(dlx.ProblemError, match="depth 1 is too small"):
         dlx.batch(problem, [[]], depth=1, engine="tight")
-    with pytest.raises(dlx.ProblemError):
-        dlx.batch(problem, [[5]], engine="tight")  # no option 5
+    for engine in ("dlx", "tight"):  # the same errors from both kernels
+        with pytest.raises(dlx.ProblemError, match="forced option 5 does not exist"):
+            dlx.batch(problem, [[0], [5]], engine=engine)
+        with pytest.raises(dlx.ProblemError, match="cover item 'a' more than 1 times"):
+            dlx.batch(problem, [[1], [0, 1, 2]], engine=engine)
+        with pytest.raises(dlx.ProblemError, match="start must rise"):
+            dlx.batch(problem, [0, 1], start=[0, 3], engine=engine)
     with pytest.raises(ValueError, match="domination must be an integer >= 1"):
         dlx.batch(problem, [[]], engine="tight", propagate="domination", domination=0)
     with pytest.raises(ValueError, match="goes with propagate='domination'"):
