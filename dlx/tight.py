@@ -571,13 +571,16 @@ def _kill(t, b, level, w, bits, cap):
 
 
 @njit(**PLAIN, inline="always")
-def _take(t, b, level, o, cap):
+def _take(t, b, level, o, cap, whole):
     """Take option ``o`` at ``level``, in place: mark its primary items covered and kill
-    the options of its conflict groups (``b.dead[0]`` set if that starves an item)."""
+    the options of its conflict groups (``b.dead[0]`` set if that starves an item; then
+    the rest is left undone, the level being dead, unless ``whole``)."""
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
     updates = _ZERO
     for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
+        if b.dead[0] and not whole:
+            break
         g = t.option_group[_u(j)]
         for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
             w = t.group_word[_u(k)]
@@ -598,7 +601,7 @@ def _batch_cover(t, b, level, o, cap):
     for p in range(t.n_primary):
         b.count[_u(child), _u(p)] = b.count[_u(level), _u(p)]
     b.dead[0] = 0
-    _take(t, b, child, o, cap)
+    _take(t, b, child, o, cap, False)
 
 
 @njit(**PLAIN, inline="always")
@@ -682,7 +685,7 @@ def _propagate(t, b, level, cap):
             k = b.taken[0] + 1
             b.taken[0] = k
             b.taken[_u(k)] = o
-            _take(t, b, level, o, cap)
+            _take(t, b, level, o, cap, False)
         elif 1 < n <= cap and b.dominates[_u(a)]:
             b.stats[1] += np.int64(_dominate_item(t, b, level, a, cap))
     return True
@@ -756,7 +759,7 @@ def _batch_one(t, b, forced, limit, cap, first):
     for j in range(forced.shape[0]):  # taken at the root, in place
         if not _has_bit(b.live, 0, forced[_u(j)]):
             return -1  # killed by one taken before: they clash
-        _take(t, b, 0, forced[_u(j)], cap)
+        _take(t, b, 0, forced[_u(j)], cap, True)  # whole: a clash after is still seen
     count = 0
     level = 0
     step = FORWARD
