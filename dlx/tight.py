@@ -615,13 +615,12 @@ def _covers(t, o, p):
 
 @njit(**PLAIN, inline="always")
 def _first_live(t, live, level, a):
-    """The first live option of primary item ``a`` (-1: none)."""
-    first = t.item_band_start[_u(a)]
-    w = t.item_first_word[_u(a)] - first
-    for k in range(first, t.item_band_start[_u(a + 1)]):
-        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
+    """The first live option of primary item ``a`` (-1: none), by its sparse group."""
+    for k in range(t.group_start[_u(a)], t.group_start[_u(a + 1)]):
+        w = t.group_word[_u(k)]
+        bits = live[_u(level), _u(w)] & t.group_bits[_u(k)]
         if bits:
-            return (w + k) * 64 + _low(bits)
+            return w * 64 + _low(bits)
     return -1
 
 
