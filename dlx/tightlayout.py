@@ -161,12 +161,13 @@ def layout(problem: Problem) -> TightLayout:
     return problem.layout_of(_build)
 
 
-def _build(problem: Problem) -> TightLayout:
-    """The tight arrays of ``problem``, or ProblemError saying why there are none."""
+def _build(problem: Problem, order=None) -> TightLayout:
+    """The tight arrays of ``problem`` (options in the bit order ``order``, default
+    ``_bit_order``), or ProblemError saying why there are none."""
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"the tight kernel cannot search this problem: {reason}")
-    result = _compile(problem)
+    result = _compile(problem, order or _bit_order)
     need = result.table_bytes() + result.search_bytes()
     if need > MAX_BYTES:
         raise ProblemError(
@@ -277,16 +278,23 @@ def _last_item_order(option_of, code, n_options) -> np.ndarray:
 def batch_layout(problem: Problem) -> TightLayout:
     """The tight arrays of ``problem`` for batches of small searches: of the bit orders
     by first small item (``_bit_order``) and by last item (``_last_item_order``), the
-    one whose groups take fewer words (taking an option clears its groups' words, and
-    a batch's searches take little else). Built once, like ``layout``."""
+    one whose primary items' groups take fewer words (taking an option clears its
+    groups' words, and a batch's searches take little else). Built once, like
+    ``layout``."""
     return problem.layout_of(_build_batch)
 
 
 def _build_batch(problem: Problem) -> TightLayout:
     """``batch_layout``'s arrays."""
-    usual = layout(problem)  # (refuses what does not fit, and what would be too big)
-    other = _compile(problem, _last_item_order)
-    return other if len(other.group_word) < len(usual.group_word) else usual
+    option_of, code, _ = _entries(problem)
+    primary = code >= 0
+    words = []
+    for order in (_bit_order, _last_item_order):
+        bit_of = np.empty(problem.n_options, np.int64)
+        bit_of[order(option_of, code, problem.n_options)] = np.arange(problem.n_options)
+        pairs = code[primary] * (problem.n_options // 64 + 1) + bit_of[option_of[primary]] // 64
+        words.append(len(np.unique(pairs)))
+    return _build(problem, _last_item_order if words[1] < words[0] else _bit_order)
 
 
 def _compile(problem: Problem, order=_bit_order) -> TightLayout:

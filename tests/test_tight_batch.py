@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import problems
+from sudoku_checks import DIAGONAL_JIGSAWS, check_solution, load_lines, puzzlekit_pairs
 
 import dlx
 from dlx.tightlayout import fits
@@ -103,3 +104,30 @@ def test_domination_shrinks_sudoku_trees():
         assert np.array_equal(result.counts, plain.counts)
         nodes.append(result.nodes.sum())
     assert nodes[0] > nodes[1] > nodes[2]
+
+
+def sudoku_lists() -> dict[str, list]:
+    """Lists of every shape the adapter takes: 9x9 and 16x16 boxes, jigsaws, jigsaws
+    with diagonals, and puzzles with several solutions."""
+    pairs = puzzlekit_pairs("Sudoku")
+    return {
+        "16x16 and 9x9": [p for p, _ in pairs if p.side == 16] + [p for p, _ in pairs][:10],
+        "jigsaw": [p for p, _ in puzzlekit_pairs("JigsawSudoku")][::40],
+        "jigsaw X": [
+            p for p, _ in puzzlekit_pairs("JigsawSudoku", sorted(DIAGONAL_JIGSAWS), diagonals=True)
+        ],
+        "two or more": load_lines("serg_benchmark_first200.txt", 20),
+    }
+
+
+@pytest.mark.parametrize("name", ["16x16 and 9x9", "jigsaw", "jigsaw X", "two or more"])
+def test_solve_all_on_the_tight_batch_every_shape(name):
+    """``sudoku.solve_all`` forced onto the tight batch: the counts of the dancing-links
+    batch, every first answer through the checker."""
+    puzzles = sudoku_lists()[name]
+    tight = sudoku.solve_all(puzzles, limit=3, engine="tight")
+    links = sudoku.solve_all(puzzles, limit=3, engine="dlx")
+    assert [r.count for r in tight] == [r.count for r in links]
+    assert all(r.count >= 1 for r in tight)
+    for puzzle, result in zip(puzzles, tight, strict=True):
+        check_solution(puzzle, result.values)
