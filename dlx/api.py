@@ -261,6 +261,7 @@ def batch(
     depth=None,
     propagate=None,
     engine: str = "dlx",
+    domination: int | None = None,
 ):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
@@ -271,7 +272,9 @@ def batch(
     bounds the options a solution adds beyond the forced ones; ``propagate`` as for
     ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
     links) or ``"tight"`` (``dlx/tight.py``: the tightest item first, its own item
-    domination; no multiplicities). Returns a ``dlx.BatchResult``.
+    domination; no multiplicities). ``domination`` (tight only, with
+    ``propagate="domination"``): check the items with at most this many live options
+    (default 2; 1: singles only, taken in place). Returns a ``dlx.BatchResult``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -286,4 +289,9 @@ def batch(
         known = ", ".join(repr(k) for k in BATCH_ENGINES)
         raise ValueError(f"batch(): unknown engine {engine!r} (known: {known})")
     run = BATCH_ENGINES[engine]
-    return run(problem, forced_sets, limit, start=start, depth=depth, propagate=propagate)
+    options = {"start": start, "depth": depth, "propagate": propagate}
+    if domination is not None:
+        if engine != "tight":
+            raise ValueError("batch(): domination= is a setting of the tight engine")
+        options["domination"] = domination
+    return run(problem, forced_sets, limit, **options)

@@ -114,3 +114,14 @@ def warm_up_all() -> None:
     """Compile (or load) every kind of every kernel (plain, with loop items, batches)."""
     for warm_up_every in _everything:
         warm_up_every()
+
+
+def kernel_module(name: str):
+    """Import the kernel module ``name`` (and numba with it, the first time), the seconds
+    counted as warm-up (``seconds``), so that a timing that started before leaves them out."""
+    module = sys.modules.get(name)
+    if module is None:
+        t0 = time.perf_counter()
+        module = importlib.import_module(name)
+        _spent[0] += time.perf_counter() - t0
+    return module

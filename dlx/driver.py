@@ -74,7 +74,6 @@ time in ``dlx.compiling.USUAL`` and add the class's row to ``dlx.engines.ENGINES
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass
 
@@ -274,7 +273,7 @@ class Driver:
     def kernel(cls):
         """The kernel's module, imported (and compiled or loaded from numba's cache) on
         first use."""
-        return importlib.import_module(cls.kernel_module)
+        return compiling.kernel_module(cls.kernel_module)
 
     @classmethod
     def cache_misses(cls) -> int:

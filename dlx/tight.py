@@ -533,8 +533,8 @@ def sanity(t, s, root_live, check_key):
 # -- batches: many small searches in one call, with item domination -------------------
 #
 # ``search_batch`` runs one search per set of forced options (a sudoku's givens) on one
-# layout: each set's options are taken at levels ``0..k-1`` (a dead one ends the search
-# with no solution), then a search below level k counts up to a limit and keeps its
+# layout: each set's options are taken at the root, in place (one that starves an item
+# ends the search with no solution), then the search counts up to a limit and keeps its
 # first solution. No memo, no pause: each search is small and stops at its limit.
 #
 # A batch keeps each primary item's live options counted (``b.count[level, p]``; a
@@ -591,7 +591,31 @@ def _kill(t, b, level, w, bits, cap):
             b.count[_u(level), _u(p)] = c
             if c <= cap:
                 _push(b, p)
+                if c == 0:
+                    b.dead[0] = 1
     return n
+
+
+@njit(**PLAIN, inline="always")
+def _take(t, b, level, o, cap, whole):
+    """Take option ``o`` at ``level``, in place: mark its primary items covered and kill
+    the options of its conflict groups (``b.dead[0]`` set if that starves an item; then
+    the rest is left undone, the level being dead, unless ``whole``)."""
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
+    updates = _ZERO
+    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
+        if b.dead[0] and not whole:
+            break
+        g = t.option_group[_u(j)]
+        for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
+            w = t.group_word[_u(k)]
+            bits = b.live[_u(level), _u(w)] & t.group_bits[_u(k)]
+            if bits:
+                updates += _kill(t, b, level, w, bits, cap)
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
+    b.stats[1] += np.int64(updates)
 
 
 @njit(**PLAIN, inline="always")
@@ -602,17 +626,8 @@ def _batch_cover(t, b, level, o, cap):
         b.live[_u(child), _u(w)] = b.live[_u(level), _u(w)]
     for p in range(t.n_primary):
         b.count[_u(child), _u(p)] = b.count[_u(level), _u(p)]
-    updates = _ZERO
-    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
-        g = t.option_group[_u(j)]
-        for k in range(t.group_start[_u(g)], t.group_start[_u(g + 1)]):
-            w = t.group_word[_u(k)]
-            bits = b.live[_u(child), _u(w)] & t.group_bits[_u(k)]
-            if bits:
-                updates += _kill(t, b, child, w, bits, cap)
-    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
-        b.count[_u(child), _u(t.option_primary[_u(j)])] = _COVERED
-    b.stats[1] += np.int64(updates)
+    b.dead[0] = 0
+    _take(t, b, child, o, cap, False)
 
 
 @njit(**PLAIN, inline="always")
@@ -625,28 +640,13 @@ def _covers(t, o, p):
 
 
 @njit(**PLAIN, inline="always")
-def _all_cover(t, live, level, a, p):
-    """Whether every live option of primary item ``a`` covers primary item ``p``."""
-    first = t.item_band_start[_u(a)]
-    w = t.item_first_word[_u(a)] - first
-    for k in range(first, t.item_band_start[_u(a + 1)]):
-        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
-        while bits:
-            if not _covers(t, (w + k) * 64 + _low(bits), p):
-                return False
-            bits &= bits - _ONE
-    return True
-
-
-@njit(**PLAIN, inline="always")
 def _first_live(t, live, level, a):
-    """The first live option of primary item ``a`` (-1: none)."""
-    first = t.item_band_start[_u(a)]
-    w = t.item_first_word[_u(a)] - first
-    for k in range(first, t.item_band_start[_u(a + 1)]):
-        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
+    """The first live option of primary item ``a`` (-1: none), by its sparse group."""
+    for k in range(t.group_start[_u(a)], t.group_start[_u(a + 1)]):
+        w = t.group_word[_u(k)]
+        bits = live[_u(level), _u(w)] & t.group_bits[_u(k)]
         if bits:
-            return (w + k) * 64 + _low(bits)
+            return w * 64 + _low(bits)
     return -1
 
 
@@ -664,15 +664,21 @@ def _band_word(t, a, w):
 def _dominate_item(t, b, level, a, cap):
     """Kill the live options of each uncovered primary item that every live option of
     ``a`` covers, but not ``a``'s own; return how many were killed."""
-    o = _first_live(t, b.live, level, a)
     n = b.count[_u(level), _u(a)]
+    m = _gather(t, b.live, level, a, b.spare, 0)  # a's live options
+    o = b.spare[0]
     killed = _ZERO
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         p = t.option_primary[_u(j)]
-        m = b.count[_u(level), _u(p)]
-        if p == a or m == n or m == _COVERED:  # nothing to kill
+        held = b.count[_u(level), _u(p)]
+        if p == a or held == n or held == _COVERED:  # nothing to kill
             continue
-        if not _all_cover(t, b.live, level, a, p):
+        common = True
+        for i in range(1, m):
+            if not _covers(t, b.spare[_u(i)], p):
+                common = False
+                break
+        if not common:
             continue
         for k in range(t.group_start[_u(p)], t.group_start[_u(p + 1)]):
             w = t.group_word[_u(k)]
@@ -684,9 +690,13 @@ def _dominate_item(t, b, level, a, cap):
 
 @njit(**PLAIN, inline="always")
 def _propagate(t, b, level, cap):
-    """Check the queued items at ``level`` (item domination when ``cap > 0``) until the
-    queue is empty; return False when an uncovered item has no live option left."""
+    """Check the queued items at ``level`` until the queue is empty: with ``cap > 0``,
+    take each single in place (noted on ``b.taken``) and apply item domination; return
+    False as soon as an uncovered item has no live option left."""
     while b.queue[0] > 0:
+        if b.dead[0]:
+            _clear_queue(b)
+            return False
         top = b.queue[0]
         a = b.queue[_u(top)]
         b.queue[0] = top - 1
@@ -695,15 +705,22 @@ def _propagate(t, b, level, cap):
         if n == 0:
             _clear_queue(b)
             return False
-        if 0 < n <= cap:
+        if n == 1 and cap > 0:
+            o = _first_live(t, b.live, level, a)
+            k = b.taken[0] + 1
+            b.taken[0] = k
+            b.taken[_u(k)] = o
+            _take(t, b, level, o, cap, False)
+        elif 1 < n <= cap and b.dominates[_u(a)]:
             b.stats[1] += np.int64(_dominate_item(t, b, level, a, cap))
     return True
 
 
 @njit(**PLAIN, inline="always")
-def _tightest(t, b, level):
+def _tightest(t, b, level, least):
     """The uncovered primary item with the fewest live options (the first of ties; the
-    first with at most one) and that number; -1 when every item is covered."""
+    first with at most ``least``, the fewest any item may have) and that number; -1
+    when every item is covered."""
     best = -1
     best_n = _COVERED
     for p in range(t.n_primary):
@@ -711,30 +728,29 @@ def _tightest(t, b, level):
         if n < best_n:
             best = p
             best_n = n
-            if n <= 1:
+            if n <= least:
                 break
     return best, best_n
 
 
 @njit(**PLAIN, inline="always")
-def _batch_branches(t, b, level, base, forced, cap):
+def _batch_branches(t, b, level, cap):
     """The options to try at ``level`` written to ``cand[cand_start[level]:]``: the
-    forced one below ``base``, else the tightest item's after domination; return how
-    many (-1: a solution)."""
+    tightest item's after domination; return how many (-1: a solution)."""
     start = b.cand_start[_u(level)]
-    if level < base:
-        o = forced[_u(level)]
-        if not _has_bit(b.live, level, o):
-            return 0
-        b.cand[_u(start)] = o
-        return 1
-    if level == base:
-        for p in range(t.n_primary):
-            if b.count[_u(level), _u(p)] <= cap:
-                _push(b, p)
-    if not _propagate(t, b, level, cap):
+    if b.dead[0]:
+        _clear_queue(b)
         return 0
-    p, n = _tightest(t, b, level)
+    b.taken[0] = b.taken_end[_u(level - 1)] if level > 0 else 0
+    if level == 0:
+        for p in range(t.n_primary):
+            if b.count[0, _u(p)] <= cap:
+                _push(b, p)
+    alive = _propagate(t, b, level, cap)
+    b.taken_end[_u(level)] = b.taken[0]
+    if not alive:
+        return 0
+    p, n = _tightest(t, b, level, 2 if cap > 0 else 1)  # no singles left with cap > 0
     if p < 0:
         return -1
     if n == 0:
@@ -742,27 +758,45 @@ def _batch_branches(t, b, level, base, forced, cap):
     return _gather(t, b.live, level, p, b.cand, start)
 
 
+@njit(**PLAIN, inline="always")
+def _note_first(b, level, first):
+    """Write the options of the solution at ``level`` past the forced ones (those
+    chosen, then those taken as singles) to ``first`` (cut at its width)."""
+    j = 0
+    for lev in range(level):
+        if j < first.shape[0]:
+            first[_u(j)] = b.choice[_u(lev)]
+            j += 1
+    for k in range(1, b.taken[0] + 1):
+        if j < first.shape[0]:
+            first[_u(j)] = b.taken[_u(k)]
+            j += 1
+
+
 @njit(**PLAIN)
 def _batch_one(t, b, forced, limit, cap, first):
     """One search of a batch: count up to ``limit`` with ``forced`` taken first; the
     first solution's options past the forced ones into ``first`` (-1 padded, cut at its
-    width). Return the count; ``b.stats`` holds its nodes and updates."""
-    base = forced.shape[0]
+    width). Return the count (-1 when forced options clash); ``b.stats`` holds its nodes
+    and updates."""
+    for j in range(first.shape[0]):
+        first[_u(j)] = -1
+    for j in range(forced.shape[0]):  # taken at the root, in place
+        if not _has_bit(b.live, 0, forced[_u(j)]):
+            return -1  # killed by one taken before: they clash
+        _take(t, b, 0, forced[_u(j)], cap, True)  # whole: a clash after is still seen
     count = 0
     level = 0
     step = FORWARD
-    for j in range(first.shape[0]):
-        first[_u(j)] = -1
     while True:
         if step == FORWARD:
             b.stats[0] += 1
-            n = _batch_branches(t, b, level, base, forced, cap)
+            n = _batch_branches(t, b, level, cap)
             step = BACKDOWN
             if n < 0:
                 count += 1
                 if count == 1:
-                    for j in range(base, min(level, base + first.shape[0])):
-                        first[_u(j - base)] = b.choice[_u(j)]
+                    _note_first(b, level, first)
                 if count >= limit:
                     break
             elif n > 0:
@@ -794,11 +828,11 @@ def _batch_one(t, b, forced, limit, cap, first):
 def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, out):
     """Search once per forced set: set ``k`` takes the options (bits)
     ``forced[forced_start[k]:forced_start[k + 1]]`` first, and counts up to ``limit``.
-    ``b``: a batch's arrays (``dlx.tightsearch.BatchState``) with rows for the deepest
-    set; ``root_live``, ``root_count``: every option live, each primary item's options.
-    Item domination checks items of at most ``cap`` live options (0: off). Writes
-    ``out.counts[k]``, ``out.first[k]`` (the first solution's options past the forced
-    ones, bits, -1 padded) and ``out.stats[k]`` (nodes, updates)."""
+    ``b``: a batch's arrays (``dlx.tightsearch.BatchState``); ``root_live``,
+    ``root_count``: every option live, each primary item's options. Item domination
+    checks items of at most ``cap`` live options (0: off). Writes ``out.counts[k]``,
+    ``out.first[k]`` (the first solution's options past the forced ones, bits, -1
+    padded) and ``out.stats[k]`` (nodes, updates)."""
     for k in range(out.counts.shape[0]):
         for w in range(t.words):
             b.live[0, _u(w)] = root_live[_u(w)]
@@ -806,8 +840,10 @@ def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, 
             b.count[0, _u(p)] = root_count[_u(p)]
         b.stats[0] = 0
         b.stats[1] = 0
+        b.dead[0] = 0
         b.cand_start[0] = 0
         sets = forced[forced_start[_u(k)] : forced_start[_u(k + 1)]]
         out.counts[_u(k)] = _batch_one(t, b, sets, limit, cap, out.first[_u(k)])
+        _clear_queue(b)
         out.stats[_u(k), 0] = b.stats[0]
         out.stats[_u(k), 1] = b.stats[1]

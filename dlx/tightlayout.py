@@ -169,12 +169,13 @@ def layout(problem: Problem) -> TightLayout:
     return problem.layout_of(_build)
 
 
-def _build(problem: Problem) -> TightLayout:
-    """The tight arrays of ``problem``, or ProblemError saying why there are none."""
+def _build(problem: Problem, order=None) -> TightLayout:
+    """The tight arrays of ``problem`` (options in the bit order ``order``, default
+    ``_bit_order``), or ProblemError saying why there are none."""
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"the tight kernel cannot search this problem: {reason}")
-    result = _compile(problem)
+    result = _compile(problem, order or _bit_order)
     need = result.table_bytes() + result.search_bytes()
     if need > MAX_BYTES:
         raise ProblemError(
@@ -285,12 +286,49 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
     return np.lexsort((first, first_small))
 
 
-def _compile(problem: Problem) -> TightLayout:
-    """Build the arrays (see ``TightLayout``)."""
+def _last_item_order(option_of, code, n_options) -> np.ndarray:
+    """The problem's options by their primary items, the last declared first (a sudoku's
+    cell, row, column and box items: by box, then column, row and cell); options without
+    primary items last."""
+    primary = code >= 0
+    owner, item = option_of[primary], code[primary]
+    order = np.lexsort((-item, owner))  # each option's items, the last declared first
+    owner, item = owner[order], item[order]
+    width = int(np.bincount(owner, minlength=n_options).max(initial=0))
+    keys = np.full((max(width, 1), n_options), np.iinfo(np.int64).max, np.int64)
+    rank = np.arange(len(owner)) - np.searchsorted(owner, owner)
+    keys[rank, owner] = item
+    return np.lexsort(keys[::-1])
+
+
+def batch_layout(problem: Problem) -> TightLayout:
+    """The tight arrays of ``problem`` for batches of small searches: of the bit orders
+    by first small item (``_bit_order``) and by last item (``_last_item_order``), the
+    one whose primary items' groups take fewer words (taking an option clears its
+    groups' words, and a batch's searches take little else). Built once, like
+    ``layout``."""
+    return problem.layout_of(_build_batch)
+
+
+def _build_batch(problem: Problem) -> TightLayout:
+    """``batch_layout``'s arrays."""
+    option_of, code, _ = _entries(problem)
+    primary = code >= 0
+    words = []
+    for order in (_bit_order, _last_item_order):
+        bit_of = np.empty(problem.n_options, np.int64)
+        bit_of[order(option_of, code, problem.n_options)] = np.arange(problem.n_options)
+        pairs = code[primary] * (problem.n_options // 64 + 1) + bit_of[option_of[primary]] // 64
+        words.append(len(np.unique(pairs)))
+    return _build(problem, _last_item_order if words[1] < words[0] else _bit_order)
+
+
+def _compile(problem: Problem, order=_bit_order) -> TightLayout:
+    """Build the arrays (see ``TightLayout``), options in the bit order ``order``."""
     n_options = problem.n_options
     n_primary = len(problem.primary)
     option_of, code, colour = _entries(problem)
-    option = _bit_order(option_of, code, n_options)
+    option = order(option_of, code, n_options)
     bit_of = np.empty(n_options, np.int64)
     bit_of[option] = np.arange(n_options)
     option_of = bit_of[option_of]

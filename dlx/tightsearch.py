@@ -25,7 +25,15 @@ from dlx.driver import forced_nodes, tiny_problem
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.search import BatchResult, flat_sets
-from dlx.tightlayout import State, TightLayout, layout, root_live, root_uncovered, tables
+from dlx.tightlayout import (
+    State,
+    TightLayout,
+    batch_layout,
+    layout,
+    root_live,
+    root_uncovered,
+    tables,
+)
 
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
@@ -127,8 +135,8 @@ class TightSearch(LayoutSearch):
 
 # -- batches ----------------------------------------------------------------------------
 
-# item domination in a batch (``propagate="domination"``): the items checked are those
-# with at most this many live options (see "batches" in ``dlx/tight.py``)
+# item domination in a batch (``propagate="domination"``): by default the items checked
+# are those with at most this many live options (see "batches" in ``dlx/tight.py``)
 DOMINATION_CAP = 2
 
 
@@ -136,13 +144,46 @@ DOMINATION_CAP = 2
 # arrays, and where the answers go.
 BatchState = namedtuple(
     "BatchState",
-    "live count cand cand_start choice branch_index branch_degree queue queued stats",
+    "live count cand cand_start choice branch_index branch_degree queue queued taken "
+    "taken_end dominates dead spare stats",
 )
 BatchOut = namedtuple("BatchOut", "counts first stats")
+# What a batch needs of its problem, built once (``Problem.layout_of``): the layout, as
+# the kernel takes it, each option's bit, every option live, the items that may dominate.
+BatchKit = namedtuple("BatchKit", "layout tables bit_of root_live dominates")
 
 
-def _batch_state(lay: TightLayout, rows: int) -> BatchState:
-    """Fresh arrays for a batch's searches, ``rows`` levels deep."""
+def _kit(problem: Problem) -> BatchKit:
+    """The problem's ``BatchKit``."""
+    lay = batch_layout(problem)
+    bit_of = np.empty(len(lay.option), np.int64)
+    bit_of[lay.option] = np.arange(len(lay.option))
+    return BatchKit(lay, tables(lay), bit_of, root_live(lay), _dominates(lay))
+
+
+def _dominates(lay: TightLayout) -> np.ndarray:
+    """uint8[n_primary]: 1 for each primary item two of whose options share another
+    primary item (the only items whose domination may kill, with two options or more)."""
+    start = lay.option_primary_start.astype(np.int64)
+    size = np.diff(start)
+    option = np.repeat(np.arange(len(size)), size)
+    item = lay.option_primary.astype(np.int64)
+    keys = []
+    for d in range(1, int(size.max(initial=1))):  # entries d apart in one option
+        same = option[d:] == option[:-d]
+        a, b = item[:-d][same], item[d:][same]
+        keys += [a * lay.n_primary + b, b * lay.n_primary + a]
+    flag = np.zeros(lay.n_primary, np.uint8)
+    if keys:
+        values, times = np.unique(np.concatenate(keys), return_counts=True)
+        flag[values[times > 1] // lay.n_primary] = 1
+    return flag
+
+
+def _batch_state(kit: BatchKit) -> BatchState:
+    """Fresh arrays for a batch's searches."""
+    lay = kit.layout
+    rows = lay.rows
     levels = np.zeros(rows, np.int64)
     return BatchState(
         live=np.zeros((rows, lay.words), np.uint64),
@@ -154,47 +195,78 @@ def _batch_state(lay: TightLayout, rows: int) -> BatchState:
         branch_degree=levels.copy(),
         queue=np.zeros(lay.n_primary + 1, np.int64),
         queued=np.zeros(lay.n_primary, np.uint8),
+        taken=np.zeros(lay.n_primary + 1, np.int64),
+        taken_end=levels.copy(),
+        dominates=kit.dominates,
+        dead=np.zeros(1, np.int64),
+        spare=np.zeros(lay.max_branches, np.int64),
         stats=np.zeros(2, np.int64),
     )
 
 
 def batch(
-    problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=None, propagate=None
+    problem: Problem,
+    forced_sets,
+    limit: int = 2,
+    *,
+    start=None,
+    depth=None,
+    propagate=None,
+    domination: int | None = None,
 ) -> BatchResult:
     """``dlx.batch`` on the tight kernel: one search of ``problem`` per forced set, all
     in one kernel call (arguments and result as for ``dlx.search.batch``; with
     ``propagate="domination"``, the kernel's own item domination, see "batches" in
-    ``dlx/tight.py``). Nodes count the forced options' levels too."""
+    ``dlx/tight.py``, of the items with at most ``domination`` live options, default
+    ``DOMINATION_CAP``; 1: singles only). The forced options are taken at the root: the
+    nodes are the search's below them."""
     if propagate is not None:
         problem = problem.with_propagation(propagate)
-    lay = layout(problem)
+    kit = problem.layout_of(_kit)
+    lay = kit.layout
     options, start = flat_sets(forced_sets, start)
-    forced_nodes(problem, options, start)  # checked as the dancing-links batch checks them
-    bit_of = np.empty(len(lay.option), np.int64)
-    bit_of[lay.option] = np.arange(len(lay.option))
     n_sets = len(start) - 1
-    max_forced = int(np.diff(start).max()) if n_sets else 0
+    if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
+        forced_nodes(problem, options, start)  # (its error says what is wrong)
+    if len(options) and (options.min() < 0 or options.max() >= problem.n_options):
+        forced_nodes(problem, options, start)
     depth = lay.n_primary if depth is None else max(int(depth), 1)
     out = BatchOut(
         counts=np.zeros(n_sets, np.int64),
         first=np.zeros((n_sets, depth + 1), np.int64),  # a last column to see overflow
         stats=np.zeros((n_sets, 2), np.int64),
     )
-    cap = DOMINATION_CAP if problem.propagate == "domination" else 0
+    cap = _cap(problem.propagate, domination)
     _warm_up_batch()
     kernel = TightSearch.kernel()
     t0 = time.perf_counter()
     kernel.search_batch(
-        tables(lay), _batch_state(lay, lay.rows + max_forced), root_live(lay), lay.item_size,
-        bit_of[options], start, max(int(limit), 1), cap, out,
+        kit.tables, _batch_state(kit), kit.root_live, lay.item_size,
+        kit.bit_of[options], start, max(int(limit), 1), cap, out,
     )  # fmt: skip
     seconds = time.perf_counter() - t0
+    if np.any(out.counts < 0):  # a set whose options clash: say how, as dlx.batch does
+        k = int(np.flatnonzero(out.counts < 0)[0])
+        clash = options[start[k] : start[k + 1]]
+        forced_nodes(problem, clash, [0, len(clash)])
+        raise ProblemError(f"forced options {clash.tolist()} clash")
     if np.any(out.first[:, -1] >= 0):
         raise ProblemError(f"depth {depth} is too small for a first solution")
     first = out.first[:, :-1]
     chosen = np.where(first >= 0, lay.option[np.maximum(first, 0)], -1)
     nodes, updates = out.stats[:, 0], out.stats[:, 1]
     return BatchResult(out.counts, chosen, nodes, updates, seconds, options, start)
+
+
+def _cap(propagate: str | None, domination: int | None) -> int:
+    """The kernel's ``cap``: the most live options of an item checked for domination."""
+    if domination is not None and (isinstance(domination, bool) or int(domination) < 1):
+        raise ValueError(f"batch(): domination must be an integer >= 1, not {domination!r}")
+    if propagate != "domination":
+        if domination is not None:
+            raise ValueError("batch(): domination= goes with propagate='domination'")
+        return 0
+    return DOMINATION_CAP if domination is None else int(domination)
 
 
 def _warm_up_batch() -> None:

@@ -33,6 +33,7 @@ from puzzles.common import (
 )
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
+_LINE_SYMBOLS = "." + SYMBOLS  # value v is _LINE_SYMBOLS[v], 0 (empty) is "."
 EMPTY = {".", "0", "-", "_", "*"}
 
 
@@ -353,7 +354,7 @@ def symbol(v: int) -> str:
 def render_values(grid: NumberGrid, values: list[list[int]]) -> str:
     """Values in the grid's own style (a line, rows, or a puzzlekit solution text)."""
     if grid.style.kind == "line":
-        return "".join(symbol(v) for row in values for v in row)
+        return "".join([_LINE_SYMBOLS[v] for row in values for v in row])
     if grid.style.separated:
         body = "\n".join(" ".join(str(v) if v else "-" for v in row) for row in values)
         if grid.style.kind == "puzzlekit":

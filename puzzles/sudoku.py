@@ -65,6 +65,8 @@ the next step.
 medium: pointing or claiming as well, no guess; hard: one guess; fiendish: two
 guesses or more (each generated puzzle's line says its rule and number of guesses)."""
 PROPAGATE = "domination"  # the search's rule (dlx.count's propagate; README: measured)
+BATCH_TIGHT_MIN = 16  # solve_all's default kernel: tight for shapes of this many puzzles
+BATCH_DOMINATION = 1  # the tight batch's domination: singles only (pairs cost more than they save)
 
 
 @dataclass(slots=True)
@@ -363,14 +365,20 @@ def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, i
 
 
 def solve_all(
-    puzzles: list[Sudoku], limit: int = 2, propagate: str | None = PROPAGATE
+    puzzles: list[Sudoku],
+    limit: int = 2,
+    propagate: str | None = PROPAGATE,
+    engine: str | None = None,
 ) -> list[Result]:
     """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
 
     Everything per puzzle is done on arrays: the givens' options, the kernel's batch
     search, and writing each first solution into its grid. ``propagate``: as for
-    ``dlx.count`` ("domination", the default: locked candidates and more, a smaller
-    tree; None: the plain search).
+    ``dlx.count`` ("domination", the default: for the dancing-links kernel locked
+    candidates and more, for the tight kernel singles taken as they appear, a smaller
+    tree; None: the plain search); ``engine``: ``dlx.batch``'s ("tight" or "dlx"; by
+    default "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more, "dlx" for fewer:
+    a jigsaw list has a shape a puzzle, and dancing links need no layout of their own).
     """
     results: list[Result | None] = [None] * len(puzzles)
     by_shape: dict[tuple, list[int]] = {}
@@ -389,7 +397,11 @@ def solve_all(
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
         problem = build(group[0]).with_propagation(propagate)
         depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
-        result = dlx.batch(problem, options, limit, start=start, depth=depth)
+        kernel = engine or ("tight" if m >= BATCH_TIGHT_MIN else "dlx")
+        tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
+        result = dlx.batch(
+            problem, options, limit, start=start, depth=depth, engine=kernel, **tight
+        )
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
         cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]

@@ -4,27 +4,33 @@
 
 For each file (default: the samples shipped in data/sudoku: the first 1000 of the
 17-clue list, all 375 forum-hardest, the first 500 of magictour top1465; give other
-paths, e.g. the whole 17-clue list, as arguments), prints puzzles per second, medians of
-``--repeat`` runs on one core:
+paths, e.g. the whole 17-clue list, as arguments), prints puzzles per CPU second of this
+process (one core, warm: kernels loaded first), medians of ``--repeat`` runs:
 
 - ``parse``: text to puzzles (``sudoku.parse_all``);
 - ``solve_all``: forcing the givens in the shared empty-grid problem, one batch kernel
-  call, decoding (``sudoku.solve_all``, limit 2: solve and prove uniqueness), with the
-  plain search (``propagate=None``) and with item domination (the adapter's default),
-  interleaved, and the search nodes a puzzle of each;
-- ``dlx.batch``: the engine's public batch call on the same forced sets, given as
-  lists of options (``sudoku.forced``), and the kernel's share of it (the default);
+  call, decoding (``sudoku.solve_all``, limit 2: solve and prove uniqueness), on the
+  dancing-links batch (the old default: with item domination; and plain) and on the
+  tight kernel's batch (plain; and the default: singles taken in place), interleaved,
+  every answer checked by ``sudoku.faults``, and the search nodes a puzzle of each;
+- the command, ``python -m puzzles sudoku FILE`` (``puzzles.cli.main`` in this
+  process: first solutions, printed to nowhere), interleaved with the above;
+- ``dlx.batch``: the public batch call of each engine on the same forced sets, given as
+  lists of options (``sudoku.forced``);
 - ``exact_cover`` (C) and ``xcover`` (numba): the same puzzles, each as its reduced
   0/1 matrix (givens' items and clashing options removed), counting to 2 solutions,
   on the first ``--others`` puzzles (they are slower). Matrix building is included.
 
-Ratios are against the plain ``solve_all`` measured in the same run. The load average is
-printed before and after each file (the machine may be shared).
+Ratios are against the old default (the dancing-links batch with item domination)
+measured in the same run. The load average is printed before and after each file (the
+machine may be shared).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import itertools
 import os
 import statistics
@@ -38,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's packages, not an installed copy
 
 import dlx  # noqa: E402
-from puzzles import sudoku  # noqa: E402
+from puzzles import cli, sudoku  # noqa: E402
 
 DEFAULT = [
     ROOT / "data/sudoku/17_clue_first1000.txt",
@@ -48,27 +54,31 @@ DEFAULT = [
 
 
 def median_time(fn, repeat: int) -> tuple[float, object]:
-    """Median seconds of ``repeat`` calls of ``fn`` and its last result."""
-    times = []
-    out = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+    """Median CPU seconds of ``repeat`` calls of ``fn`` and its last result."""
+    return interleaved_times([fn], repeat)[0]
 
 
 def interleaved_times(fns, repeat: int) -> list[tuple[float, object]]:
-    """Median seconds and last result of each of ``fns``, run in turn ``repeat`` times
-    (interleaved, so that a change of load hits all alike)."""
+    """Median CPU seconds (this process's) and last result of each of ``fns``, run in
+    turn ``repeat`` times (interleaved, so that a change of load hits all alike)."""
     times = [[] for _ in fns]
     out = [None] * len(fns)
     for _ in range(repeat):
         for k, fn in enumerate(fns):
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             out[k] = fn()
-            times[k].append(time.perf_counter() - t0)
+            times[k].append(time.process_time() - t0)
     return [(statistics.median(t), o) for t, o in zip(times, out, strict=True)]
+
+
+def command_seconds(path: Path) -> float:
+    """CPU seconds of ``python -m puzzles sudoku FILE`` run in this process (warm: the
+    kernels loaded), its output thrown away."""
+    t0 = time.process_time()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        status = cli.main(["sudoku", str(path)])
+    assert status == 0, f"the command failed on {path}"
+    return time.process_time() - t0
 
 
 def option_items(problem: dlx.Problem) -> np.ndarray:
@@ -110,31 +120,33 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     t_parse, puzzles = median_time(lambda: sudoku.parse_all(text), repeat)
     n = len(puzzles)
     print(f"\n{path.name}: {n} puzzles, medians of {repeat} runs")
-    sudoku.solve_all(puzzles[:2], propagate=None)  # compile / load the kernel
-    sudoku.solve_all(puzzles[:2], propagate="domination")
-    (t_solve, results), (t_dom, dom_results) = interleaved_times(
-        [
-            lambda: sudoku.solve_all(puzzles, propagate=None),
-            lambda: sudoku.solve_all(puzzles, propagate="domination"),
-        ],
-        repeat,
-    )
-    for found in (results, dom_results):
-        assert all(r.count == 1 for r in found), "a puzzle without exactly one solution"
-    assert [r.values for r in results] == [r.values for r in dom_results]
-    nodes = np.array([r.nodes for r in results])
-    dom_nodes = np.array([r.nodes for r in dom_results])
-    rate = n / t_solve
-    rows = [
-        ("parse", n / t_parse),
-        ("solve_all, propagate=None", rate),
-        ("solve_all, propagate=domination", n / t_dom),
-        ("parse + solve_all, default", n / (t_parse + t_dom)),
+    ways = {  # (engine, propagate): the old default first, ratios against it
+        "dlx batch, domination (old default)": ("dlx", "domination"),
+        "dlx batch, plain": ("dlx", None),
+        "tight batch, plain": ("tight", None),
+        "tight batch, singles (default)": ("tight", "domination"),
+    }
+    calls = [
+        lambda e=e, r=r: sudoku.solve_all(puzzles, propagate=r, engine=e) for e, r in ways.values()
     ]
-    print(f"nodes per puzzle, plain:      mean {nodes.mean():.0f}, median {np.median(nodes):.0f}, "
-          f"max {nodes.max()}")  # fmt: skip
-    print(f"nodes per puzzle, domination: mean {dom_nodes.mean():.0f}, "
-          f"median {np.median(dom_nodes):.0f}, max {dom_nodes.max()}")  # fmt: skip
+    for e, r in ways.values():
+        sudoku.solve_all(puzzles[:2], propagate=r, engine=e)  # compile / load the kernels
+    command_seconds(path)
+    measured = interleaved_times([*calls, lambda: command_seconds(path)], repeat)
+    first = measured[0][1]
+    assert all(r.count == 1 for r in first), "a puzzle without exactly one solution"
+    for _, found in measured[:-1]:
+        assert [r.count for r in found] == [r.count for r in first]
+        assert [r.values for r in found] == [r.values for r in first]
+        assert all(sudoku.faults(p, r.values) == [] for p, r in zip(puzzles, found, strict=True))
+    rate = n / measured[0][0]
+    rows = [("parse", n / t_parse)]
+    for (name, _), (seconds, found) in zip(ways.items(), measured, strict=False):
+        nodes = np.array([r.nodes for r in found])
+        rows.append((f"solve_all, {name}", n / seconds))
+        print(f"nodes per puzzle, {name}: mean {nodes.mean():.0f}, "
+              f"median {np.median(nodes):.0f}, max {nodes.max()}")  # fmt: skip
+    rows.append(("python -m puzzles sudoku FILE (in process)", n / measured[-1][0]))
     if others <= 0:
         report(rows, rate, load)
         return
@@ -142,13 +154,15 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     sub = puzzles[: min(others, n)]
     problem = sudoku.build(sub[0])
     forced_sets = [sudoku.forced(p) for p in sub]
-    dlx.batch(problem, forced_sets[:2])
-    t_batch, out = median_time(lambda: dlx.batch(problem, forced_sets), repeat)
-    assert (out.counts == 1).all()
+    for engine, extra in (("dlx", {}), ("tight", {"domination": sudoku.BATCH_DOMINATION})):
+        dlx.batch(problem, forced_sets[:2], engine=engine, **extra)
+        t_batch, out = median_time(
+            lambda e=engine, x=extra: dlx.batch(problem, forced_sets, engine=e, **x), repeat
+        )
+        assert (out.counts == 1).all()
+        rows.append((f"dlx.batch, {engine} (first {len(sub)})", len(sub) / t_batch))
     t_sub, _ = median_time(lambda: sudoku.solve_all(sub), repeat)
     rows.append((f"solve_all, default (first {len(sub)})", len(sub) / t_sub))
-    rows.append((f"dlx.batch (first {len(sub)})", len(sub) / t_batch))
-    rows.append((f"  of which kernel (first {len(sub)})", len(sub) / out.seconds))
 
     items = option_items(problem)
     n_items = len(problem.primary)
@@ -166,10 +180,10 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
 
 
 def report(rows, rate: float, load: float) -> None:
-    """Print the table of rates, each against ``rate`` (solve_all's)."""
-    print(f"{'method':40s} {'puzzles/s':>12s} {'vs solve_all':>13s}")
+    """Print the table of rates, each against ``rate`` (the old default's)."""
+    print(f"{'method':52s} {'puzzles/s':>10s} {'vs old':>8s}")
     for name, value in rows:
-        print(f"{name:40s} {value:12,.0f} {value / rate:12.2f}x")
+        print(f"{name:52s} {value:10,.0f} {value / rate:7.2f}x")
     print(f"load average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after")
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import problems
+from sudoku_checks import DIAGONAL_JIGSAWS, check_solution, load_lines, puzzlekit_pairs
 
 import dlx
 from dlx.tightlayout import fits
@@ -36,12 +37,14 @@ def batches(draw):
 
 @pytest.mark.oracle  # CI runs these again without the JIT
 @settings(max_examples=300, deadline=None)
-@given(batches(), st.sampled_from([None, "domination"]), st.integers(1, 4))
-def test_random_problems_against_the_naive_solver(case, propagate, limit):
+@given(batches(), st.sampled_from([None, 1, 2, 3]), st.integers(1, 4))
+def test_random_problems_against_the_naive_solver(case, domination, limit):
+    """Plain, and with item domination of items of up to 1, 2 or 3 live options."""
     problem, sets = case
     assert fits(problem)
     every = naive_solutions(problem)
-    result = dlx.batch(problem, sets, limit, propagate=propagate, engine="tight")
+    rule = {} if domination is None else {"propagate": "domination", "domination": domination}
+    result = dlx.batch(problem, sets, limit, engine="tight", **rule)
     for forced, found, first in zip(sets, result.counts.tolist(), result.first, strict=True):
         expected = [s for s in every if s >= set(forced)]
         assert found == min(len(expected), limit)
@@ -60,19 +63,71 @@ def test_limit_depth_and_engine_are_checked():
         dlx.batch(problem, [[]], engine="fast")
     with pytest.raises(dlx.ProblemError, match="depth 1 is too small"):
         dlx.batch(problem, [[]], depth=1, engine="tight")
-    with pytest.raises(dlx.ProblemError):
-        dlx.batch(problem, [[5]], engine="tight")  # no option 5
+    for engine in ("dlx", "tight"):  # the same errors from both kernels
+        with pytest.raises(dlx.ProblemError, match="forced option 5 does not exist"):
+            dlx.batch(problem, [[0], [5]], engine=engine)
+        with pytest.raises(dlx.ProblemError, match="cover item 'a' more than 1 times"):
+            dlx.batch(problem, [[1], [0, 1, 2]], engine=engine)
+        with pytest.raises(dlx.ProblemError, match="start must rise"):
+            dlx.batch(problem, [0, 1], start=[0, 3], engine=engine)
+    with pytest.raises(ValueError, match="domination must be an integer >= 1"):
+        dlx.batch(problem, [[]], engine="tight", propagate="domination", domination=0)
+    with pytest.raises(ValueError, match="goes with propagate='domination'"):
+        dlx.batch(problem, [[]], engine="tight", domination=2)
+    with pytest.raises(ValueError, match="a setting of the tight engine"):
+        dlx.batch(problem, [[]], propagate="domination", domination=2)
 
 
-@pytest.mark.parametrize("propagate", [None, "domination"])
-def test_sudoku_answers_agree_with_the_dancing_links_batch(propagate):
+@pytest.mark.parametrize("domination", [None, 1, 2])
+def test_sudoku_answers_agree_with_the_dancing_links_batch(domination):
     puzzles = sudoku.parse_all((DATA / "forum_hardest_1106.txt").read_text())[:40]
-    problem = sudoku.build(puzzles[0]).with_propagation(propagate)
+    problem = sudoku.build(puzzles[0]).with_propagation(domination and "domination")
     sets = [sudoku.forced(p) for p in puzzles]
-    tight = dlx.batch(problem, sets, 2, engine="tight")
+    tight = dlx.batch(problem, sets, 2, engine="tight", domination=domination)
     links = dlx.batch(problem, sets, 2, engine="dlx")
     assert tight.counts.tolist() == [1] * len(puzzles)  # forum-hardest: one solution each
     assert np.array_equal(tight.counts, links.counts)
     for p, a, b in zip(puzzles, tight.first, links.first, strict=True):
         assert sorted(a) == sorted(b)
         assert sudoku.faults(p, sudoku.decode(p, a)) == []
+
+
+def test_domination_shrinks_sudoku_trees():
+    """Singles taken in place, then pairs too (pointing and claiming): fewer nodes each."""
+    puzzles = sudoku.parse_all((DATA / "forum_hardest_1106.txt").read_text())[:40]
+    problem = sudoku.build(puzzles[0])
+    sets = [sudoku.forced(p) for p in puzzles]
+    plain = dlx.batch(problem.with_propagation(None), sets, 2, engine="tight")
+    nodes = [plain.nodes.sum()]
+    for cap in (1, 2):
+        result = dlx.batch(problem, sets, 2, engine="tight", domination=cap)
+        assert np.array_equal(result.counts, plain.counts)
+        nodes.append(result.nodes.sum())
+    assert nodes[0] > nodes[1] > nodes[2]
+
+
+def sudoku_lists() -> dict[str, list]:
+    """Lists of every shape the adapter takes: 9x9 and 16x16 boxes, jigsaws, jigsaws
+    with diagonals, and puzzles with several solutions."""
+    pairs = puzzlekit_pairs("Sudoku")
+    return {
+        "16x16 and 9x9": [p for p, _ in pairs if p.side == 16] + [p for p, _ in pairs][:10],
+        "jigsaw": [p for p, _ in puzzlekit_pairs("JigsawSudoku")][::40],
+        "jigsaw X": [
+            p for p, _ in puzzlekit_pairs("JigsawSudoku", sorted(DIAGONAL_JIGSAWS), diagonals=True)
+        ],
+        "two or more": load_lines("serg_benchmark_first200.txt", 20),
+    }
+
+
+@pytest.mark.parametrize("name", ["16x16 and 9x9", "jigsaw", "jigsaw X", "two or more"])
+def test_solve_all_on_the_tight_batch_every_shape(name):
+    """``sudoku.solve_all`` forced onto the tight batch: the counts of the dancing-links
+    batch, every first answer through the checker."""
+    puzzles = sudoku_lists()[name]
+    tight = sudoku.solve_all(puzzles, limit=3, engine="tight")
+    links = sudoku.solve_all(puzzles, limit=3, engine="dlx")
+    assert [r.count for r in tight] == [r.count for r in links]
+    assert all(r.count >= 1 for r in tight)
+    for puzzle, result in zip(puzzles, tight, strict=True):
+        check_solution(puzzle, result.values)
