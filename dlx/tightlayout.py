@@ -270,10 +270,13 @@ def _secondary_groups(option_of, code, colour, n_primary):
 
 
 def _bit_order(option_of, code, n_options) -> np.ndarray:
-    """The problem's options in bit order: by their first *small* primary item (one with
-    at most the median number of options: a tiling's cells, not its pieces), options
-    without one by their first primary item, and options without primary items last;
-    so that the options of a small item lie in a band of nearby words."""
+    """The problem's options in bit order, so that the options of an item lie in a band
+    of nearby words: of two orders, the one whose bands (``_band_words``) are fewer
+    words in all. One sorts by the first *small* primary item of each option (one with
+    at most the median number of options: a tiling's cells, not its pieces, when the
+    pieces come first), the other by its first primary item (the cells, when they come
+    first and the pieces have as many options as a cell: a 3-D box); options without
+    such an item by their first primary item, those without primary items last."""
     primary = code >= 0
     size = np.bincount(code[primary])
     small = primary.copy()
@@ -283,7 +286,23 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
     np.minimum.at(first, option_of[primary], code[primary])
     first_small = np.full(n_options, big, np.int64)
     np.minimum.at(first_small, option_of[small], code[small])
-    return np.lexsort((first, first_small))
+    orders = [np.lexsort((first, first_small)), np.argsort(first, kind="stable")]
+    return min(orders, key=lambda order: _band_words(order, option_of[primary], code[primary]))
+
+
+def _band_words(order, option_of, item) -> int:
+    """The words of all the items' bands when the options take bits in ``order``
+    (``option_of``, ``item``: the primary entries)."""
+    bit_of = np.empty(len(order), np.int64)
+    bit_of[order] = np.arange(len(order))
+    word = bit_of[option_of] >> 6
+    n = int(item.max(initial=-1)) + 1
+    low = np.full(n, np.iinfo(np.int64).max, np.int64)
+    high = np.full(n, -1, np.int64)
+    np.minimum.at(low, item, word)
+    np.maximum.at(high, item, word)
+    has = high >= 0
+    return int((high[has] - low[has] + 1).sum())
 
 
 def _last_item_order(option_of, code, n_options) -> np.ndarray:

@@ -55,9 +55,11 @@ class Case:
     source: str
 
 
-def tiling_case(name: str, board, pieces: str, expected: int, source: str, symmetry=True):
+def tiling_case(
+    name: str, board, pieces: str, expected: int, source: str, symmetry=True, lattice=None
+):
     """A polyform tiling, symmetry broken as ``python -m puzzles polyform`` does."""
-    puzzle = tiling.make_puzzle(board, pieces)
+    puzzle = tiling.make_puzzle(board, pieces, lattice=lattice)
     plan = tiling.plan_symmetry(puzzle, fallback=True) if symmetry else None
     return Case(name, [(tiling.build(puzzle, plan), (), None)], expected, source)
 
@@ -136,6 +138,14 @@ CASES = {
         "the restricted problem's count; puzzles.polyform reduces it to 3,940 distinct: "
         + PP
         + "solid_pentominoes.py (tests/test_polyform.py)",
+    ),  # fmt: skip
+    "bedlam": lambda: tiling_case(
+        "bedlam",
+        "4x4x4",
+        str(ROOT / "data/polyform/bedlam_pieces.txt"),
+        19186,
+        "19,186 up to rotation: Simon Tatham's bedlam.c (github.com/rdebath/sgt, puzzles/bedlam.c)",
+        lattice="cubic",
     ),  # fmt: skip
     "tetrasticks": lambda: tiling_case(
         "tetrasticks", "5x5", "tetrasticks,-H", 72, "72 omitting H: " + PP + "tetrasticks.py"

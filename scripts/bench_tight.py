@@ -17,7 +17,8 @@ search counts 4,036, which that command reduces to 3,940 distinct); ``sticks``
 (tetrasticks without H on the 5x5 square grid, 72 distinct); ``queens13`` and
 ``queens15`` (n queens as XCC: ranks and files primary, diagonals secondary; 73,712
 and 2,279,184, OEIS A000170); ``pent6x10`` (the 12 pentominoes in 6x10, symmetry
-broken: 2,339).
+broken: 2,339); ``bedlam`` (the Bedlam cube: 13 pieces in 4x4x4, 19,186 up to
+rotation, Simon Tatham's ``bedlam.c``; ``data/polyform/SOURCES.md``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ import dlx  # noqa: E402
 from puzzles import polyomino as pm  # noqa: E402
 from puzzles.polyform import tiling  # noqa: E402
 
+BEDLAM = Path(__file__).resolve().parent.parent / "data/polyform/bedlam_pieces.txt"
+
 
 def queens(n: int) -> dlx.Problem:
     """n queens: ranks and files primary, both diagonals secondary."""
@@ -52,9 +55,9 @@ def queens(n: int) -> dlx.Problem:
     return p
 
 
-def polyform(board: str, pieces: str) -> dlx.Problem:
+def polyform(board: str, pieces: str, lattice: str | None = None) -> dlx.Problem:
     """The symmetry-broken problem of ``python -m puzzles polyform`` for a board."""
-    puzzle = tiling.make_puzzle(board, pieces)
+    puzzle = tiling.make_puzzle(board, pieces, lattice=lattice)
     return tiling.build(puzzle, tiling.plan_symmetry(puzzle, fallback=True))
 
 
@@ -70,6 +73,7 @@ CASES = {
     "queens13": lambda: queens(13),
     "queens15": lambda: queens(15),
     "pent6x10": lambda: pentominoes("6x10"),
+    "bedlam": lambda: polyform("4x4x4", str(BEDLAM), "cubic"),
 }
 KNUTH = ("ssxcc", "dlx1")
 

@@ -68,6 +68,19 @@ def test_tables_past_the_limit_are_refused(monkeypatch):
         TightSearch(queens(8))
 
 
+def test_table_bytes_add_up():
+    """A search's bytes: the layout's arrays, the search's rows and the memo's table."""
+    problem = queens(8)
+    lay = layout(problem)
+    bare = TightSearch(problem)
+    assert bare.table_bytes() == lay.table_bytes() + lay.search_bytes()
+    assert lay.table_bytes() >= lay.conflict.nbytes == lay.n_options * lay.words * 8
+    memo = TightMemo.of(problem)
+    assert TightSearch(problem, memo=memo).table_bytes() == bare.table_bytes() + memo.nbytes
+    rows = bare._state._replace(memo=None, stats=None, memo_stats=None)
+    assert sum(a.nbytes for a in rows if a is not None) <= lay.search_bytes()
+
+
 def test_layout_groups_match_the_options():
     """Each primary item's group holds exactly its options; a coloured entry's group
     holds the options that give its item another colour or none."""
