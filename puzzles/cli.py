@@ -255,8 +255,9 @@ def run(command: Command, request: Request) -> int:
         puzzles = command.read(text, request)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
-    request = _settled(command, request, puzzles, name)
     progress = sys.stderr.isatty() if request.progress is None else request.progress
+    _announce_and_export(command, request, puzzles, progress)
+    request = _settled(command, request, puzzles, name)
     check_all()  # every input is read (board and piece files too): none is an output
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(request.out) as sink:
@@ -274,6 +275,19 @@ def run(command: Command, request: Request) -> int:
         puzzles_text += f"{printer.found} solutions, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
+
+
+def _announce_and_export(command: Command, request: Request, puzzles: list, progress) -> None:
+    """What a command's hooks ask said and written once its puzzles are read: a line
+    on stderr when a bar is wanted (``announce``), files with a line naming each
+    (``exports``)."""
+    for puzzle in puzzles:
+        if progress and command.announce is not None:
+            print(command.announce(puzzle), file=sys.stderr)
+        for export in command.exports(puzzle, request) if command.exports is not None else ():
+            with open_text(export.path) as f:
+                f.write(export.text)
+            print(f"wrote {export.path} ({export.note})", file=sys.stderr)
 
 
 def _write_action(output, out: str | None) -> int:

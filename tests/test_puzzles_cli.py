@@ -5,6 +5,7 @@ prints in JSON is read back and checked by the adapter's own ``faults`` (written
 the rules alone); counts are checked against the solutions listed.
 """
 
+import ast
 import importlib
 import json
 import re
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from shared import watchdog
 
+import dlx
 from puzzles import cli, loop, pipes, slitherlink, sudoku, tectonic
 from puzzles.cli import COMMANDS, main
 from puzzles.command import Command, Input
@@ -515,6 +517,52 @@ def test_a_default_mode_derives_a_request(monkeypatch, capsys):
     parsed, search = seen
     assert not parsed.count and parsed.workers is None  # as parsed
     assert search["workers"] == 2  # the command's default, for a count
+
+
+def test_adapters_only_translate():
+    """No module of ``puzzles`` but the command layer prints, writes a file or touches
+    standard output or error: what is said or written beside the answers, the layer
+    says and writes from what the hooks return (``announce``, ``exports``, ``act``)."""
+    writes = {"print", "open", "open_text"}
+    done = []
+    for path in sorted((ROOT / "puzzles").rglob("*.py")):
+        if path == ROOT / "puzzles" / "cli.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+            if name in writes or name.endswith(("write_text", "write_bytes", ".flush")):
+                done.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+            elif name.endswith(".write") and name != "dlx.write":  # (dlx.write: a text)
+                done.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+            elif isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr"):
+                done.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert done == []
+
+
+def test_the_layer_announces_and_exports(capsys, tmp_path):
+    """A tiling's hooks say and write nothing: ``read`` gives the puzzle, ``announce``
+    the line said before its problem is built, ``exports`` the ``--dlx`` file; the
+    layer says the one (with a bar wanted) and writes the other."""
+    path = tmp_path / "strip.dlx"
+    argv = ["--board", "3x20", "--pieces", "pentominoes", "--dlx", str(path)]
+    command = cli.command_of("polyform")
+    request = cli.parse_request(command, [*argv, "--progress"])
+    (tilings,) = command.read(None, request)
+    said = command.announce(tilings)
+    assert re.fullmatch(
+        r"60 cells, 12 pieces \(12 copies\), \d+ placements; building the problem\.\.\.", said
+    )
+    (export,) = command.exports(tilings, request)
+    assert capsys.readouterr() == ("", "") and not path.exists()
+    assert export.path == str(path) and export.note.endswith(" options")
+    status, out, err = run(capsys, "polyform", *argv, "--workers", "1", "--progress")
+    assert status == 0 and "distinct solutions: 2" in out  # (Knuth, TAOCP 7.2.2.1)
+    assert err.startswith(f"{said}\nwrote {path} ({export.note})\n")
+    assert path.read_text(encoding="utf-8") == export.text
+    assert dlx.count(dlx.read(path)).solutions == 2  # the distinct tilings
+    assert run(capsys, "polyform", *argv, "--workers", "1", "--no-progress")[2].startswith(
+        f"wrote {path} ({export.note})\n"
+    )  # no bar wanted: nothing announced
 
 
 def run_help(capsys) -> str:

@@ -24,13 +24,11 @@ themselves separated by blank lines, each solution starts with a header line
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 
 import dlx
-from dlx.outputs import open_text
-from puzzles.command import Command, Input, Request
+from puzzles.command import Command, Export, Input, Request
 from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
 from puzzles.polyform import sampling, tiling
@@ -183,16 +181,8 @@ def read_solutions(text: str) -> list[str]:
 def tiling_puzzle(
     request: Request, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling.svg
 ) -> Tilings:
-    """The command's puzzle from its flags, announced on stderr when a bar is wanted."""
+    """The command's puzzle from its flags."""
     own = request.options
-    if request.progress or (request.progress is None and sys.stderr.isatty()):
-        n_copies = sum(p.copies for p in puzzle.pieces)
-        n_places = sum(len(v) for v in puzzle.placements.values())
-        print(
-            f"{len(puzzle.board)} cells, {len(puzzle.pieces)} pieces ({n_copies} copies), "
-            f"{n_places} placements; building the problem...",
-            file=sys.stderr,
-        )
     _check_engine(own.engine)
     if own.dask is not None:
         _check_dask()
@@ -208,6 +198,18 @@ def tiling_puzzle(
     )
     found.sample = sampling.from_flags(request)
     return found
+
+
+def announce(tilings: Tilings) -> str:
+    """The puzzle's size, said on stderr before its problem is built (when a bar is
+    wanted)."""
+    puzzle = tilings.puzzle
+    n_copies = sum(p.copies for p in puzzle.pieces)
+    n_places = sum(len(v) for v in puzzle.placements.values())
+    return (
+        f"{len(puzzle.board)} cells, {len(puzzle.pieces)} pieces ({n_copies} copies), "
+        f"{n_places} placements; building the problem..."
+    )
 
 
 def _check_dask() -> None:
@@ -260,15 +262,19 @@ def read(text, request: Request) -> list[Tilings]:
         puzzle = tiling.make_puzzle(own.board, own.pieces, own.one_sided, own.lattice)
     except PuzzleError as e:
         raise PuzzleError(flag_names(e)) from None
-    found = tiling_puzzle(request, puzzle)
-    if own.dlx:
-        plan = found.plan()
-        problem = tiling.build(puzzle, plan)
-        note = "every tiling" if plan is None else plan.describe()
-        with open_text(own.dlx) as f:
-            f.write(dlx.write(problem, f"{own.board} / {own.pieces}: {note}"))
-        print(f"wrote {own.dlx} ({problem.n_options} options)", file=sys.stderr)
-    return [found]
+    return [tiling_puzzle(request, puzzle)]
+
+
+def exports(tilings: Tilings, request: Request) -> list[Export]:
+    """``--dlx FILE``: the puzzle's exact-cover problem in Knuth's format."""
+    own = request.options
+    if not own.dlx:
+        return []
+    plan = tilings.plan()
+    problem = tiling.build(tilings.puzzle, plan)
+    note = "every tiling" if plan is None else plan.describe()
+    text = dlx.write(problem, f"{own.board} / {own.pieces}: {note}")
+    return [Export(own.dlx, text, f"{problem.n_options} options")]
 
 
 def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
@@ -354,7 +360,7 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
 # -- the commands -------------------------------------------------------------------------
 
 
-def tiling_command(name: str, help: str, add_arguments, read, outputs=()) -> Command:
+def tiling_command(name: str, help: str, add_arguments, read, outputs=(), exports=None) -> Command:
     """A tiling command (``polyform``, ``pentomino``): its own flags and puzzle, with what
     every tiling command shares (see the module's docstring)."""
     return Command(
@@ -366,6 +372,8 @@ def tiling_command(name: str, help: str, add_arguments, read, outputs=()) -> Com
         add_arguments=add_arguments,
         draw=draw,
         settle=sampling.settle,
+        announce=announce,
+        exports=exports,
         epilog=EPILOG,
         input=Input.FLAGS,
         workers=0,
@@ -380,4 +388,5 @@ COMMAND = tiling_command(
     add_arguments,
     read,
     outputs=("--dlx",),
+    exports=exports,
 )
