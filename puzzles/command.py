@@ -2,10 +2,11 @@
 and what it is asked (``Request``).
 
 Each adapter module declares its command once, as ``COMMAND = Command(...)``, and
-``puzzles.cli.COMMANDS`` names the module that holds it. The command layer
-(``puzzles.cli``) adds the shared flags, parses the command line once into a frozen
-``Request`` and calls the command's hooks with it; no hook writes into it (a hook that
-derives another request returns ``dataclasses.replace(request, ...)``).
+``puzzles.cli.COMMANDS`` names the module that holds it (with its help, for the
+listing). The command layer (``puzzles.cli``) adds the shared flags, parses the command
+line once into a frozen ``Request`` and calls the command's hooks with it; no hook
+writes into it (a hook that derives another request returns
+``dataclasses.replace(request, ...)``).
 
 A command's hooks (the first three required; the others have a default):
 

@@ -443,7 +443,7 @@ def protocol_adapter(monkeypatch):
         count_by_default=True,
     )
     monkeypatch.setitem(sys.modules, "fake", fake)
-    monkeypatch.setitem(cli.COMMANDS, "fake", "fake")
+    monkeypatch.setitem(cli.COMMANDS, "fake", cli.Listed("fake", fake.COMMAND.help))
     return fake
 
 
@@ -473,11 +473,34 @@ OLD_HOOKS = ("FILE_REQUIRED", "FILE_OR_STDIN", "TAKES_FILE", "COUNT_BY_DEFAULT",
 def test_every_adapter_registers_a_command(name):
     """Each module of ``COMMANDS`` declares its command once, as a ``Command`` of that
     name (hooks and settings typed fields, none looked up by name in the module)."""
-    module = importlib.import_module(COMMANDS[name])
+    module = importlib.import_module(COMMANDS[name].module)
     assert isinstance(module.COMMAND, Command) and module.COMMAND.name == name
     assert cli.command_of(name) is module.COMMAND
-    assert callable(module.COMMAND.read) and module.COMMAND.help
+    assert callable(module.COMMAND.read) and module.COMMAND.help == COMMANDS[name].help
     assert not [hook for hook in OLD_HOOKS if hasattr(module, hook)]
+
+
+def test_the_listing_imports_no_command():
+    """``python -m puzzles --help`` lists each command's help from ``COMMANDS``, with
+    none of their modules imported (``command_of`` checks that help is the command's)."""
+    modules = [listed.module for listed in COMMANDS.values()]
+    code = (
+        "import contextlib, io, sys\n"
+        "from puzzles.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        f"print([m for m in {modules!r} if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout == "[]\n", done.stderr
+
+
+def test_a_help_unlike_the_listed_one_is_refused(monkeypatch):
+    fake = protocol_adapter(monkeypatch)
+    monkeypatch.setitem(cli.COMMANDS, "fake", cli.Listed("fake", "another help"))
+    with pytest.raises(TypeError, match="help is not the one COMMANDS lists"):
+        cli.command_of("fake")
+    assert fake.COMMAND.help != "another help"
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
