@@ -4,8 +4,10 @@ What every tiling command (``polyform`` and ``pentomino``) adds to the shared co
 layer (``puzzles.cli``) is defined here once: its own flags (``add_tiling_arguments``:
 ``--one-sided``, ``--no-symmetry``, ``--restrict``, ``--breaker``, ``--engine``), its
 puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its picture functions),
-its answers (``TilingAnswer``), its searches (``solutions``, ``count``) and its
-command's declaration (``tiling_command``).
+its answers (``TilingAnswer``), its searches (``solutions``, ``count``), the line said
+before its problem is built (``announce``) and its command's declaration
+(``tiling_command``); polyform's ``--dlx FILE`` is an ``exports`` hook. Like every
+adapter's hooks, these print and write nothing: the layer does, from what they return.
 
 In the layer's words (``puzzles.command.Command``): a tiling command counts by default
 (``count_by_default``), on every core (``workers=0``), with no FILE (its ``input`` is
