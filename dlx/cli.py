@@ -1,10 +1,16 @@
-"""Command line: ``python -m dlx FILE.dlx`` prints solutions; ``--count`` counts them."""
+"""Command line: ``python -m dlx FILE.dlx`` prints solutions; ``--count`` counts them.
+
+The command line is parsed once into a frozen ``Request``; nothing writes into it (the
+defaults settled once the file is read, the time left of ``--time-limit`` and the
+number of workers, make a new one with ``dataclasses.replace``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+from dataclasses import dataclass, replace
 
 from dlx import __version__, graphcli
 from dlx.api import count, solutions
@@ -16,6 +22,37 @@ from dlx.numbers import integer, real
 from dlx.options import Parallel
 from dlx.outputs import OutputError, Outputs, run_writing
 from dlx.stopping import Interrupted, TimeLimitReached
+
+
+@dataclass(frozen=True)
+class Request:
+    """One run of ``python -m dlx``, as its command line asked it (a field a flag, named
+    as ``argparse`` names it). Frozen: a derived request is ``dataclasses.replace``."""
+
+    file: str  # the .dlx file, "-" for standard input
+    count: bool
+    limit: int | None
+    node_limit: int | None
+    time_limit: float | None  # once the file is read: what reading left of it
+    progress: bool | None  # None: a bar when standard error is a terminal
+    workers: int | None  # None: every core for a plain count, else 1 (settled in ``_main``)
+    checkpoint: str | None
+    dask: str | None
+    tasks: int | None
+    engine: str
+    propagate: str | None
+    sample: int | None  # the solution graph's flags (``dlx.graphcli``)
+    seed: int | None
+    nth: int | None
+    max_graph_nodes: int | None
+    asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
+
+
+def parse_request(argv) -> Request:
+    """The request of the command line ``argv`` (``--help`` and errors exit, as
+    argparse's)."""
+    namespace = _parser().parse_args(argv)
+    return Request(**vars(namespace), asked_time_limit=namespace.time_limit)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,16 +123,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parallel_settings(args, task_runner=None) -> Parallel | None:
+def _parallel_settings(request: Request, task_runner=None) -> Parallel | None:
     """The settings of a parallel search (None for a serial one)."""
-    if args.workers == 1 and args.dask is None and args.tasks is None:
-        if args.checkpoint is None:
+    if request.workers == 1 and request.dask is None and request.tasks is None:
+        if request.checkpoint is None:
             return None
     return Parallel(
-        workers=args.workers,
-        tasks=args.tasks,
-        checkpoint=args.checkpoint,
-        dask=args.dask,
+        workers=request.workers,
+        tasks=request.tasks,
+        checkpoint=request.checkpoint,
+        dask=request.dask,
         task_runner=task_runner,
     )
 
@@ -107,72 +144,74 @@ def main(argv=None, *, task_runner=None) -> int:
     return run_writing(_main, argv, task_runner)
 
 
-def _bad_arguments(args) -> str | None:
+def _bad_arguments(request: Request) -> str | None:
     """What is wrong with the arguments, if anything."""
     for flag, value in (
-        ("--limit", args.limit),
-        ("--node-limit", args.node_limit),
-        ("--time-limit", args.time_limit),
-        ("--workers", args.workers),
+        ("--limit", request.limit),
+        ("--node-limit", request.node_limit),
+        ("--time-limit", request.time_limit),
+        ("--workers", request.workers),
     ):
         if value is not None and value < 0:
             return f"{flag} must be >= 0, not {value}"
-    if args.tasks is not None and args.tasks < 1:
-        return f"--tasks must be >= 1, not {args.tasks}"
-    if args.checkpoint is not None and not args.count:
+    if request.tasks is not None and request.tasks < 1:
+        return f"--tasks must be >= 1, not {request.tasks}"
+    if request.checkpoint is not None and not request.count:
         return "--checkpoint needs --count"
     try:
-        Outputs({"--checkpoint": args.checkpoint}, [args.file]).check()
+        Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
     except OutputError as e:
         return str(e)
-    return graphcli.bad_arguments(args)
+    return graphcli.bad_arguments(request)
 
 
 def _main(argv, task_runner) -> int:
     """The command line's body."""
-    args = _parser().parse_args(argv)
+    request = parse_request(argv)
     started = time.monotonic()  # the time limit counts from here, reading included
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
-    bad = _bad_arguments(args)
+    progress = sys.stderr.isatty() if request.progress is None else request.progress
+    bad = _bad_arguments(request)
     if bad is not None:
         print(f"error: {bad}", file=sys.stderr)
         return 2
-    deadline = None if args.time_limit is None else started + args.time_limit
+    deadline = None if request.time_limit is None else started + request.time_limit
     try:
-        problem = read(args.file, deadline=deadline).with_propagation(args.propagate)
+        problem = read(request.file, deadline=deadline).with_propagation(request.propagate)
     except (DlxFormatError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except TimeLimitReached as e:
-        if args.count:
+        if request.count:
             print("at least 0")
-        print(f"{e} (incomplete: time limit {args.time_limit} s)", file=sys.stderr)
+        print(f"{e} (incomplete: time limit {request.time_limit} s)", file=sys.stderr)
         return 0
-    if deadline is not None:
-        args.asked_time_limit = args.time_limit  # what the summary names
-        args.time_limit = max(deadline - time.monotonic(), 0.0)
-    if args.workers is None:
-        serial = not args.count or args.node_limit is not None or args.time_limit is not None
-        args.workers = 1 if serial else 0
-    if graphcli.wanted(args):
+    if deadline is not None:  # the search gets what reading the file left
+        request = replace(request, time_limit=max(deadline - time.monotonic(), 0.0))
+    if request.workers is None:
+        limited = request.node_limit is not None or request.time_limit is not None
+        serial = not request.count or limited
+        request = replace(request, workers=1 if serial else 0)
+    if graphcli.wanted(request):
         try:
-            return graphcli.run(problem, args, progress)
+            return graphcli.run(problem, request, progress)
         except ProblemError as e:
             return _error(e)
-    parallel = _parallel_settings(args, task_runner)
-    if args.count:
-        return _count(problem, args, parallel, progress)
-    if parallel is not None and (args.node_limit is not None or args.time_limit is not None):
+    parallel = _parallel_settings(request, task_runner)
+    if request.count:
+        return _count(problem, request, parallel, progress)
+    if parallel is not None and (request.node_limit is not None or request.time_limit is not None):
         print("error: --node-limit and --time-limit need --count with --workers", file=sys.stderr)
         return 2
-    limits = {} if parallel else {"node_limit": args.node_limit, "time_limit": args.time_limit}
+    limits = {"node_limit": request.node_limit, "time_limit": request.time_limit}
+    if parallel is not None:
+        limits = {}
     try:
         stream = solutions(
             problem,
-            limit=args.limit,
+            limit=request.limit,
             progress=progress,
             parallel=parallel,
-            engine=args.engine,
+            engine=request.engine,
             **limits,
         )
     except (ImportError, ProblemError, WorkerError) as e:
@@ -194,16 +233,16 @@ def _main(argv, task_runner) -> int:
         out.flush()
         return _error(e)
     out.flush()
-    note = "" if stream.complete else _incomplete(stream.stopped_by, args)
-    print(f"engine: {stream.stats.engine or args.engine}\n{stream.stats}{note}", file=sys.stderr)
+    note = "" if stream.complete else _incomplete(stream.stopped_by, request)
+    print(f"engine: {stream.stats.engine or request.engine}\n{stream.stats}{note}", file=sys.stderr)
     return 0
 
 
-def _incomplete(stopped_by: str | None, args) -> str:
+def _incomplete(stopped_by: str | None, request: Request) -> str:
     """The summary's note on why the search stopped; a time limit as the user gave it
     (the search got what reading the file left of it)."""
     if stopped_by is not None and stopped_by.startswith("time limit"):
-        stopped_by = f"time limit {args.asked_time_limit:g} s"
+        stopped_by = f"time limit {request.asked_time_limit:g} s"
     return f" (incomplete: {stopped_by})"
 
 
@@ -214,25 +253,25 @@ def _error(error: Exception) -> int:
     return 1 if isinstance(error, WorkerError) else 2
 
 
-def _count(problem, args, parallel: Parallel | None, progress: bool) -> int:
+def _count(problem, request: Request, parallel: Parallel | None, progress: bool) -> int:
     """``--count``: the number on stdout, the statistics on stderr."""
     try:
         result = count(
             problem,
-            limit=args.limit,
-            node_limit=args.node_limit,
-            time_limit=args.time_limit,
+            limit=request.limit,
+            node_limit=request.node_limit,
+            time_limit=request.time_limit,
             progress=progress,
             parallel=parallel,
-            engine=args.engine,
+            engine=request.engine,
         )
     except (CheckpointError, ImportError, ProblemError, WorkerError) as e:
         return _error(e)
     print(result.solutions if result.complete else f"at least {result.solutions}")
-    note = "" if result.complete else _incomplete(result.stopped_by, args)
+    note = "" if result.complete else _incomplete(result.stopped_by, request)
     resumed = ""
-    if args.checkpoint is not None:
+    if request.checkpoint is not None:
         done = f"{result.resumed} of {result.tasks} subproblems"
-        resumed = f"; {args.checkpoint}: {done} were done before"
+        resumed = f"; {request.checkpoint}: {done} were done before"
     print(f"engine: {result.stats.engine}\n{result.stats}{note}{resumed}", file=sys.stderr)
     return 0

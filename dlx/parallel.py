@@ -238,7 +238,8 @@ def _parallel_run(
 ) -> ParallelRun:
     """Count the solutions of ``problem`` in tasks and say how each went (for tests
     and benchmarks; ``dlx.count`` returns only the count). The settings come as
-    ``parallel=Parallel(...)`` or as keywords (``workers`` 0 or None: every core)."""
+    ``parallel=Parallel(...)`` or as keywords; ``workers=0`` is every core, and
+    ``workers=None`` (not given) keeps ``parallel``'s workers (every core without it)."""
     if workers is not None:
         settings["workers"] = workers
     options = merge_options(parallel, **settings)

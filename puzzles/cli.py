@@ -22,9 +22,11 @@ refused in one line naming the file, line and cell (exit status 2).
 
 How a command joins: its adapter module declares ``COMMAND = puzzles.command.Command(...)``
 (its name, help, hooks and settings: see ``puzzles.command``), and ``COMMANDS`` here
-names that module. The command line is parsed once into a frozen ``puzzles.command.Request``
-that every hook is given; nothing writes into it (the defaults this layer settles, such as
-a command's default count or workers, make a new one with ``dataclasses.replace``).
+names that module with the command's help (``--help`` lists the commands without
+importing their modules; ``command_of`` checks the two helps agree). The command line
+is parsed once into a frozen ``puzzles.command.Request`` that every hook is given;
+nothing writes into it (the defaults this layer settles, such as a command's default
+count or workers, make a new one with ``dataclasses.replace``).
 
 Ctrl-C or SIGTERM stops a command with one line, "interrupted: at least N solutions"
 where N is known (``dlx.Interrupted``: the count so far, or the answers listed so far),
@@ -40,6 +42,7 @@ import sys
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from dlx import CheckpointError, Interrupted, WorkerError, compiling
 from dlx.numbers import integer, real
@@ -48,14 +51,27 @@ from dlx.stopping import TimeLimitReached
 from puzzles.command import Command, Input, Request
 from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
 
-COMMANDS = {  # each command's name, and the module that declares it (its ``COMMAND``)
-    "pentomino": "puzzles.polyomino",
-    "polyform": "puzzles.polyform.cli",
-    "sudoku": "puzzles.sudoku",
-    "tectonic": "puzzles.tectonic",
-    "loop": "puzzles.loop",
-    "pipes": "puzzles.pipes",
-    "slitherlink": "puzzles.slitherlink",
+
+class Listed(NamedTuple):
+    """A command's line in ``COMMANDS``: the module that declares it (its ``COMMAND``)
+    and the command's one-line help, listed by ``--help`` without importing the module
+    (``command_of`` refuses a command whose help is not this one)."""
+
+    module: str
+    help: str
+
+
+COMMANDS = {  # each command's name: its module and help
+    "pentomino": Listed("puzzles.polyomino", "tile a board with polyominoes (count, list, draw)"),
+    "polyform": Listed(
+        "puzzles.polyform.cli",
+        "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
+    ),
+    "sudoku": Listed("puzzles.sudoku", "solve, count or generate sudoku (any size, jigsaw, X)"),
+    "tectonic": Listed("puzzles.tectonic", "solve tectonic / suguru"),
+    "loop": Listed("puzzles.loop", "infinity loop: turn tiles until every pipe meets a pipe"),
+    "pipes": Listed("puzzles.pipes", "place a given set of pipe tiles on a board"),
+    "slitherlink": Listed("puzzles.slitherlink", "draw the single loop of a slitherlink"),
 }
 
 DESCRIPTION = """\
@@ -94,9 +110,12 @@ def version() -> str:
 
 def command_of(name: str) -> Command:
     """The command ``name`` (``COMMANDS``), as its module declares it."""
-    found = importlib.import_module(COMMANDS[name]).COMMAND
+    listed = COMMANDS[name]
+    found = importlib.import_module(listed.module).COMMAND
     if not isinstance(found, Command) or found.name != name:
-        raise TypeError(f"{COMMANDS[name]}.COMMAND is not the Command {name!r}")
+        raise TypeError(f"{listed.module}.COMMAND is not the Command {name!r}")
+    if found.help != listed.help:
+        raise TypeError(f"{listed.module}.COMMAND's help is not the one COMMANDS lists")
     return found
 
 
@@ -110,8 +129,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        sub.add_parser(name, help=command_of(name).help, add_help=False)
+    for name, listed in COMMANDS.items():  # (no command's module imported)
+        sub.add_parser(name, help=listed.help, add_help=False)
     return parser
 
 
@@ -255,8 +274,9 @@ def run(command: Command, request: Request) -> int:
         puzzles = command.read(text, request)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
-    request = _settled(command, request, puzzles, name)
     progress = sys.stderr.isatty() if request.progress is None else request.progress
+    _announce_and_export(command, request, puzzles, progress)
+    request = _settled(command, request, puzzles, name)
     check_all()  # every input is read (board and piece files too): none is an output
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(request.out) as sink:
@@ -274,6 +294,19 @@ def run(command: Command, request: Request) -> int:
         puzzles_text += f"{printer.found} solutions, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
+
+
+def _announce_and_export(command: Command, request: Request, puzzles: list, progress) -> None:
+    """What a command's hooks ask said and written once its puzzles are read: a line
+    on stderr when a bar is wanted (``announce``), files with a line naming each
+    (``exports``)."""
+    for puzzle in puzzles:
+        if progress and command.announce is not None:
+            print(command.announce(puzzle), file=sys.stderr)
+        for export in command.exports(puzzle, request) if command.exports is not None else ():
+            with open_text(export.path) as f:
+                f.write(export.text)
+            print(f"wrote {export.path} ({export.note})", file=sys.stderr)
 
 
 def _write_action(output, out: str | None) -> int:

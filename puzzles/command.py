@@ -2,10 +2,11 @@
 and what it is asked (``Request``).
 
 Each adapter module declares its command once, as ``COMMAND = Command(...)``, and
-``puzzles.cli.COMMANDS`` names the module that holds it. The command layer
-(``puzzles.cli``) adds the shared flags, parses the command line once into a frozen
-``Request`` and calls the command's hooks with it; no hook writes into it (a hook that
-derives another request returns ``dataclasses.replace(request, ...)``).
+``puzzles.cli.COMMANDS`` names the module that holds it (with its help, for the
+listing). The command layer (``puzzles.cli``) adds the shared flags, parses the command
+line once into a frozen ``Request`` and calls the command's hooks with it; no hook
+writes into it (a hook that derives another request returns
+``dataclasses.replace(request, ...)``).
 
 A command's hooks (the first three required; the others have a default):
 
@@ -29,7 +30,15 @@ A command's hooks (the first three required; the others have a default):
   (sudoku's batch kernel), used when no time limit or workers are asked for;
 - ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``settle(request) -> Request``: the request its puzzles are searched with, once they
-  are read (the tilings' ``--sample`` lists every draw: ``all=True``).
+  are read (the tilings' ``--sample`` lists every draw: ``all=True``);
+- ``announce(puzzle) -> str``: a line the layer says on standard error once a puzzle is
+  read, when a progress bar is wanted (the tilings' "N cells, ...; building the
+  problem...");
+- ``exports(puzzle, request) -> list[Export]``: files the layer writes once a puzzle is
+  read, each named on standard error ("wrote FILE (NOTE)"; polyform's ``--dlx``).
+
+The hooks translate: none prints, writes a file or searches by itself; what is said or
+written beside the answers, the layer says and writes from what they return.
 
 and its settings: ``epilog`` (what its flags mean for it, at the end of ``--help``),
 ``input`` (where its puzzles come from: ``Input``), ``workers`` (the default of
@@ -91,6 +100,16 @@ class Request:
 Action = str | Iterator[str] | tuple[str, int] | None
 
 
+@dataclass(frozen=True)
+class Export:
+    """A file a command asks the layer to write: its path, its text, and the note of
+    the line that names it ("wrote PATH (NOTE)")."""
+
+    path: str
+    text: str
+    note: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class Command:
     """A command of ``python -m puzzles``, as its adapter declares it (see the module's
@@ -106,6 +125,8 @@ class Command:
     tally: Callable[[list, int], list] | None = None
     draw: Callable[[list], str] | None = None
     settle: Callable[[Request], Request] | None = None
+    announce: Callable[[Any], str] | None = None
+    exports: Callable[[Any, Request], list[Export]] | None = None
     epilog: str | None = None
     input: Input = Input.FILE
     workers: int = 1

@@ -39,20 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 import dlx  # noqa: E402
 from puzzles import polyomino as pm  # noqa: E402
 from puzzles.polyform import tiling  # noqa: E402
+from puzzles.queens import queens  # noqa: E402
 
 BEDLAM = Path(__file__).resolve().parent.parent / "data/polyform/bedlam_pieces.txt"
-
-
-def queens(n: int) -> dlx.Problem:
-    """n queens: ranks and files primary, both diagonals secondary."""
-    p = dlx.Problem(
-        primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
-        secondary=[f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)],
-    )
-    for i in range(n):
-        for j in range(n):
-            p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
-    return p
 
 
 def polyform(board: str, pieces: str, lattice: str | None = None) -> dlx.Problem:

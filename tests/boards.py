@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dlx
+from puzzles.queens import queens  # noqa: F401 (the tests' n queens: a public example)
 
 
 def dominoes(height: int, width: int) -> dlx.Problem:
-    """Domino tilings of a rectangle: a primary item per cell, an option per domino."""
+    """Domino tilings of a rectangle: a primary item per cell, an option per domino
+    (the n x 2 strip has ``fibonacci(n + 1)``)."""
     p = dlx.Problem(primary=[f"{r},{c}" for r in range(height) for c in range(width)])
     for r in range(height):
         for c in range(width):
@@ -16,16 +18,12 @@ def dominoes(height: int, width: int) -> dlx.Problem:
     return p
 
 
-def queens(n: int) -> dlx.Problem:
-    """n queens: ranks and files primary, both diagonals secondary."""
-    p = dlx.Problem(
-        primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
-        secondary=[f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)],
-    )
-    for i in range(n):
-        for j in range(n):
-            p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"], name=f"{i},{j}")
-    return p
+def fibonacci(n: int) -> int:
+    """F(n), F(1) = F(2) = 1."""
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
 
 
 def queens_ok(n: int, names) -> bool:

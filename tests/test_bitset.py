@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from shared import as_set, checked_solutions, stream_to_end
+from shared import as_set, checked_solutions
 
 import dlx
 from dlx import bitsearch, engines
@@ -281,28 +281,6 @@ def _scott():
     return dlx.read(str(DATA / "dlx" / "scott_sym.dlx"))
 
 
-def test_limits_and_streams():
-    problem = _scott()
-    assert dlx.count(problem, limit=10, engine="bitset").solutions == 10
-    assert not dlx.count(problem, limit=10, engine="bitset").complete
-    stopped = dlx.count(problem, node_limit=50, engine="bitset")
-    assert not stopped.complete and stopped.stats.nodes == 50
-    assert "node limit 50" in stopped.stopped_by
-    stream = dlx.solutions(problem, limit=3, engine="bitset")
-    assert len([check(problem, s.options) for s in stream]) == 3
-    assert stream.stopped_by == "solution limit 3" and not stream.complete
-    full = bit_solutions(problem)
-    assert len(full) == len(as_set(full)) == 65
-
-
-def test_small_budgets_resume_to_the_same_answer():
-    problem = _scott()
-    search = BitsetSearch(problem, budget=7)  # pause every few nodes
-    found = stream_to_end(search)
-    assert len(as_set(found)) == 65
-    assert search.fraction() == 1.0
-
-
 @pytest.mark.parametrize("name", ["scott_sym", "pent6x10_sym"])
 def test_a_memo_that_collides_or_grows_stays_exact(name, monkeypatch):
     """Eight two-row buckets (every key collides), and a table that grows between two
@@ -332,30 +310,6 @@ def test_forced_options_are_reported():
 
 
 # -- exact counts at any size -----------------------------------------------------------
-
-
-def fibonacci(n: int) -> int:
-    """F(n), F(1) = F(2) = 1."""
-    a, b = 0, 1
-    for _ in range(n):
-        a, b = b, a + b
-    return a
-
-
-@pytest.mark.parametrize("n", [10, 92, 93, 200, 400])
-def test_domino_strips_are_exact(n):
-    # the n x 2 strip has F(n + 1) domino tilings; F(93) < 2**64 < F(94)
-    problem = dominoes(n, 2)
-    search = BitsetSearch(problem, memo=BitMemo.of(problem))
-    while search.run() == PAUSED:
-        pass
-    expected = fibonacci(n + 1)
-    assert search.solutions == expected
-    limbs = 1
-    while expected >= 1 << (64 * limbs):
-        limbs *= 2
-    assert search.limbs == limbs  # started with one limb, doubled as the count grew
-    assert dlx.count(problem, engine="bitset").solutions == expected
 
 
 # -- the engine through the public API ---------------------------------------------------

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import FrozenInstanceError, fields, replace
 from pathlib import Path
 
 import pytest
 
 import dlx
-from dlx.cli import main
+from dlx import cli
+from dlx.cli import main, parse_request
 from dlx.verify import check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +84,22 @@ def test_time_limit_summary_names_the_limit_given(workers, capsys):
     out, err = capsys.readouterr()
     assert out.startswith("at least ")
     assert err.rstrip().endswith("(incomplete: time limit 0.3 s)"), err
+
+
+def test_the_request_is_frozen():
+    """The command line is parsed once into a frozen ``Request`` (every flag a field):
+    what ``main`` settles later (the time left, the workers) is a new request
+    (``dataclasses.replace``), the first unchanged."""
+    request = parse_request(["--count", "--time-limit", "2", "problem.dlx"])
+    assert request.count and request.file == "problem.dlx" and request.workers is None
+    assert request.time_limit == request.asked_time_limit == 2
+    with pytest.raises(FrozenInstanceError):
+        request.workers = 1
+    settled = replace(request, workers=1, time_limit=1.5)
+    assert (settled.workers, settled.time_limit, settled.asked_time_limit) == (1, 1.5, 2)
+    assert request.workers is None and request.time_limit == 2
+    flags = vars(cli._parser().parse_args(["problem.dlx"]))
+    assert set(flags) | {"asked_time_limit"} == {f.name for f in fields(request)}
 
 
 def test_module_entry_point():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from shared import stream_to_end
+from shared import as_set, checked_solutions, stream_to_end
 
 import dlx
 from dlx import bitlayout
@@ -18,7 +18,7 @@ from dlx.codes import DONE, LEAF, PAUSED
 from dlx.driver import Driver
 from dlx.engines import ENGINES
 from dlx.verify import check
-from tests.boards import dominoes
+from tests.boards import dominoes, fibonacci, queens
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
 with open(DATA / "EXPECTED.tsv") as f:
@@ -135,6 +135,61 @@ def test_split_paths_replay_the_tree(engine):
                 sub.sanity()
             counted += sub.solutions
         assert counted == EXPECTED["scott_sym"]
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_limits_and_streams(engine):
+    """A solution limit, a node limit and a limited stream stop every kernel where
+    asked (each solution checked); unlimited, its stream lists every solution once."""
+    problem = dlx.read(DATA / "scott_sym.dlx")
+    assert dlx.count(problem, limit=10, engine=engine).solutions == 10
+    assert not dlx.count(problem, limit=10, engine=engine).complete
+    stopped = dlx.count(problem, node_limit=50, engine=engine)
+    assert not stopped.complete and stopped.stats.nodes == 50
+    assert "node limit 50" in stopped.stopped_by
+    stream = dlx.solutions(problem, limit=3, engine=engine)
+    assert len([check(problem, s.options) for s in stream]) == 3
+    assert stream.stopped_by == "solution limit 3" and not stream.complete
+    full = checked_solutions(ENGINES[engine].search(problem))
+    assert len(full) == len(as_set(full)) == EXPECTED["scott_sym"]  # 65
+
+
+@pytest.mark.parametrize(
+    ("engine", "problem", "budget", "expected"),
+    [
+        ("bitset", lambda: dlx.read(DATA / "scott_sym.dlx"), 7, EXPECTED["scott_sym"]),
+        ("tight", lambda: queens(7), 3, 40),  # OEIS A000170
+    ],
+)
+def test_small_budgets_resume_to_the_same_answer(engine, problem, budget, expected):
+    """A search paused every few nodes (its state sane at each pause) streams every
+    solution once, each checked, and ends with its progress fraction at 1."""
+    search = ENGINES[engine].search(problem(), budget=budget)
+    found = checked_solutions(search)
+    assert len(as_set(found)) == len(found) == expected
+    assert search.fraction() == 1.0
+
+
+@pytest.mark.parametrize(
+    ("engine", "n"),
+    [*[(e, n) for e in ("bitset", "tight") for n in (10, 92, 93, 200)], ("bitset", 400)],
+)
+def test_domino_strips_are_exact(engine, n):
+    """The n x 2 strip has F(n + 1) domino tilings, F(93) < 2**64 < F(94): the count
+    (with the kernel's memo, its state sane at every pause) starts with one limb and
+    doubles them as it grows."""
+    problem = dominoes(n, 2)
+    row = ENGINES[engine]
+    search = row.search(problem, memo=row.memo(problem))
+    while search.run() == PAUSED:
+        search.sanity()
+    expected = fibonacci(n + 1)
+    assert search.solutions == expected
+    limbs = 1
+    while expected >= 1 << (64 * limbs):
+        limbs *= 2
+    assert search.limbs == limbs  # started with one limb, doubled as the count grew
+    assert dlx.count(problem, engine=engine).solutions == expected
 
 
 @pytest.mark.parametrize("engine", ["bitset", "tight"])

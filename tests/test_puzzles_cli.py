@@ -5,6 +5,7 @@ prints in JSON is read back and checked by the adapter's own ``faults`` (written
 the rules alone); counts are checked against the solutions listed.
 """
 
+import ast
 import importlib
 import json
 import re
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from shared import watchdog
 
+import dlx
 from puzzles import cli, loop, pipes, slitherlink, sudoku, tectonic
 from puzzles.cli import COMMANDS, main
 from puzzles.command import Command, Input
@@ -441,7 +443,7 @@ def protocol_adapter(monkeypatch):
         count_by_default=True,
     )
     monkeypatch.setitem(sys.modules, "fake", fake)
-    monkeypatch.setitem(cli.COMMANDS, "fake", "fake")
+    monkeypatch.setitem(cli.COMMANDS, "fake", cli.Listed("fake", fake.COMMAND.help))
     return fake
 
 
@@ -471,11 +473,34 @@ OLD_HOOKS = ("FILE_REQUIRED", "FILE_OR_STDIN", "TAKES_FILE", "COUNT_BY_DEFAULT",
 def test_every_adapter_registers_a_command(name):
     """Each module of ``COMMANDS`` declares its command once, as a ``Command`` of that
     name (hooks and settings typed fields, none looked up by name in the module)."""
-    module = importlib.import_module(COMMANDS[name])
+    module = importlib.import_module(COMMANDS[name].module)
     assert isinstance(module.COMMAND, Command) and module.COMMAND.name == name
     assert cli.command_of(name) is module.COMMAND
-    assert callable(module.COMMAND.read) and module.COMMAND.help
+    assert callable(module.COMMAND.read) and module.COMMAND.help == COMMANDS[name].help
     assert not [hook for hook in OLD_HOOKS if hasattr(module, hook)]
+
+
+def test_the_listing_imports_no_command():
+    """``python -m puzzles --help`` lists each command's help from ``COMMANDS``, with
+    none of their modules imported (``command_of`` checks that help is the command's)."""
+    modules = [listed.module for listed in COMMANDS.values()]
+    code = (
+        "import contextlib, io, sys\n"
+        "from puzzles.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        f"print([m for m in {modules!r} if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout == "[]\n", done.stderr
+
+
+def test_a_help_unlike_the_listed_one_is_refused(monkeypatch):
+    fake = protocol_adapter(monkeypatch)
+    monkeypatch.setitem(cli.COMMANDS, "fake", cli.Listed("fake", "another help"))
+    with pytest.raises(TypeError, match="help is not the one COMMANDS lists"):
+        cli.command_of("fake")
+    assert fake.COMMAND.help != "another help"
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -515,6 +540,52 @@ def test_a_default_mode_derives_a_request(monkeypatch, capsys):
     parsed, search = seen
     assert not parsed.count and parsed.workers is None  # as parsed
     assert search["workers"] == 2  # the command's default, for a count
+
+
+def test_adapters_only_translate():
+    """No module of ``puzzles`` but the command layer prints, writes a file or touches
+    standard output or error: what is said or written beside the answers, the layer
+    says and writes from what the hooks return (``announce``, ``exports``, ``act``)."""
+    writes = {"print", "open", "open_text"}
+    done = []
+    for path in sorted((ROOT / "puzzles").rglob("*.py")):
+        if path == ROOT / "puzzles" / "cli.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+            if name in writes or name.endswith(("write_text", "write_bytes", ".flush")):
+                done.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+            elif name.endswith(".write") and name != "dlx.write":  # (dlx.write: a text)
+                done.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+            elif isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr"):
+                done.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert done == []
+
+
+def test_the_layer_announces_and_exports(capsys, tmp_path):
+    """A tiling's hooks say and write nothing: ``read`` gives the puzzle, ``announce``
+    the line said before its problem is built, ``exports`` the ``--dlx`` file; the
+    layer says the one (with a bar wanted) and writes the other."""
+    path = tmp_path / "strip.dlx"
+    argv = ["--board", "3x20", "--pieces", "pentominoes", "--dlx", str(path)]
+    command = cli.command_of("polyform")
+    request = cli.parse_request(command, [*argv, "--progress"])
+    (tilings,) = command.read(None, request)
+    said = command.announce(tilings)
+    assert re.fullmatch(
+        r"60 cells, 12 pieces \(12 copies\), \d+ placements; building the problem\.\.\.", said
+    )
+    (export,) = command.exports(tilings, request)
+    assert capsys.readouterr() == ("", "") and not path.exists()
+    assert export.path == str(path) and export.note.endswith(" options")
+    status, out, err = run(capsys, "polyform", *argv, "--workers", "1", "--progress")
+    assert status == 0 and "distinct solutions: 2" in out  # (Knuth, TAOCP 7.2.2.1)
+    assert err.startswith(f"{said}\nwrote {path} ({export.note})\n")
+    assert path.read_text(encoding="utf-8") == export.text
+    assert dlx.count(dlx.read(path)).solutions == 2  # the distinct tilings
+    assert run(capsys, "polyform", *argv, "--workers", "1", "--no-progress")[2].startswith(
+        f"wrote {path} ({export.note})\n"
+    )  # no bar wanted: nothing announced
 
 
 def run_help(capsys) -> str:

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 
 import dlx
 from dlx import engines, tightlayout, tightsearch
-from dlx.codes import DONE, PAUSED, SOLUTION
+from dlx.codes import PAUSED
 from dlx.tightlayout import fits, layout, why_not
 from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import check, naive_solutions
-from tests.boards import dominoes, queens, queens_ok
+from tests.boards import dominoes, fibonacci, queens, queens_ok
 from tests.shared import EXPECTED, as_set, checked_solutions, examples, load
 from tests.strategies import problems
 
@@ -197,33 +197,6 @@ def test_larger_random_problems_agree_with_dlx(problem):
 # -- limits, streams, splits ----------------------------------------------------------
 
 
-def test_limits_and_streams():
-    problem = load("scott_sym")
-    assert dlx.count(problem, limit=10, engine="tight").solutions == 10
-    assert not dlx.count(problem, limit=10, engine="tight").complete
-    stopped = dlx.count(problem, node_limit=50, engine="tight")
-    assert not stopped.complete and stopped.stats.nodes == 50
-    assert "node limit 50" in stopped.stopped_by
-    stream = dlx.solutions(problem, limit=3, engine="tight")
-    assert len([check(problem, s.options) for s in stream]) == 3
-    assert stream.stopped_by == "solution limit 3" and not stream.complete
-
-
-def test_small_budgets_resume_to_the_same_answer():
-    problem = queens(7)
-    search = TightSearch(problem, budget=3)  # pause every few nodes
-    found = []
-    while True:
-        code = search.run(stream=True)
-        search.sanity()
-        if code == SOLUTION:
-            found.append(search.current_options())
-        elif code == DONE:
-            break
-    assert len(as_set(found)) == len(found) == 40  # OEIS A000170
-    assert search.fraction() == 1.0
-
-
 def test_forced_options_are_reported():
     problem = load("scott_sym")
     first = next(iter(dlx.solutions(problem, engine="tight")))
@@ -248,30 +221,6 @@ def test_parallel_and_checkpoints_agree(tmp_path):
 
 
 # -- exact counts at any size -----------------------------------------------------------
-
-
-def fibonacci(n: int) -> int:
-    """F(n), F(1) = F(2) = 1."""
-    a, b = 0, 1
-    for _ in range(n):
-        a, b = b, a + b
-    return a
-
-
-@pytest.mark.parametrize("n", [10, 92, 93, 200])
-def test_domino_strips_are_exact(n):
-    # the n x 2 strip has F(n + 1) domino tilings; F(93) < 2**64 < F(94)
-    problem = dominoes(n, 2)
-    search = TightSearch(problem, memo=TightMemo.of(problem))
-    while search.run() == PAUSED:
-        search.sanity()
-    expected = fibonacci(n + 1)
-    assert search.solutions == expected
-    limbs = 1
-    while expected >= 1 << (64 * limbs):
-        limbs *= 2
-    assert search.limbs == limbs  # started with one limb, doubled as the count grew
-    assert dlx.count(problem, engine="tight").solutions == expected
 
 
 # -- the engine through the public API and the command lines ---------------------------

@@ -4,8 +4,10 @@ What every tiling command (``polyform`` and ``pentomino``) adds to the shared co
 layer (``puzzles.cli``) is defined here once: its own flags (``add_tiling_arguments``:
 ``--one-sided``, ``--no-symmetry``, ``--restrict``, ``--breaker``, ``--engine``), its
 puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its picture functions),
-its answers (``TilingAnswer``), its searches (``solutions``, ``count``) and its
-command's declaration (``tiling_command``).
+its answers (``TilingAnswer``), its searches (``solutions``, ``count``), the line said
+before its problem is built (``announce``) and its command's declaration
+(``tiling_command``); polyform's ``--dlx FILE`` is an ``exports`` hook. Like every
+adapter's hooks, these print and write nothing: the layer does, from what they return.
 
 In the layer's words (``puzzles.command.Command``): a tiling command counts by default
 (``count_by_default``), on every core (``workers=0``), with no FILE (its ``input`` is
@@ -24,13 +26,11 @@ themselves separated by blank lines, each solution starts with a header line
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 
 import dlx
-from dlx.outputs import open_text
-from puzzles.command import Command, Input, Request
+from puzzles.command import Command, Export, Input, Request
 from puzzles.common import Answer, Answers, PuzzleError, search_options
 from puzzles.lattices import LATTICES
 from puzzles.polyform import sampling, tiling
@@ -183,16 +183,8 @@ def read_solutions(text: str) -> list[str]:
 def tiling_puzzle(
     request: Request, puzzle: tiling.Puzzle, render=tiling.render, draw=tiling.svg
 ) -> Tilings:
-    """The command's puzzle from its flags, announced on stderr when a bar is wanted."""
+    """The command's puzzle from its flags."""
     own = request.options
-    if request.progress or (request.progress is None and sys.stderr.isatty()):
-        n_copies = sum(p.copies for p in puzzle.pieces)
-        n_places = sum(len(v) for v in puzzle.placements.values())
-        print(
-            f"{len(puzzle.board)} cells, {len(puzzle.pieces)} pieces ({n_copies} copies), "
-            f"{n_places} placements; building the problem...",
-            file=sys.stderr,
-        )
     _check_engine(own.engine)
     if own.dask is not None:
         _check_dask()
@@ -208,6 +200,18 @@ def tiling_puzzle(
     )
     found.sample = sampling.from_flags(request)
     return found
+
+
+def announce(tilings: Tilings) -> str:
+    """The puzzle's size, said on stderr before its problem is built (when a bar is
+    wanted)."""
+    puzzle = tilings.puzzle
+    n_copies = sum(p.copies for p in puzzle.pieces)
+    n_places = sum(len(v) for v in puzzle.placements.values())
+    return (
+        f"{len(puzzle.board)} cells, {len(puzzle.pieces)} pieces ({n_copies} copies), "
+        f"{n_places} placements; building the problem..."
+    )
 
 
 def _check_dask() -> None:
@@ -260,15 +264,19 @@ def read(text, request: Request) -> list[Tilings]:
         puzzle = tiling.make_puzzle(own.board, own.pieces, own.one_sided, own.lattice)
     except PuzzleError as e:
         raise PuzzleError(flag_names(e)) from None
-    found = tiling_puzzle(request, puzzle)
-    if own.dlx:
-        plan = found.plan()
-        problem = tiling.build(puzzle, plan)
-        note = "every tiling" if plan is None else plan.describe()
-        with open_text(own.dlx) as f:
-            f.write(dlx.write(problem, f"{own.board} / {own.pieces}: {note}"))
-        print(f"wrote {own.dlx} ({problem.n_options} options)", file=sys.stderr)
-    return [found]
+    return [tiling_puzzle(request, puzzle)]
+
+
+def exports(tilings: Tilings, request: Request) -> list[Export]:
+    """``--dlx FILE``: the puzzle's exact-cover problem in Knuth's format."""
+    own = request.options
+    if not own.dlx:
+        return []
+    plan = tilings.plan()
+    problem = tiling.build(tilings.puzzle, plan)
+    note = "every tiling" if plan is None else plan.describe()
+    text = dlx.write(problem, f"{own.board} / {own.pieces}: {note}")
+    return [Export(own.dlx, text, f"{problem.n_options} options")]
 
 
 def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
@@ -354,7 +362,7 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
 # -- the commands -------------------------------------------------------------------------
 
 
-def tiling_command(name: str, help: str, add_arguments, read, outputs=()) -> Command:
+def tiling_command(name: str, help: str, add_arguments, read, outputs=(), exports=None) -> Command:
     """A tiling command (``polyform``, ``pentomino``): its own flags and puzzle, with what
     every tiling command shares (see the module's docstring)."""
     return Command(
@@ -366,6 +374,8 @@ def tiling_command(name: str, help: str, add_arguments, read, outputs=()) -> Com
         add_arguments=add_arguments,
         draw=draw,
         settle=sampling.settle,
+        announce=announce,
+        exports=exports,
         epilog=EPILOG,
         input=Input.FLAGS,
         workers=0,
@@ -380,4 +390,5 @@ COMMAND = tiling_command(
     add_arguments,
     read,
     outputs=("--dlx",),
+    exports=exports,
 )
