@@ -49,10 +49,18 @@ def _takes_all(problem: Problem) -> None:
     return None
 
 
+def _tight_suits(problem: Problem) -> bool:
+    """The tight kernel's kind: every problem it takes that does not look like a flat
+    tiling (``dlx.bitlayout.suits``): branching on the item of fewest options pays."""
+    return tight_why_not(problem) is None and not suits(problem)
+
+
 ENGINES: dict[str, Engine] = {
     "dlx": Engine(Search, Memo.of, _takes_all, lambda: compiling.ready("search")),
     "bitset": Engine(BitsetSearch, BitMemo.of, why_not, lambda: compiling.ready("bitset"), suits),
-    "tight": Engine(TightSearch, TightMemo.of, tight_why_not, lambda: compiling.ready("tight")),
+    "tight": Engine(
+        TightSearch, TightMemo.of, tight_why_not, lambda: compiling.ready("tight"), _tight_suits
+    ),
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "dlx"  # auto is not yet within 1.1x of the best kernel everywhere (issue #25)
@@ -64,33 +72,32 @@ def select(
     engine: str | None, problem: Problem, limit: int | None = None, memo: bool = False, **options
 ) -> Choice:
     """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
-    also the winning probe (``dlx.choose``): a search made with ``options`` (keywords as
-    for ``make_search``, no memo) and run as a count to ``limit``, to be continued by
-    such a count; none when the count takes a memo (``memo``) and the probe did not
-    finish (a memo must see its search from the start; and a memo's hits, rare in a
-    probe, would only blur the estimates). With ``memo``, the kernel whose shape the
-    problem suits probes with its memo: where the memo does the count (a strip of
-    dominoes: a few thousand nodes), it finishes within its probe and wins at once."""
+    (``dlx.choose``) also the winner's search when it ran as the count: made with
+    ``options`` (keywords as for ``make_search``) and, for a count that takes a memo
+    (``memo``), its memo from the start, run as a count to ``limit``, to be continued
+    by such a count (None: the count makes its search afresh)."""
     name = DEFAULT if engine is None else engine
     if name != "auto":
         return Choice(resolve(name, problem), f"engine={name!r}")
     if problem.propagate is not None:
         return Choice(RULES, "auto: the only kernel that applies rules")
+    forced = tuple(options.get("forced", ()))
 
     def maker(kernel: str):
         row = ENGINES[kernel]
-        if memo and row.suits is not None and row.suits(problem):  # its memo from the start
-            return lambda: row.search(problem, memo=row.memo(problem), **options)
-        return lambda: row.search(problem, **options)
+
+        def make(extra=None):
+            if extra is None:  # the count's own search
+                return row.search(problem, memo=row.memo(problem) if memo else None, **options)
+            return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
+
+        return make
 
     kernels = [
         Kernel(name, maker(name), row.refuses, row.ready, row.suits)
         for name, row in ENGINES.items()
     ]
-    choice = choose(problem, kernels, limit)
-    if memo and choice.search is not None and not choice.search.done:
-        choice.search = None
-    return choice
+    return choose(problem, kernels, limit, forced)
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:
