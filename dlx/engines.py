@@ -12,11 +12,11 @@ None), whether it is compiled (``ready``: () -> bool) and which problems look li
 kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
 ``dlx.choose``) and tries the kernel's search where a row has none.
 
-Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
+Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
 primary item with the fewest live options, kept by bit operations; no multiplicities);
-``"auto"`` (the tiling commands' default): the kernel that a short race of every kernel
-that takes the problem says is fastest on it (``dlx.choose``).
+``"auto"`` (the default): the kernel that samples of the problem, counted by every
+kernel that takes it, say is fastest on it (``dlx.choose``).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ ENGINES: dict[str, Engine] = {
     ),
 }
 RESERVED: tuple[str, ...] = ()
-DEFAULT = "dlx"  # auto is not yet within 1.1x of the best kernel everywhere (issue #25)
+DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
 CHOICES = (*ENGINES, "auto")  # what ``engine=`` and ``--engine`` take
 RULES = "dlx"  # the one kernel that applies a propagation rule (``propagate=``)
 

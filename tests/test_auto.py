@@ -252,3 +252,16 @@ def test_aztec_diamond_solution_is_accepted():
         for name, placed in found
     ]
     dlx.check(problem, chosen)
+
+
+def test_auto_goes_on_from_a_checkpoint_with_the_kernel_that_wrote_it(tmp_path):
+    """A checkpoint's tasks are paths of one kernel's tree: ``auto`` resumes with that
+    kernel, whatever its samples would say (65: data/dlx/EXPECTED.tsv)."""
+    problem = dlx.read(DATA / "dlx" / "scott_sym.dlx")
+    for name in ("tight", "dlx"):
+        path = tmp_path / f"{name}.ckpt"
+        options = dlx.Parallel(workers=1, checkpoint=str(path))
+        assert dlx.count(problem, parallel=options, engine=name).solutions == 65
+        again = dlx.count(problem, parallel=options)
+        assert again.solutions == 65 and again.complete
+        assert again.stats.engine == f"{name} (auto: the kernel that wrote the checkpoint)"
