@@ -93,11 +93,28 @@ def select(
 
         return make
 
+    facts = problem.layout_of(_facts)  # once per problem, not at every count of it
     kernels = [
-        Kernel(name, maker(name), row.refuses, row.ready, row.suits)
+        Kernel(name, maker(name), _answer(facts[name][0]), row.ready, _answer(facts[name][1]))
         for name, row in ENGINES.items()
     ]
     return choose(problem, kernels, limit, forced)
+
+
+def _facts(problem: Problem) -> dict[str, tuple[str | None, bool]]:
+    """For each kernel: why it cannot search ``problem`` (None: it can), and whether
+    the problem looks like its kind (kept by ``Problem.layout_of`` while the problem
+    stays as it is)."""
+    facts = {}
+    for name, row in ENGINES.items():
+        why = row.refuses(problem)
+        facts[name] = (why, why is None and row.suits is not None and bool(row.suits(problem)))
+    return facts
+
+
+def _answer(value):
+    """A function of a problem that gives ``value`` (a fact already known)."""
+    return lambda _problem: value
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:
