@@ -2,9 +2,9 @@
 
 This is the one place that decides how a search runs:
 
-- which kernel (``engine``: ``"dlx"``, the default; ``"auto"`` races the kernels
-  that take the problem and continues the winner: see ``dlx.choose``; or a kernel's
-  name: see ``dlx.engines``), and
+- which kernel (``engine``: ``"auto"``, the default, times the kernels that take the
+  problem on samples of it and runs the fastest: see ``dlx.choose``; or a kernel's
+  name, to force it: see ``dlx.engines``), and
 - serial or parallel: a search is parallel (cut into tasks by ``dlx.split``, run by
   ``dlx.workers``) when it is given ``parallel=dlx.Parallel(...)``, the one object
   that holds the settings of a split (``workers``: ``0``, the default, for every core
@@ -34,6 +34,7 @@ from dlx.driver import forced_nodes, option_indices
 from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
 from dlx.search import Count, Solution, SolutionStream, count_search
+from dlx.stopping import Interrupted
 
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
 
@@ -117,6 +118,31 @@ def _parallel_settings(name: str, parallel: Parallel | None, loose: dict) -> Par
     return None
 
 
+def _select(engine: str, problem: Problem, limit: int | None, **keywords) -> engines.Choice:
+    """``engines.select``; Ctrl-C while ``auto`` measures the kernels is an interrupted
+    search (``dlx.Interrupted``: at least 0 solutions), as it is later."""
+    try:
+        return engines.select(engine, problem, limit, **keywords)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted(0) from None
+
+
+def _resumed(engine: str, problem: Problem, forced, options: Parallel) -> engines.Choice | None:
+    """For ``auto``, the kernel whose search tree the checkpoint to go on from names
+    (the samples might pick another: its tasks would not be this tree's), else None."""
+    if engine != "auto" or options.checkpoint is None:
+        return None
+    from dlx.checkpoint import problem_digest, recorded_problem
+
+    recorded = recorded_problem(options.checkpoint)
+    for name in engines.ENGINES:
+        if recorded is not None and recorded == problem_digest(problem, forced, name):
+            return engines.Choice(name, "auto: the kernel that wrote the checkpoint")
+    return None
+
+
 def count(
     problem: Problem,
     limit: int | None = None,
@@ -152,7 +178,9 @@ def count(
     if options is not None:
         from dlx.parallel import run_count
 
-        choice = engines.select(engine, problem, limit, memo=limit is None, forced=forced)
+        choice = _resumed(engine, problem, forced, options) or _select(
+            engine, problem, limit, memo=limit is None, forced=forced
+        )
         result = run_count(
             problem,
             options,
@@ -165,7 +193,7 @@ def count(
         ).count
     else:
         search_options = dict(forced=forced, node_limit=node_limit, time_limit=time_limit)
-        choice = engines.select(
+        choice = _select(
             engine, problem, limit, memo=limit is None, progress=progress, **search_options
         )
         search = choice.search or engines.make_search(
@@ -208,7 +236,7 @@ def solutions(
     """
     problem = _prepare("solutions", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings("solutions", parallel, deprecated)
-    choice = engines.select(engine, problem, limit, forced=forced)  # a race, then dropped
+    choice = _select(engine, problem, limit, forced=forced)  # a race, then dropped
     if options is not None:
         from dlx.parallel import ParallelSolutionStream
 

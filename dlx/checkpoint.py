@@ -131,6 +131,23 @@ def _read_regular(path: str) -> bytes | None:
     return data
 
 
+def recorded_problem(path: str) -> str | None:
+    """The problem digest in the header of the checkpoint at ``path`` (None where there
+    is none to read: ``Checkpoint.load`` says why later, in one line)."""
+    try:
+        data = _read_regular(path)
+    except CheckpointError:
+        return None
+    if not data or not data.startswith(HEADER_START):
+        return None
+    try:
+        header = json.loads(data.split(b"\n", 1)[0])
+    except ValueError:
+        return None
+    problem = header.get("problem") if isinstance(header, dict) else None
+    return problem if isinstance(problem, str) else None
+
+
 def _lock_is_ours(fd: int) -> bool:
     """Whether a lock file holds nothing or a process id (what dlx writes there)."""
     data = os.pread(fd, 64, 0)

@@ -5,79 +5,84 @@ Glossary
 candidate
     A kernel that takes the problem (its ``refuses`` says nothing against it) and needs
     no compiling: warmed up in this process or fresh in numba's cache (its ``ready``).
-probe
-    A search of the problem by one candidate, made as the count will make it (forced
-    options, limits) but without a memo, run a step at a time and timed in this
-    process's CPU seconds (the machine may be shared).
-estimate
-    What a probe says is left of its count: Knuth's estimate of its tree's size (the
-    nodes so far over ``f``, the kernel's own ``fraction()``: the share of its tree done,
-    from the branch numbers along its path, as DLX1's progress report), less the nodes
-    done, times its CPU seconds per node since its first step (that step pays for
-    setting up, which the speed leaves out).
+leader
+    The candidate that searches first: the first whose registry row says the problem
+    looks like its kind (``suits``), else the first of the registry. Its search (the
+    *probe*) is made as the count will run it (forced options, limits, its memo for a
+    full count) and run a step at a time, so that its work is not lost when it wins.
+sample
+    A random subtree of the problem: a random path of the search (the primary item
+    with the fewest live options, one of them at random, again, to a solution or a dead
+    end; a fixed seed), cut where the best kernel so far counts the subtree below in
+    ``SAMPLE_LOW`` to ``SAMPLE_MAX`` seconds. Every candidate counts the same subtree
+    (no memo), timed in CPU seconds (the machine may be shared); a kernel stops at
+    ``CAP`` times the first one's time. Same work for every kernel: the samples
+    compare them on this problem whatever their branching rules (a tree-size estimate
+    from one depth-first path does not, its bias differs from kernel to kernel).
 
 The race
 --------
-Each round gives every probe one slice (the best estimate first); slices double from
-``FIRST_SLICE`` seconds. A probe that finishes (its tree done, or the count's solution
-limit met) wins at once: its search is handed back, so its work is not lost, and a
-count that takes milliseconds costs no more than the other kernels' first slices.
-Otherwise the race stops when
-
-- after ``MIN_ROUNDS`` rounds one estimate is ``CLEAR`` times below every other, or
-- the probes have cost ``SHARE`` of the best estimate, and that estimate is steady
-  (within a factor ``STEADY`` of the round before's: an early estimate can be a
-  thousand times too small, when the first subtrees are tiny), or ``MAX_PROBE``
-  seconds.
-
-The best estimate wins, except that a kernel whose registry row says the problem looks
-like its kind (``suits``: the bitset kernel on tilings) wins unless another estimate is
-``PRIOR`` times below its own: the estimates can be far off where the first subtrees
-are small, and on tilings the shape is the better guide (``scripts/bench_kernels.py``).
-The winner's probe is handed back to be continued, unless the count takes a memo
-(a full count: the memo must see its search from the start, so the caller starts the
-winner afresh); the others are dropped. What they cost is the price of ``auto``: about
-``SHARE`` of the count, or the first slices. The estimates leave out what a memo saves
-(the probes have none, and its hits come late): a kernel whose memo saves most of its
-tree can lose a race it would have won (see the benchmark, ``scripts/bench_kernels.py``).
+Samples are paid for in advance by the leader's probe: before each one the leader
+runs on until the samples so far and the next one (its cost guessed) are at most
+``RATIO`` of its CPU time (or its estimate of its count, Knuth's: nodes over
+``fraction()``, times its seconds per node, is ``OVER`` times that), so a count that
+the leader finishes meanwhile costs at most about ``RATIO`` more than running it alone,
+and small counts take no sample at all. Once a sample has another kernel ahead, the
+samples go on without waiting. A kernel whose sample times, multiplied, are
+``MARGIN`` times the best kernel's is out; the race ends when one kernel is left, or
+after ``MAX_SAMPLES`` samples or ``MAX_PROBE`` seconds. The fastest on the samples wins
+(the leader unless another is ``SWITCH`` times faster); the leader's probe is continued
+when it wins, else the winner starts afresh (the price: the leader's probe and the
+samples). A problem whose primary items have bounds is not sampled (it goes to the
+leader).
 
 Compiling
 ---------
-A kernel that numba would have to compile (seconds) is not probed on a guess: when no
-candidate is ready, the first kernel whose ``suits`` says the problem is its kind (else
-the first kernel of the registry) is the only one compiled and probed; the others are
-compiled and join the race only when the estimate of the leader exceeds
-``COMPILE_WORTH`` seconds.
+A kernel that numba would have to compile (seconds) is not run on a guess: when no
+candidate is ready, the leader is the first kernel that takes the problem (suited
+first) and the only one compiled; the others are compiled and join the samples only
+when the leader's estimate exceeds ``COMPILE_WORTH`` seconds.
 
 This module knows no kernel by name: it is handed, for each kernel of the registry
-(``dlx.engines.ENGINES``), a factory of probes and the functions of its row.
+(``dlx.engines.ENGINES``), a factory of searches and the functions of its row.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from dlx.errors import ProblemError
 
-FIRST_SLICE = 0.00025  # seconds of the first slice of each probe
-MIN_ROUNDS = 3  # rounds before an estimate can win by its margin alone
-CLEAR = 4.0  # ... the margin: every other estimate this many times higher
-PRIOR = 2.0  # a kernel that suits the shape wins unless an estimate is this many times below
-STEADY = 2.0  # the best estimate may stop the race when within this factor of the last
-SHARE = 0.02  # the probes stop once they have cost this share of the best estimate
-MAX_PROBE = 3.0  # ... or this many seconds
+FIRST_SLICE = 0.00025  # seconds of the leader's first slice (slices double)
+RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so far
+GUESS = 0.003  # seconds a kernel's share of the first sample is guessed at
+TRUST = 0.01  # seconds of the leader's probe before its estimate is trusted ...
+OVER = 4.0  # ... when this many times what the samples need of the probe
+MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many times
+# the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
+# ends when one is left ...
+MAX_SAMPLES = 6  # ... else the fastest after this many samples
+SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
+MAX_PROBE = 3.0  # ... or this many seconds of leader and samples
+CAP = 2.0  # a kernel's sample stops at this many times the leader's time on it
+SAMPLE_LOW = 0.0002  # seconds of a sample by the best kernel so far, at least ...
+SAMPLE_MAX = 0.0015  # ... and at most
 COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
-LOAD_WORTH = 1.0  # ... and for loading and probing the others, where one suits the shape
 FIRST_NODES = 200  # nodes of a probe's first step, before its speed is known
+SEED = 25  # the samples' random paths: the same on every run
 
 
 @dataclass
 class Choice:
     """The kernel that runs a search (``name``), why (``reason``) and, when ``auto``
-    raced for a count, the winner's probe to continue (``search``, else None)."""
+    ran the winner's search as the count runs it, that search to continue (``search``,
+    else None)."""
 
     name: str
     reason: str
@@ -89,9 +94,9 @@ class Choice:
 
 
 class Probe:
-    """One candidate's search in the race, run a step at a time; its clock is this
-    process's CPU time (the machine may be shared), and its speed is taken after its
-    first step (which pays for setting up: a memo's table, say)."""
+    """The leader's search, run a step at a time; its clock is this process's CPU time
+    (the machine may be shared), and its speed is taken after its first step (which
+    pays for setting up: a memo's table, say)."""
 
     def __init__(self, name: str, search, limit: int | None):
         self.name = name
@@ -132,8 +137,8 @@ class Probe:
             search.stopped_by = None
 
     def advance(self, seconds: float) -> bool:
-        """Run about ``seconds`` more; True when the search has ended (its tree done, a
-        limit of the count met): then it has won."""
+        """Run about ``seconds`` more (nothing when not positive); True when the search
+        has ended (its tree done, a limit of the count met)."""
         start = self.cpu
         while not self.finished and self.cpu - start < seconds:
             if self.base is None:
@@ -141,7 +146,8 @@ class Probe:
                 self.base = (self.cpu, self.nodes)
                 continue
             cost = self.per_node()
-            self._step(2 * FIRST_NODES if cost is None else int(seconds / max(cost, 1e-9)))
+            left = seconds - (self.cpu - start)
+            self._step(2 * FIRST_NODES if cost is None else int(left / max(cost, 1e-9)))
         self.search.node_limit = self.user_limit
         return self.finished
 
@@ -157,11 +163,6 @@ class Probe:
             return math.inf
         return self.nodes * (1.0 - f) / f * cost
 
-    def __str__(self) -> str:
-        left = self.estimate()
-        guess = "no estimate" if math.isinf(left) else f"{_seconds(left)} left"
-        return f"{self.name} {guess} ({self.cpu * 1e3:.1f} ms probed)"
-
 
 def _seconds(s: float) -> str:
     """Seconds, briefly."""
@@ -170,12 +171,14 @@ def _seconds(s: float) -> str:
 
 @dataclass
 class Kernel:
-    """What the race needs of one kernel: a probe factory and its registry row's calls
-    (``refuses``: problem -> reason or None; ``ready``: () -> bool; ``suits``:
-    problem -> bool; each None when the row has none)."""
+    """What the race needs of one kernel: a factory of searches (``make()``: the count's
+    search; ``make(extra)``: a full count of the subtree below the options ``extra``,
+    with the count's forced options) and its registry row's calls (``refuses``: problem
+    -> reason or None; ``ready``: () -> bool; ``suits``: problem -> bool; each None when
+    the row has none)."""
 
     name: str
-    make: Callable[[], object]
+    make: Callable[..., object]
     refuses: Callable | None = None
     ready: Callable | None = None
     suits: Callable | None = None
@@ -193,9 +196,15 @@ def refusal(kernel: Kernel, problem) -> str | None:
     return None
 
 
-def choose(problem, kernels: list[Kernel], limit: int | None = None) -> Choice:
-    """The kernel that ``auto`` runs ``problem`` with (see the module), and the winner's
-    probe when one was raced (a count's ``limit``: as the count is run)."""
+def _suits(kernel: Kernel, problem) -> bool:
+    """Whether ``kernel``'s row says that ``problem`` looks like its kind."""
+    return kernel.suits is not None and bool(kernel.suits(problem))
+
+
+def choose(problem, kernels: list[Kernel], limit: int | None = None, forced=()) -> Choice:
+    """The kernel that ``auto`` runs ``problem`` with (see the module), and its search
+    when it ran as the count (a count's ``limit`` and ``forced`` options: as the count
+    is run)."""
     refused = {k.name: refusal(k, problem) for k in kernels}
     takers = [k for k in kernels if refused[k.name] is None]
     if not takers:
@@ -204,75 +213,181 @@ def choose(problem, kernels: list[Kernel], limit: int | None = None) -> Choice:
     if len(takers) == 1:
         others = ", ".join(f"{n}: {why}" for n, why in refused.items() if why is not None)
         return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}")
+    takers.sort(key=lambda k: not _suits(k, problem))  # the suited first, else as listed
     ready = [k for k in takers if k.ready is None or k.ready()]
-    note = ""
-    suited = [k for k in ready if k.suits is not None and k.suits(problem)]
+    leader = ready[0] if ready else takers[0]
+    why = "suits its shape" if _suits(leader, problem) else "first of the registry"
     if not ready:
-        guess = next((k for k in takers if k.suits is not None and k.suits(problem)), takers[0])
-        ready = [guess]
-        note = f"; no kernel compiled yet, {guess.name} guessed from the problem's shape"
-    elif suited and len(ready) > 1:  # the others join if the count pays for loading them
-        soon = [k for k in ready if k is not suited[0]]
-        later = [k for k in takers if k not in ready]
-        return _race(problem, suited[:1], later, limit, note, soon)
-    later = [k for k in takers if k not in ready]
-    return _race(problem, ready, later, limit, note)
+        why += ", no kernel compiled yet"
+    probe = Probe(leader.name, leader.make(), limit)
+    others = [k for k in ready if k is not leader]
+    later = [k for k in takers if k not in ready and k is not leader]
+    return _race(problem, forced, probe, leader, others, later, why)
 
 
-def _race(problem, kernels, later, limit, note: str, soon=()) -> Choice:
-    """Race the probes of ``kernels`` (``soon``: ready kernels added once the count is
-    estimated at ``LOAD_WORTH`` seconds; ``later``: compiled and added at
-    ``COMPILE_WORTH``)."""
-    probes = [Probe(k.name, k.make(), limit) for k in kernels]
-    soon = list(soon)
-    if len(probes) == 1 and not later and not soon:
-        p = probes[0]
-        return Choice(p.name, f"auto: the only kernel compiled{note}", p.search)
-    slice_seconds = FIRST_SLICE
-    rounds = 0
-    previous = None  # the best estimate of the round before
+def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
+    """Score the leader and ``others`` on samples, paid for by the leader's probe
+    (``later``: compiled and added when the leader's estimate exceeds
+    ``COMPILE_WORTH``); the choice (see the module)."""
+    kernels = [leader, *others]
+    logs = {k.name: 0.0 for k in kernels}  # the sum of each kernel's log sample times
+    spent = 0.0  # CPU seconds of the samples (walks, searches, timing)
+    samples = tries = 0
+    walker = None  # made for the first sample
+    out: list[str] = []  # the kernels out of the race
     while True:
-        rounds += 1
-        for p in sorted(probes, key=Probe.estimate):
-            if p.advance(slice_seconds):
-                lost = ", ".join(str(q) for q in probes if q is not p)
-                why = f"auto: finished within its probe, {p.cpu * 1e3:.1f} ms"
-                return Choice(p.name, f"{why}; {lost}{note}", p.search)
-        ranked = sorted(probes, key=Probe.estimate)
-        best = ranked[0].estimate()
-        if soon and math.isfinite(best) and best > LOAD_WORTH:
-            probes += [Probe(k.name, k.make(), limit) for k in soon]
-            kernels, soon = kernels + soon, []
-            continue
-        if later and math.isfinite(best) and best > COMPILE_WORTH:
-            probes += [Probe(k.name, k.make(), limit) for k in later]
+        guess = spent / tries if tries else GUESS * len(kernels)  # the next sample's cost
+        ahead = min(logs, key=logs.get) == leader.name  # else no waiting: it may well lose
+        if _pay(probe, (spent + guess) / RATIO if ahead else 0.0):
+            said = f"samples {_ms(spent)}" if tries else "no sample"
+            said = f"finished within its probe, {_ms(probe.cpu)} ({said})"
+            return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
+        if later and probe.estimate() > COMPILE_WORTH:  # they join; the samples again
             kernels, later = kernels + later, []
-            continue
-        if len(probes) == 1 and math.isfinite(best) and (not soon or rounds >= MIN_ROUNDS):
-            if soon:
-                note = f"; {probes[0].name} suits its shape, a count too short to race others"
-            break  # the only one compiled, and its count does not pay for compiling more
-        spent = sum(p.cpu for p in probes)
-        clear = len(ranked) == 1 or ranked[1].estimate() >= CLEAR * best
-        steady = previous is not None and previous / STEADY <= best <= previous * STEADY
-        if (rounds >= MIN_ROUNDS and clear) or spent >= MAX_PROBE:
+            logs, samples = {k.name: 0.0 for k in kernels}, 0
+        ranked = sorted(logs, key=logs.get)
+        if samples:  # out: a kernel MARGIN times behind the best (it cannot win)
+            kernels = [k for k in kernels if logs[k.name] - logs[ranked[0]] < math.log(MARGIN)]
+            out += [
+                f"{n} {math.exp((logs[n] - logs[ranked[0]]) / samples):.2f}"
+                for n in ranked
+                if n not in {k.name for k in kernels}
+            ]
+            logs = {k.name: logs[k.name] for k in kernels}
+        if samples >= MAX_SAMPLES or len(kernels) == 1 or probe.cpu + spent >= MAX_PROBE:
             break
-        if steady and spent >= SHARE * best:
-            break
-        previous = best
-        slice_seconds *= 2
-    said = ", ".join(str(p) for p in ranked)
-    best = ranked[0].estimate()
-    suited = [p for p in ranked if _suits(kernels, p.name, problem)]
-    if suited and suited[0].estimate() <= PRIOR * best and suited[0] is not ranked[0]:
-        winner = suited[0]
-        said = f"{winner.name} suits its shape, no estimate {PRIOR:g}x below its; {said}"
+        t0 = time.process_time()
+        walker = walker or Walker.of(problem, forced)
+        if walker is None:
+            said = "no samples (its items have bounds)"
+            return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
+        samples += walker.sample(kernels, logs)
+        tries += 1
+        spent += time.process_time() - t0
+    ranked = sorted(logs, key=logs.get)
+    winner = ranked[0]
+    if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(SWITCH):
+        winner = leader.name  # not enough faster to start afresh
+    if samples == 0:
+        said = f"no other kernel compiled, its estimate under {_seconds(COMPILE_WORTH)}"
     else:
-        winner = ranked[0]
-    return Choice(winner.name, f"auto: {said}{note}", winner.search)
+        first = logs[winner]
+        times = ", ".join(f"{n} {math.exp((logs[n] - first) / samples):.2f}" for n in ranked)
+        said = f"{winner} fastest on {samples} samples (times to its: {times}"
+        said += f"; out: {', '.join(out)})" if out else ")"
+    reason = f"auto: {leader.name} {why}; {said} (samples {_ms(spent)}, its probe {_ms(probe.cpu)})"
+    return Choice(winner, reason, probe.search if winner == leader.name else None)
 
 
-def _suits(kernels: list[Kernel], name: str, problem) -> bool:
-    """Whether the kernel ``name``'s row says that ``problem`` looks like its kind."""
-    kernel = next(k for k in kernels if k.name == name)
-    return kernel.suits is not None and bool(kernel.suits(problem))
+def _pay(probe: Probe, need: float) -> bool:
+    """Run the leader's probe until its CPU seconds reach ``need``, or its estimate of
+    its count ``OVER`` times that once it has run ``TRUST`` seconds (slices doubling
+    from ``FIRST_SLICE``); True when it has finished."""
+    while not probe.finished and probe.cpu < need:
+        if probe.cpu >= TRUST and probe.estimate() >= OVER * need:  # inf: no estimate yet
+            break
+        probe.advance(min(need - probe.cpu, max(FIRST_SLICE, probe.cpu)))
+    return probe.finished
+
+
+def _ms(seconds: float) -> str:
+    """Milliseconds, briefly."""
+    return f"{seconds * 1e3:.1f} ms"
+
+
+def _subtree(search, cap: float) -> tuple[float, bool]:
+    """CPU seconds of ``search`` run to its end, or to about ``cap`` seconds (then
+    False)."""
+    budget = 500
+    t0 = time.process_time()
+    while not search.done:
+        search.node_limit = int(search.stats.nodes) + budget
+        search.run()
+        search.stopped_by = None
+        spent = time.process_time() - t0
+        if spent >= cap:
+            return spent, False
+        rate = int(search.stats.nodes) / max(spent, 1e-6)
+        budget = int(min(2 * budget, rate * (cap - spent))) + 1
+    return time.process_time() - t0, True
+
+
+class Walker:
+    """Random paths of a problem's search, for samples (see the module): the options as
+    compressed rows (``dlx.Problem.entries``), each step taking one of the options of
+    the primary item with the fewest live ones, at random."""
+
+    def __init__(self, entries, forced):
+        self.option = entries.option
+        self.item = entries.item
+        self.colour = entries.colour
+        self.n_primary = len(entries.lo)
+        self.n_items = self.n_primary + entries.n_secondary
+        self.n_options = int(entries.option[-1]) + 1 if len(entries.option) else 0
+        self.forced = [int(k) for k in forced]
+        self.rng = random.Random(SEED)
+
+    @classmethod
+    def of(cls, problem, forced=()) -> Walker | None:
+        """The walker of ``problem`` (None when a primary item has bounds other than 1)."""
+        entries = problem.entries()
+        if np.any(entries.lo != 1) or np.any(entries.hi != 1):
+            return None
+        return cls(entries, forced)
+
+    def path(self) -> tuple[list[int], list[int]]:
+        """A random path from the forced options to a solution or a dead end: its
+        options after the forced ones, and the number of live options of the item
+        branched on at each step."""
+        claim = np.full(self.n_items + 1, -1, np.int64)  # -1: free
+        live = np.ones(self.n_options, bool)
+        chosen: list[int] = []
+        degrees: list[int] = []
+        for k in self.forced:
+            self._take(k, claim, live)
+        primary = self.item <= self.n_primary
+        while True:
+            counts = np.bincount(
+                self.item[primary & live[self.option]], minlength=self.n_primary + 1
+            )
+            open_items = np.flatnonzero(claim[1 : self.n_primary + 1] < 0) + 1
+            if len(open_items) == 0 or counts[open_items].min() == 0:
+                return chosen, degrees
+            best = open_items[np.argmin(counts[open_items])]
+            choices = self.option[(self.item == best) & live[self.option]]
+            k = int(choices[self.rng.randrange(len(choices))])
+            self._take(k, claim, live)
+            chosen.append(k)
+            degrees.append(len(choices))
+
+    def _take(self, k: int, claim, live) -> None:
+        """Choose option ``k``: claim its items (0: for itself, else its colour) and
+        kill the options that now conflict."""
+        rows = self.option == k
+        claim[self.item[rows]] = self.colour[rows]
+        held = claim[self.item]
+        conflict = (held == 0) | ((held > 0) & (self.colour != held))
+        live[self.option[conflict]] = False
+
+    def sample(self, kernels: list[Kernel], logs: dict) -> int:
+        """Time one sample with every kernel, adding the log of each time to ``logs``.
+        The best kernel so far cuts it: along a random path, from its end up, the first
+        subtree it counts in ``SAMPLE_LOW`` seconds or more (but within ``SAMPLE_MAX``:
+        else the one below); the others stop at ``CAP`` times its time (a capped time
+        counts as it is). 1 when it counts (its time at least ``SAMPLE_LOW / 4``), else
+        0 (``logs`` unchanged)."""
+        chosen, _ = self.path()
+        first, *others = sorted(kernels, key=lambda k: logs[k.name])
+        depth, seconds = len(chosen), 0.0
+        while depth > 0 and seconds < SAMPLE_LOW:
+            more, done = _subtree(first.make(tuple(chosen[: depth - 1])), SAMPLE_MAX)
+            if not done:
+                break
+            depth, seconds = depth - 1, more
+        if seconds < SAMPLE_LOW / 4:
+            return 0
+        logs[first.name] += math.log(seconds)
+        cut = tuple(chosen[:depth])
+        for kernel in others:
+            logs[kernel.name] += math.log(_subtree(kernel.make(cut), CAP * seconds)[0])
+        return 1

@@ -109,9 +109,10 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=CHOICES,
         default=DEFAULT,
-        help="the kernel: auto (the default: a short race of the kernels that take the "
-        "problem, then the fastest runs), dlx (dancing links), bitset (fills the first "
-        "empty item: for tilings); the summary says which ran and why",
+        help="the kernel: auto (the default: the kernels that take the problem timed on "
+        "samples of it, then the fastest runs), dlx (dancing links), bitset (fills the "
+        "first empty item: for tilings), tight (branches on the item of fewest options); "
+        "the summary says which ran and why",
     )
     parser.add_argument(
         "--propagate",

@@ -12,11 +12,11 @@ None), whether it is compiled (``ready``: () -> bool) and which problems look li
 kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
 ``dlx.choose``) and tries the kernel's search where a row has none.
 
-Names: ``"dlx"`` (dancing links, the default); ``"bitset"`` (``dlx/bitset.py``: fills
+Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
 primary item with the fewest live options, kept by bit operations; no multiplicities);
-``"auto"`` (the tiling commands' default): the kernel that a short race of every kernel
-that takes the problem says is fastest on it (``dlx.choose``).
+``"auto"`` (the default): the kernel that samples of the problem, counted by every
+kernel that takes it, say is fastest on it (``dlx.choose``).
 """
 
 from __future__ import annotations
@@ -49,13 +49,21 @@ def _takes_all(problem: Problem) -> None:
     return None
 
 
+def _tight_suits(problem: Problem) -> bool:
+    """The tight kernel's kind: every problem it takes that does not look like a flat
+    tiling (``dlx.bitlayout.suits``): branching on the item of fewest options pays."""
+    return tight_why_not(problem) is None and not suits(problem)
+
+
 ENGINES: dict[str, Engine] = {
     "dlx": Engine(Search, Memo.of, _takes_all, lambda: compiling.ready("search")),
     "bitset": Engine(BitsetSearch, BitMemo.of, why_not, lambda: compiling.ready("bitset"), suits),
-    "tight": Engine(TightSearch, TightMemo.of, tight_why_not, lambda: compiling.ready("tight")),
+    "tight": Engine(
+        TightSearch, TightMemo.of, tight_why_not, lambda: compiling.ready("tight"), _tight_suits
+    ),
 }
 RESERVED: tuple[str, ...] = ()
-DEFAULT = "dlx"  # auto is not yet within 1.1x of the best kernel everywhere (issue #25)
+DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
 CHOICES = (*ENGINES, "auto")  # what ``engine=`` and ``--engine`` take
 RULES = "dlx"  # the one kernel that applies a propagation rule (``propagate=``)
 
@@ -64,33 +72,49 @@ def select(
     engine: str | None, problem: Problem, limit: int | None = None, memo: bool = False, **options
 ) -> Choice:
     """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
-    also the winning probe (``dlx.choose``): a search made with ``options`` (keywords as
-    for ``make_search``, no memo) and run as a count to ``limit``, to be continued by
-    such a count; none when the count takes a memo (``memo``) and the probe did not
-    finish (a memo must see its search from the start; and a memo's hits, rare in a
-    probe, would only blur the estimates). With ``memo``, the kernel whose shape the
-    problem suits probes with its memo: where the memo does the count (a strip of
-    dominoes: a few thousand nodes), it finishes within its probe and wins at once."""
+    (``dlx.choose``) also the winner's search when it ran as the count: made with
+    ``options`` (keywords as for ``make_search``) and, for a count that takes a memo
+    (``memo``), its memo from the start, run as a count to ``limit``, to be continued
+    by such a count (None: the count makes its search afresh)."""
     name = DEFAULT if engine is None else engine
     if name != "auto":
         return Choice(resolve(name, problem), f"engine={name!r}")
     if problem.propagate is not None:
         return Choice(RULES, "auto: the only kernel that applies rules")
+    forced = tuple(options.get("forced", ()))
 
     def maker(kernel: str):
         row = ENGINES[kernel]
-        if memo and row.suits is not None and row.suits(problem):  # its memo from the start
-            return lambda: row.search(problem, memo=row.memo(problem), **options)
-        return lambda: row.search(problem, **options)
 
+        def make(extra=None):
+            if extra is None:  # the count's own search
+                return row.search(problem, memo=row.memo(problem) if memo else None, **options)
+            return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
+
+        return make
+
+    facts = problem.layout_of(_facts)  # once per problem, not at every count of it
     kernels = [
-        Kernel(name, maker(name), row.refuses, row.ready, row.suits)
+        Kernel(name, maker(name), _answer(facts[name][0]), row.ready, _answer(facts[name][1]))
         for name, row in ENGINES.items()
     ]
-    choice = choose(problem, kernels, limit)
-    if memo and choice.search is not None and not choice.search.done:
-        choice.search = None
-    return choice
+    return choose(problem, kernels, limit, forced)
+
+
+def _facts(problem: Problem) -> dict[str, tuple[str | None, bool]]:
+    """For each kernel: why it cannot search ``problem`` (None: it can), and whether
+    the problem looks like its kind (kept by ``Problem.layout_of`` while the problem
+    stays as it is)."""
+    facts = {}
+    for name, row in ENGINES.items():
+        why = row.refuses(problem)
+        facts[name] = (why, why is None and row.suits is not None and bool(row.suits(problem)))
+    return facts
+
+
+def _answer(value):
+    """A function of a problem that gives ``value`` (a fact already known)."""
+    return lambda _problem: value
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from dlx import compiling
 from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
-from dlx.engines import DEFAULT, make_search
+from dlx.engines import DEFAULT, make_search, resolve
 from dlx.problem import Problem
 
 MAX_SPLIT_LEVELS = 64  # never expand a path longer than this
@@ -115,6 +115,7 @@ def split(
     ([(0,)], 1)
     """
     forced = tuple(int(k) for k in forced)
+    engine = resolve(engine, problem)  # "auto": one choice for every node of the split
     t0, warming = time.perf_counter(), compiling.seconds()
     solutions = nodes = updates = 0
     final: list[tuple[tuple[int, ...], float]] = []

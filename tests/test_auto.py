@@ -128,11 +128,72 @@ def test_choose_without_a_ready_kernel_compiles_only_the_guess():
 
     choice = choose.choose(p, [kernel("dlx", False), kernel("bitset", True)])
     assert choice.name == "bitset" and made == Counter({"bitset": 1})
-    assert "guessed from the problem's shape" in choice.reason
+    assert "no kernel compiled yet" in choice.reason
     assert choice.search.run() is not None  # the probe goes on to the end
     while not choice.search.done:
         choice.search.run()
     assert choice.search.solutions == 2
+
+
+def test_walker_paths_are_partial_solutions_and_full_ones_check():
+    """The samples' random paths (``choose.Walker``) take options that agree (no primary
+    item twice, one colour per secondary item, an uncoloured one once), after the
+    forced ones; a path that covers every primary item is a solution (``dlx.check``)."""
+    problem = dlx.read(DATA / "dlx" / "pent6x10_sym.dlx")
+    forced = list(dlx.first(problem, engine="dlx").options[:2])
+    xcc = coloured()
+    for p, given in ((problem, forced), (xcc, ()), (problem, ())):
+        walker = choose.Walker.of(p, given)
+        for _ in range(20):
+            chosen, degrees = walker.path()
+            assert len(degrees) == len(chosen) and all(d >= 1 for d in degrees)
+            held: dict = {}
+            for k in [*given, *chosen]:
+                for item, colour in p.option_entries(k):
+                    kind = p.item_kind(item)
+                    assert item not in held or (kind == "secondary" and colour is not None)
+                    assert held.get(item, colour) == colour
+                    held[item] = colour
+            if all(name in held for name in p.primary):
+                dlx.check(p, [*given, *chosen])
+
+
+def fake_race(times: dict, leader: str = "bitset"):
+    """A race of the kernels of ``times`` on a 6x10 count whose samples take
+    ``times[name]`` seconds for kernel ``name`` (``choose._subtree`` replaced: the rule,
+    not the clock, is tested); the leader suits the problem."""
+    problem = dlx.read(DATA / "dlx" / "pent6x10_sym.dlx")
+
+    def kernel(name: str) -> choose.Kernel:
+        def make(extra=None):
+            search = engines.ENGINES[name].search(problem, forced=extra or ())
+            search.fake = name
+            return search
+
+        suits = (lambda _: True) if name == leader else None
+        return choose.Kernel(name, make, lambda _: None, lambda: True, suits)
+
+    return choose.choose(problem, [kernel(n) for n in times])
+
+
+def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
+    """With sample times fixed, ``auto`` runs the kernel fastest on the samples: the
+    leader (its probe handed back) or another (made afresh); the slow ones are out."""
+    monkeypatch.setattr(choose, "RATIO", 1e9)  # no waiting for the leader: samples at once
+    monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
+    SAMPLE.update(bitset=0.004, tight=0.001, dlx=0.009)
+    choice = fake_race(SAMPLE)
+    assert choice.name == "tight" and choice.search is None, choice.reason
+    assert "tight fastest on 1 samples" in choice.reason and "out: " in choice.reason
+    SAMPLE.update(bitset=0.001, tight=0.0015, dlx=0.009)
+    choice = fake_race(SAMPLE)
+    assert choice.name == "bitset" and choice.search is not None, choice.reason
+    assert not choice.search.done  # the leader's probe, to be continued by the count
+    SAMPLE.update(bitset=0.001, tight=0.00095, dlx=0.009)  # not SWITCH times faster
+    assert fake_race(SAMPLE).name == "bitset"
+
+
+SAMPLE: dict = {}
 
 
 def test_engine_forces_a_kernel_and_stats_say_which_ran_and_why(capsys):
@@ -191,3 +252,16 @@ def test_aztec_diamond_solution_is_accepted():
         for name, placed in found
     ]
     dlx.check(problem, chosen)
+
+
+def test_auto_goes_on_from_a_checkpoint_with_the_kernel_that_wrote_it(tmp_path):
+    """A checkpoint's tasks are paths of one kernel's tree: ``auto`` resumes with that
+    kernel, whatever its samples would say (65: data/dlx/EXPECTED.tsv)."""
+    problem = dlx.read(DATA / "dlx" / "scott_sym.dlx")
+    for name in ("tight", "dlx"):
+        path = tmp_path / f"{name}.ckpt"
+        options = dlx.Parallel(workers=1, checkpoint=str(path))
+        assert dlx.count(problem, parallel=options, engine=name).solutions == 65
+        again = dlx.count(problem, parallel=options)
+        assert again.solutions == 65 and again.complete
+        assert again.stats.engine == f"{name} (auto: the kernel that wrote the checkpoint)"

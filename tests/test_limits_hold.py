@@ -10,15 +10,15 @@ from shared import DATA, load
 import dlx
 from dlx.cli import main
 
-BIG = "pent6x10_all"  # far more than a few seconds of search
+BIG = "pent6x10_all"  # far more than a few seconds of search by dancing links
 
 
 def test_parallel_time_limit_holds_while_tasks_run():
     p = load(BIG)
-    dlx.count(p, node_limit=10)  # the kernel loaded outside the timing
+    dlx.count(p, node_limit=10, engine="dlx")  # the kernel loaded outside the timing
     t0 = time.perf_counter()
-    result = dlx.count(
-        p, parallel=dlx.Parallel(workers=2, tasks=2), time_limit=1.0
+    result = dlx.count(  # dancing links: the bit kernels count BIG within the second
+        p, parallel=dlx.Parallel(workers=2, tasks=2), time_limit=1.0, engine="dlx"
     )  # two tasks: each long
     assert time.perf_counter() - t0 < 2.5
     assert not result.complete and result.stopped_by == "time limit 1.0 s"

@@ -452,7 +452,9 @@ def test_an_adapter_written_to_the_protocol(monkeypatch, capsys, tmp_path):
     assert run(capsys, "fake")[:2] == (0, "5\n")  # counts by default; F(5) tilings of 4
     assert run(capsys, "fake", "--size", "10")[1] == "89\n"
     status, out, _ = run(capsys, "fake", "--limit", "2")
-    assert status == 0 and out == "0 1 2 3\n0 1 2-3\n"
+    tilings = {"0 1 2 3", "0 1 2-3", "0 1-2 3", "0-1 2 3", "0-1 2-3"}  # the 5, by hand
+    lines = out.splitlines()  # any 2 of them: each kernel streams in its own order
+    assert status == 0 and len(set(lines)) == len(lines) == 2 and set(lines) <= tilings
     path = tmp_path / "strips.txt"
     path.write_text("1 2 3\n")
     status, out, _ = run(capsys, "fake", str(path), "--all", "--json", "--workers", "2")
