@@ -147,12 +147,12 @@ class BitLayout:
 
 def why_not(problem: Problem) -> str | None:
     """Why the bitset kernel cannot search ``problem`` (None when it can)."""
+    if problem.loop_edges:  # before the entries: a loop problem can be huge
+        return "it has loop items"
     try:
         entries = problem.entries()
     except ProblemError as e:
         return str(e)
-    if problem.loop_edges:
-        return "it has loop items"
     if np.any(entries.colour != 0):
         return "it has colours"
     n_primary = len(entries.lo)

@@ -258,6 +258,9 @@ def refuse_larger(entries: int, what: str) -> None:
         )
 
 
+RING_AGAIN = 0.05  # seconds between a building time limit's rings, until it is taken
+
+
 class TimeLimit(float):
     """A time limit in seconds that counts from its making (before the puzzle's problem
     is built): ``search_options`` passes on what is left of it. Within ``building()``,
@@ -281,8 +284,9 @@ class TimeLimit(float):
             self.armed = False
 
     def _ring(self, signum, frame):
+        # The timer rings again every RING_AGAIN seconds until disarmed: an exception
+        # raised where Python swallows it (a gc callback, a finaliser) is raised again.
         if self.armed:
-            self.armed = False
             raise TimeLimitReached(f"time limit {float(self):g} s reached while building")
 
     @contextmanager
@@ -296,7 +300,7 @@ class TimeLimit(float):
             return
         previous = signal.signal(signal.SIGALRM, self._ring)
         self.armed = True
-        signal.setitimer(signal.ITIMER_REAL, max(float(self), 1e-3))
+        signal.setitimer(signal.ITIMER_REAL, max(float(self), 1e-3), RING_AGAIN)
         try:
             yield self
         finally:
