@@ -602,12 +602,18 @@ def _kill_conflicts(t, b, level, o, cap, whole):
     with its dense conflict mask where the layout has those, else group by group; stop
     once an item is starved (``b.dead[0]``) unless ``whole``. Return how many."""
     updates = _ZERO
-    if t.conflict.shape[0] > 0:  # one pass, each word once: fewer loads and branches
-        for w in range(t.words):
-            bits = b.live[_u(level), _u(w)] & t.conflict[_u(o), _u(w)]
-            if bits:
+    if t.conflict.shape[0] > 0:  # the dense mask, 64 words at a time: first a bit for
+        for w0 in range(0, t.words, 64):  # each word that loses options (no branch),
+            nonzero = _ZERO  # then those words alone
+            for w in range(w0, min(w0 + 64, t.words)):
+                bits = b.live[_u(level), _u(w)] & t.conflict[_u(o), _u(w)]
+                nonzero |= np.uint64(bits != _ZERO) << np.uint64(w - w0)
+            while nonzero:
                 if b.dead[0] and not whole:
-                    break
+                    return updates
+                w = w0 + _low(nonzero)
+                nonzero &= nonzero - _ONE
+                bits = b.live[_u(level), _u(w)] & t.conflict[_u(o), _u(w)]
                 updates += _kill(t, b, level, w, bits, cap)
         return updates
     for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
