@@ -542,6 +542,9 @@ def sanity(t, s, root_live, check_key):
 # searches are small and their options short, so counting as they die is cheaper than
 # the popcounts of ``_choose``, and *choose* is a scan of one row of counts. An item
 # whose count falls to ``cap`` or below goes on a queue (``b.queue``, ``b.queued``).
+# Taking an option clears its dense conflict mask where the layout has those (else its
+# groups, one by one): a first pass sets a bit for each word that loses options, with
+# no branch, then only those words are visited (``_kill_conflicts``).
 #
 # Item domination (``cap > 0``): on entering a node past the forced levels, each queued
 # item A, still uncovered with at most ``cap`` live options, is checked: each primary
