@@ -542,6 +542,9 @@ def sanity(t, s, root_live, check_key):
 # searches are small and their options short, so counting as they die is cheaper than
 # the popcounts of ``_choose``, and *choose* is a scan of one row of counts. An item
 # whose count falls to ``cap`` or below goes on a queue (``b.queue``, ``b.queued``).
+# Taking an option clears its dense conflict mask where the layout has those (else its
+# groups, one by one): a first pass sets a bit for each word that loses options, with
+# no branch, then only those words are visited (``_kill_conflicts``).
 #
 # Item domination (``cap > 0``): on entering a node past the forced levels, each queued
 # item A, still uncovered with at most ``cap`` live options, is checked: each primary
@@ -597,13 +600,25 @@ def _kill(t, b, level, w, bits, cap):
 
 
 @njit(**PLAIN, inline="always")
-def _take(t, b, level, o, cap, whole):
-    """Take option ``o`` at ``level``, in place: mark its primary items covered and kill
-    the options of its conflict groups (``b.dead[0]`` set if that starves an item; then
-    the rest is left undone, the level being dead, unless ``whole``)."""
-    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
-        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
+def _kill_conflicts(t, b, level, o, cap, whole):
+    """Kill the live options of option ``o``'s conflict groups at ``level``: word by word
+    with its dense conflict mask where the layout has those, else group by group; stop
+    once an item is starved (``b.dead[0]``) unless ``whole``. Return how many."""
     updates = _ZERO
+    if t.conflict.shape[0] > 0:  # the dense mask, 64 words at a time: first a bit for
+        for w0 in range(0, t.words, 64):  # each word that loses options (no branch),
+            nonzero = _ZERO  # then those words alone
+            for w in range(w0, min(w0 + 64, t.words)):
+                bits = b.live[_u(level), _u(w)] & t.conflict[_u(o), _u(w)]
+                nonzero |= np.uint64(bits != _ZERO) << np.uint64(w - w0)
+            while nonzero:
+                if b.dead[0] and not whole:
+                    return updates
+                w = w0 + _low(nonzero)
+                nonzero &= nonzero - _ONE
+                bits = b.live[_u(level), _u(w)] & t.conflict[_u(o), _u(w)]
+                updates += _kill(t, b, level, w, bits, cap)
+        return updates
     for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
         if b.dead[0] and not whole:
             break
@@ -613,6 +628,17 @@ def _take(t, b, level, o, cap, whole):
             bits = b.live[_u(level), _u(w)] & t.group_bits[_u(k)]
             if bits:
                 updates += _kill(t, b, level, w, bits, cap)
+    return updates
+
+
+@njit(**PLAIN, inline="always")
+def _take(t, b, level, o, cap, whole):
+    """Take option ``o`` at ``level``, in place: mark its primary items covered and kill
+    the options of its conflict groups (``b.dead[0]`` set if that starves an item; then
+    the rest is left undone, the level being dead, unless ``whole``)."""
+    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
+    updates = _kill_conflicts(t, b, level, o, cap, whole)
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
     b.stats[1] += np.int64(updates)

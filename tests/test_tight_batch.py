@@ -14,7 +14,8 @@ from strategies import problems
 from sudoku_checks import DIAGONAL_JIGSAWS, check_solution, load_lines, puzzlekit_pairs
 
 import dlx
-from dlx.tightlayout import fits
+from dlx import tightlayout
+from dlx.tightlayout import batch_layout, fits
 from dlx.verify import check, naive_solutions
 from puzzles import sudoku
 
@@ -53,6 +54,59 @@ def test_random_problems_against_the_naive_solver(case, domination, limit):
             assert len(set(first)) == len(first)
             check(problem, first)
             assert set(forced) <= set(first)
+
+
+@settings(max_examples=60, deadline=None)
+@given(batches(), st.sampled_from([None, 1, 2]))
+def test_conflict_groups_alone_agree_with_the_masks(case, domination):
+    """Past ``CONFLICT_BYTES`` a batch clears group by group instead of with the dense
+    conflict masks: the same counts, each first solution checked."""
+    problem, sets = case
+    rule = {} if domination is None else {"propagate": "domination", "domination": domination}
+    dense = dlx.batch(problem, sets, 4, engine="tight", **rule)
+    original = tightlayout.CONFLICT_BYTES
+    tightlayout.CONFLICT_BYTES = 0
+    try:
+        alone = dlx.parse(dlx.write(problem))  # the same problem, no layout kept yet
+        assert batch_layout(alone).conflict.shape[0] == 0
+        result = dlx.batch(alone, sets, 4, engine="tight", **rule)
+    finally:
+        tightlayout.CONFLICT_BYTES = original
+    assert result.counts.tolist() == dense.counts.tolist()
+    for first in result.first:
+        if first is not None:
+            check(alone, first)
+
+
+def test_conflict_masks_past_64_words_agree_with_the_groups(monkeypatch):
+    """A Latin square of order 17 (4,913 options: 77 words, so the masks are visited
+    in two runs of 64 words) with a few cells given: the masks and the groups alone
+    find the same counts, each first solution checked."""
+    n = 17
+    problem = dlx.Problem()
+    for kind in ("cell", "row", "column"):
+        for a in range(n):
+            for b in range(n):
+                problem.add_primary(f"{kind}{a}_{b}")
+    for r in range(n):
+        for c in range(n):
+            for v in range(n):
+                problem.add_option([f"cell{r}_{c}", f"row{r}_{v}", f"column{c}_{v}"])
+    cyclic = [((r * n + c) * n + (r + c) % n) for r in range(n) for c in range(n)]
+    sets = [[], cyclic[::40], cyclic[-3:], [cyclic[-1], cyclic[-2] + 2]]
+    rule = {"propagate": "domination", "domination": 1}
+    dense = dlx.batch(problem, sets, 2, engine="tight", **rule)
+    assert batch_layout(problem).conflict.shape[1] > 64
+    monkeypatch.setattr(tightlayout, "CONFLICT_BYTES", 0)
+    alone = dlx.parse(dlx.write(problem))
+    assert batch_layout(alone).conflict.shape[0] == 0
+    result = dlx.batch(alone, sets, 2, engine="tight", **rule)
+    assert result.counts.tolist() == dense.counts.tolist()
+    for found in (dense, result):
+        for forced, first in zip(sets, found.first, strict=True):
+            if first is not None:
+                check(problem, first)
+                assert set(forced) <= set(first)
 
 
 def test_limit_depth_and_engine_are_checked():
