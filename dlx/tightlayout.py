@@ -280,7 +280,8 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
     primary = code >= 0
     size = np.bincount(code[primary])
     small = primary.copy()
-    small[primary] = size[code[primary]] <= np.median(size)
+    if len(size):  # no primary entry (no option at all): nothing is small
+        small[primary] = size[code[primary]] <= np.median(size)
     big = np.iinfo(np.int64).max
     first = np.full(n_options, big, np.int64)
     np.minimum.at(first, option_of[primary], code[primary])
