@@ -11,11 +11,14 @@ import pytest
 import dlx
 from dlx import layout
 from dlx.bitsearch import MEMO_BIG_BYTES, MEMO_GROW_AFTER, BitMemo, BitsetSearch
+from dlx.cli import main as dlx_main
 from dlx.driver import TableBytes, tiny_problem
 from dlx.search import Memo, Search
 from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import naive_solutions
+from puzzles.cli import main as puzzles_main
 from tests.boards import dominoes, queens
+from tests.shared import DATA
 
 KERNELS = [(Search, Memo), (BitsetSearch, BitMemo), (TightSearch, TightMemo)]
 IDS = ["dlx", "bitset", "tight"]
@@ -137,3 +140,19 @@ def test_the_stats_line():
     parts = TableBytes(800_000, 200_000, 16_000_000, 64_000_000)
     assert str(parts) == "tables: 17 MB (layout 0.8, search 0.2, memo 16 growing to 64)"
     assert str(TableBytes(1_234_567, 0)) == "tables: 1.23 MB (layout 1.23, search 0)"
+
+
+@pytest.mark.parametrize("engine", IDS)
+def test_the_commands_print_the_tables(engine, capsys):
+    """``python -m dlx`` (stats always on stderr) and a puzzle command with ``--stats``
+    print the line, with the figures the search's Stats carries."""
+    path = str(DATA / "pent3x20_sym.dlx")
+    flags = ["--no-progress", "--workers", "1", "--engine", engine]
+    assert dlx_main(["--count", *flags, path]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == "2"  # Knuth's pent3x20_sym.dlx (data/dlx/EXPECTED.tsv)
+    counted = dlx.count(dlx.read(path), engine=engine)
+    assert f"\n{counted.stats.tables}\n" in err
+    argv = ["pentomino", "--board", "3x20", "--count", "--stats", *flags]
+    assert puzzles_main(argv) == 0
+    assert "\ntables: " in capsys.readouterr().err
