@@ -338,6 +338,7 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
 # Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
 # count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
 # of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
+# The table's find and store and the limb sums are the tight kernel's too: ``dlx/memo.py``.
 
 
 @njit(**PLAIN, inline="always")
