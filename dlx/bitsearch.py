@@ -61,28 +61,25 @@ class BitMemo:
         self.table = _table(lay.key_words, limbs, nbytes)
         self.seconds = 0.0  # of the searches that used it
         self.grown = nbytes >= MEMO_BIG_BYTES
-        self.max_bytes = max(self.table.nbytes, self._grown_bytes(MEMO_BIG_BYTES))
-
-    def _grown_bytes(self, nbytes: int) -> int:
-        """The size of the table grown to at most ``nbytes`` (at the present limbs)."""
-        limbs = self.table.shape[1] - self.layout.key_words - 1
-        width = _row_width(self.layout.key_words, limbs)
-        return _buckets(self.layout.key_words, nbytes) * 2 * width * 8
+        self.max_bytes = max(self.table.nbytes, MEMO_BIG_BYTES)  # see ``limit``
 
     def limit(self, nbytes: int) -> None:
-        """Grow to no more than ``nbytes`` (stay as it is if it is there already)."""
-        self.max_bytes = max(min(self.max_bytes, self._grown_bytes(nbytes)), self.table.nbytes)
+        """Grow to no more than ``nbytes`` (stay as it is if it is there already): wider
+        counts then make the table fewer rows, not more bytes."""
+        self.max_bytes = max(min(self.max_bytes, nbytes), self.table.nbytes)
 
     def used_for(self, seconds: float) -> None:
         """Note ``seconds`` more of search with this memo; past ``MEMO_GROW_AFTER`` in
         all, the table grows to ``MEMO_BIG_BYTES`` (empty: a memo only forgets), which
-        a long count repays and a short one would pay for in page faults."""
+        a long count repays and a short one would pay for in page faults; never past
+        ``max_bytes``."""
         self.seconds += seconds
         if not self.grown and self.seconds >= MEMO_GROW_AFTER:
             self.grown = True
-            if self.max_bytes > self.table.nbytes:
-                limbs = self.table.shape[1] - self.layout.key_words - 1
-                self.table = _table(self.layout.key_words, limbs, self.max_bytes)
+            width = self.table.shape[1]
+            rows = 2 * _buckets_of(width, self.max_bytes)
+            if rows > self.table.shape[0]:
+                self.table = _anonymous((rows, width))
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> BitMemo:
@@ -99,7 +96,9 @@ class BitMemo:
     def widen(self, limbs: int) -> None:
         """Hold counts of ``limbs`` words (the entries kept are still exact)."""
         width = _row_width(self.layout.key_words, limbs)
-        if width > self.table.shape[1]:  # the limbs past the old ones are 0 in every row
+        if width > self.table.shape[1] and self.table.shape[0] * width * 8 > self.max_bytes:
+            self.table = _anonymous((2 * _buckets_of(width, self.max_bytes), width))  # forgets
+        elif width > self.table.shape[1]:  # the limbs past the old ones are 0 in every row
             wider = _anonymous((self.table.shape[0], width))
             wider[:, : self.table.shape[1]] = self.table
             self.table = wider
@@ -112,7 +111,12 @@ def _table(key_words: int, limbs: int, nbytes: int) -> np.ndarray:
 
 def _buckets(key_words: int, nbytes: int) -> int:
     """Buckets of a memo table of at most ``nbytes`` for one limb: a power of two."""
-    buckets = max(nbytes // (16 * _row_width(key_words, 1)), 8)
+    return _buckets_of(_row_width(key_words, 1), nbytes)
+
+
+def _buckets_of(width: int, nbytes: int) -> int:
+    """Buckets of rows of ``width`` words in at most ``nbytes``: a power of two, >= 8."""
+    buckets = max(nbytes // (16 * width), 8)
     return 1 << (buckets.bit_length() - 1)
 
 

@@ -156,3 +156,21 @@ def test_the_commands_print_the_tables(engine, capsys):
     argv = ["pentomino", "--board", "3x20", "--count", "--stats", *flags]
     assert puzzles_main(argv) == 0
     assert "\ntables: " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("memo", [BitMemo, TightMemo], ids=["bitset", "tight"])
+def test_wider_counts_keep_a_capped_memo_within_its_bytes(memo):
+    """A count that outgrows its limbs widens the memo's rows: within ``max_bytes`` it
+    keeps its entries, past it the table takes fewer rows (empty: a memo only forgets)."""
+    table = memo.of(dominoes(2, 6))
+    table.table[:, :] = 7  # stands for entries
+    rows, width = table.table.shape
+    table.widen(4)  # room: the entries move to the wider rows
+    assert table.table.shape[0] == rows and table.table.shape[1] > width
+    assert np.all(table.table[:, :width] == 7) and table.table.nbytes <= table.max_bytes
+    table.limit(table.table.nbytes)
+    size = table.table.nbytes
+    table.widen(64)
+    assert table.table.nbytes <= size == table.max_bytes and not table.table.any()
+    table.used_for(MEMO_GROW_AFTER)
+    assert table.table.nbytes <= size
