@@ -20,6 +20,7 @@ import numpy as np
 from dlx import compiling
 from dlx.bitlayout import BitLayout, State, Tables, layout, sanity
 from dlx.driver import Driver, forced_nodes
+from dlx.layout import array_bytes
 from dlx.problem import Problem
 
 MEMO_BYTES = 16 << 20  # the memo table at first (one-limb counts)
@@ -60,16 +61,25 @@ class BitMemo:
         self.table = _table(lay.key_words, limbs, nbytes)
         self.seconds = 0.0  # of the searches that used it
         self.grown = nbytes >= MEMO_BIG_BYTES
+        self.max_bytes = max(self.table.nbytes, MEMO_BIG_BYTES)  # see ``limit``
+
+    def limit(self, nbytes: int) -> None:
+        """Grow to no more than ``nbytes`` (stay as it is if it is there already): wider
+        counts then make the table fewer rows, not more bytes."""
+        self.max_bytes = max(min(self.max_bytes, nbytes), self.table.nbytes)
 
     def used_for(self, seconds: float) -> None:
         """Note ``seconds`` more of search with this memo; past ``MEMO_GROW_AFTER`` in
         all, the table grows to ``MEMO_BIG_BYTES`` (empty: a memo only forgets), which
-        a long count repays and a short one would pay for in page faults."""
+        a long count repays and a short one would pay for in page faults; never past
+        ``max_bytes``."""
         self.seconds += seconds
         if not self.grown and self.seconds >= MEMO_GROW_AFTER:
-            limbs = self.table.shape[1] - self.layout.key_words - 1
-            self.table = _table(self.layout.key_words, limbs, MEMO_BIG_BYTES)
             self.grown = True
+            width = self.table.shape[1]
+            rows = 2 * _buckets_of(width, self.max_bytes)
+            if rows > self.table.shape[0]:
+                self.table = _anonymous((rows, width))
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> BitMemo:
@@ -81,10 +91,14 @@ class BitMemo:
         """The table's size in bytes."""
         return self.table.nbytes
 
+    table_bytes = nbytes
+
     def widen(self, limbs: int) -> None:
         """Hold counts of ``limbs`` words (the entries kept are still exact)."""
         width = _row_width(self.layout.key_words, limbs)
-        if width > self.table.shape[1]:  # the limbs past the old ones are 0 in every row
+        if width > self.table.shape[1] and self.table.shape[0] * width * 8 > self.max_bytes:
+            self.table = _anonymous((2 * _buckets_of(width, self.max_bytes), width))  # forgets
+        elif width > self.table.shape[1]:  # the limbs past the old ones are 0 in every row
             wider = _anonymous((self.table.shape[0], width))
             wider[:, : self.table.shape[1]] = self.table
             self.table = wider
@@ -92,9 +106,18 @@ class BitMemo:
 
 def _table(key_words: int, limbs: int, nbytes: int) -> np.ndarray:
     """An empty memo table of at most ``nbytes`` (for one limb; see ``BitMemo``)."""
-    width = _row_width(key_words, limbs)
-    buckets = max(nbytes // (16 * _row_width(key_words, 1)), 8)
-    return _anonymous((2 * (1 << (buckets.bit_length() - 1)), width))
+    return _anonymous((2 * _buckets(key_words, nbytes), _row_width(key_words, limbs)))
+
+
+def _buckets(key_words: int, nbytes: int) -> int:
+    """Buckets of a memo table of at most ``nbytes`` for one limb: a power of two."""
+    return _buckets_of(_row_width(key_words, 1), nbytes)
+
+
+def _buckets_of(width: int, nbytes: int) -> int:
+    """Buckets of rows of ``width`` words in at most ``nbytes``: a power of two, >= 8."""
+    buckets = max(nbytes // (16 * width), 8)
+    return 1 << (buckets.bit_length() - 1)
 
 
 def _row_width(key_words: int, limbs: int) -> int:
@@ -167,6 +190,18 @@ class LayoutSearch(Driver):
             "level_entry": np.zeros((rows, limbs), np.uint64),
             "memo": NO_MEMO,
         }
+
+    def _level_bytes(self, rows: int, limbs: int) -> int:
+        """Bytes of ``_level_arrays(rows, limbs)``, before making them."""
+        lay = self._layout
+        words = rows * (lay.key_words + 1 + lay.max_branches + 5 + limbs) + 2 + 3 + limbs
+        return 8 * words
+
+    def _layout_bytes(self) -> int:
+        return array_bytes(self._layout)
+
+    def _state_bytes(self) -> int:
+        return array_bytes(self._state) - self._state.memo.nbytes
 
     def _memo_table(self) -> np.ndarray:
         """The memo's table for the next kernel call (an empty one without a memo)."""
@@ -267,6 +302,17 @@ class BitsetSearch(LayoutSearch):
             reach=np.zeros(n_sums, np.uint64),
             spare=np.zeros(n_sums, np.uint64),
         )
+
+    def _search_bytes(self, limbs: int) -> int:
+        lay = self._layout
+        rows = lay.max_level + 2
+        regions = 0 if self._regions is None else 8 * (3 * lay.words + max(lay.n_bits, 1))
+        free = 8 * rows * lay.bit_slots.shape[1] + 16 * (lay.n_cells // 64 + 1)
+        return self._level_bytes(rows, limbs) + free + regions
+
+    def _state_bytes(self) -> int:
+        regions = 0 if self._regions is None else sum(a.nbytes for a in self._regions)
+        return super()._state_bytes() + regions
 
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
         return self.kernel().search(

@@ -79,11 +79,20 @@ else:
 
 
 from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
+from dlx.memo import add_count as _add
+from dlx.memo import add_one as _add_one
+from dlx.memo import at_least as _at_least
+from dlx.memo import bucket as _bucket
+from dlx.memo import find as _memo_find
+from dlx.memo import store as _memo_store
 
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
 # which would incref and decref every array handed to an inlined helper (as in
 # ``dlx/kernel.py``).
 PLAIN = {"cache": True, "_nrt": False}
+# dlx/memo.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/memo.py changes, unless this file changes with it
+MEMO_DIGEST = "75b3080e21c5d057"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_branch did (or OVERFLOW)
@@ -329,105 +338,7 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
 # Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
 # count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
 # of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
-
-
-@njit(**PLAIN, inline="always")
-def _add(total, memo, row, col):
-    """``total += memo[row, col:]`` (limbs); return False on a carry out of the top, or
-    when the entry has more limbs than ``total`` (a search of wider counts, sharing the
-    memo, stored it)."""
-    carry = _ZERO
-    limbs = total.shape[0]
-    for k in range(limbs):
-        a = total[_u(k)]
-        b = memo[_u(row), _u(col + k)]
-        s = a + b
-        c1 = s < a
-        s2 = s + carry
-        c2 = s2 < s
-        total[_u(k)] = s2
-        carry = _ONE if (c1 or c2) else _ZERO
-    for k in range(col + limbs, memo.shape[1]):
-        if memo[_u(row), _u(k)] != _ZERO:
-            return False
-    return carry == _ZERO
-
-
-@njit(**PLAIN, inline="always")
-def _add_one(total):
-    """``total += 1`` (limbs); return False on a carry out of the top."""
-    for k in range(total.shape[0]):
-        total[_u(k)] += _ONE
-        if total[_u(k)] != _ZERO:
-            return True
-    return False
-
-
-@njit(**PLAIN, inline="always")
-def _bucket(h, memo):
-    """The first row of the bucket of a key that hashes to ``h`` (two rows a bucket)."""
-    return ((h ^ (h >> np.uint64(29))) & np.uint64((memo.shape[0] >> 1) - 1)) << _ONE
-
-
-@njit(**PLAIN, inline="always")
-def _memo_find(key, level, h, memo):
-    """The row of the memo holding ``key[level]`` (whose hash is ``h``), or -1."""
-    first = _bucket(h, memo)
-    n = key.shape[1]
-    for r in range(first, first + _u(2)):
-        if memo[r, _u(n)] == _ZERO:
-            continue
-        same = True
-        for w in range(n):
-            if memo[r, _u(w)] != key[_u(level), _u(w)]:
-                same = False
-                break
-        if same:
-            return np.int64(r)
-    return -1
-
-
-@njit(**PLAIN, inline="always")
-def _memo_store(key, level, h, memo, total, entry, weight):
-    """Keep ``total - entry[level]`` (the subtree's count, found in ``weight`` nodes)
-    under ``key[level]``: in the bucket's first row if its entry took no more nodes
-    (that entry moves to the second row), else in the second."""
-    first = _bucket(h, memo)
-    n = key.shape[1]
-    r = first + _ONE
-    held = memo[first, _u(n)]
-    if held == _ZERO:
-        r = first
-    elif held <= weight:
-        for w in range(memo.shape[1]):
-            memo[first + _ONE, _u(w)] = memo[first, _u(w)]
-        r = first
-    for w in range(n):
-        memo[r, _u(w)] = key[_u(level), _u(w)]
-    memo[r, _u(n)] = weight
-    borrow = _ZERO
-    for k in range(total.shape[0]):
-        a = total[_u(k)]
-        b = entry[_u(level), _u(k)]
-        d = a - b
-        b1 = a < b
-        d2 = d - borrow
-        b2 = d < borrow
-        memo[r, _u(n + 1 + k)] = d2
-        borrow = _ONE if (b1 or b2) else _ZERO
-    for k in range(n + 1 + total.shape[0], memo.shape[1]):
-        memo[r, _u(k)] = _ZERO  # what a wider count left in the row
-
-
-@njit(**PLAIN, inline="always")
-def _at_least(total, n):
-    """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
-    if n < 0:
-        return False
-    for k in range(1, total.shape[0]):
-        if total[_u(k)]:
-            return True
-    return total[0] >= np.uint64(n)
+# The table's find and store and the limb sums are the tight kernel's too: ``dlx/memo.py``.
 
 
 @njit(**PLAIN, inline="always")

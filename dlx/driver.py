@@ -54,13 +54,20 @@ sets only ``kind`` and ``kernel_module``):
     The options (the problem's numbering) chosen at levels ``0..level-1``.
 ``sanity()``
     Check the search's arrays at a pause; raise AssertionError naming the fault.
+``_layout_bytes()``, ``_search_bytes(limbs)``, ``_state_bytes()``
+    Bytes of the layout's arrays, of one search's arrays with counts in ``limbs``
+    words (worked out from the layout, before they exist), and of the search's arrays
+    as they are. The driver refuses a search whose layout and arrays pass
+    ``dlx.layout.MAX_BYTES`` before making them (``dlx.layout.check_bytes``), and keeps
+    the memo within what is left (``tables``).
 ``_variant()`` (optional)
     The kernel's specialisation for this problem (e.g. loop items), warmed up apart.
 
-The memo object (the kernel's business) may have ``used_for(seconds)``, told the
-seconds of every call that used it. On ``OVERFLOW`` the driver calls
-``_new_state(2 * self.limbs)`` and goes on (the memo widens itself, or the hook makes a
-wider one).
+The memo object (the kernel's business) has ``table_bytes`` (its size now),
+``max_bytes`` (what it may grow to) and ``limit(nbytes)`` (grow to no more), and may
+have ``used_for(seconds)``, told the seconds of every call that used it. On
+``OVERFLOW`` the driver calls ``_new_state(2 * self.limbs)`` and goes on (the memo
+widens itself, or the hook makes a wider one).
 
 Porting a search class written before the driver (in ``BitsetSearch``'s old shape):
 keep in ``__init__`` only the kernel's own keywords and pass the rest to
@@ -76,6 +83,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -100,13 +108,37 @@ class Stats:
     updates: int = 0
     seconds: float = 0.0
     engine: str = ""
+    tables: TableBytes | None = None
 
     def __str__(self) -> str:
         rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
-        return (
+        line = (
             f"{self.solutions} solutions, {self.nodes} nodes, {self.updates} updates, "
             f"{self.seconds:.3f} s ({rate / 1e6:.2f} M nodes/s)"
         )
+        return line if self.tables is None else f"{self.tables}\n{line}"  # a note may follow
+
+
+class TableBytes(NamedTuple):
+    """The bytes one search holds: the layout's arrays, the search's own, the memo's
+    table now and what it may grow to (``dlx.layout.MAX_BYTES`` in all, at most)."""
+
+    layout: int
+    search: int
+    memo: int = 0
+    memo_max: int = 0
+
+    @property
+    def total(self) -> int:
+        """Bytes held now."""
+        return self.layout + self.search + self.memo
+
+    def __str__(self) -> str:
+        mb = [f"{v / 1e6:.3g}" for v in (self.total, *self)]
+        memo = f", memo {mb[3]}" if self.memo else ""
+        if self.memo_max > self.memo:
+            memo += f" growing to {mb[4]}"
+        return f"tables: {mb[0]} MB (layout {mb[1]}, search {mb[2]}{memo})"
 
 
 def tree_fraction(branch_index, branch_degree, start: int, stop: int) -> float:
@@ -210,6 +242,7 @@ class Driver:
         if memo is not None and not self._memo_fits(memo):
             raise ProblemError("this memo was made for another problem (or before a change)")
         self.memo = memo
+        self._fit_tables()
         self._new_state(1)
         self._warm_up()  # before any clock starts
         self.node_limit = node_limit
@@ -267,6 +300,41 @@ class Driver:
         """The kernel's specialisation for this problem, warmed up apart."""
         return False
 
+    def _layout_bytes(self) -> int:
+        raise NotImplementedError
+
+    def _search_bytes(self, limbs: int) -> int:
+        raise NotImplementedError
+
+    def _state_bytes(self) -> int:
+        raise NotImplementedError
+
+    # -- the bytes it holds ---------------------------------------------------------------
+
+    def _fit_tables(self) -> None:
+        """Refuse a search whose layout and arrays would pass ``dlx.layout.MAX_BYTES``
+        (before making the arrays); keep the memo's growth within what is left, and
+        drop a memo that does not fit at all."""
+        need = self._layout_bytes() + self._search_bytes(1)
+        layout.check_bytes(
+            self.kind, need, "split the problem into smaller ones (or try another engine)"
+        )
+        if self.memo is not None:
+            room = layout.MAX_BYTES - need
+            if self.memo.table_bytes > room:
+                self.memo = None
+            else:
+                self.memo.limit(room)
+
+    def tables(self) -> TableBytes:
+        """The bytes this search holds now (``TableBytes``)."""
+        memo = (0, 0) if self.memo is None else (self.memo.table_bytes, self.memo.max_bytes)
+        return TableBytes(self._layout_bytes(), self._state_bytes(), *memo)
+
+    def table_bytes(self) -> int:
+        """The bytes this search holds now: layout, search arrays and memo."""
+        return self.tables().total
+
     # -- the kernel, compiled before any clock starts -------------------------------------
 
     @classmethod
@@ -297,7 +365,7 @@ class Driver:
     def stats(self) -> Stats:
         """Statistics so far (after a restart with wider counts, as the kernel keeps them)."""
         _, n, u = (int(v) for v in self.kernel_stats)
-        return Stats(self.solutions, n, u, self.seconds)
+        return Stats(self.solutions, n, u, self.seconds, tables=self.tables())
 
     def fraction(self) -> float:
         """Estimated fraction of this search's tree done so far."""

@@ -62,6 +62,7 @@ EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = range(5)
 MAX_NODES = 1 << 31  # int32 links
 MAX_BOUND = 1 << 30  # an item's upper bound, a loop vertex number: below this
 
+MAX_BYTES = 2 << 30  # one search's tables (layout, search arrays, memo), at most
 MEMO_BYTES = 1 << 23  # the memo table, at most (see README for the table sizes measured)
 MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
 MEMO_MIN_SLOTS = 16
@@ -399,6 +400,49 @@ def new_state(
         arrays.second,
         arrays.has_bounds,
     )
+
+
+def state_bytes(
+    arrays: Arrays, max_level: int, key_words: int = 1, limbs: int = 1, on: bool = False
+) -> int:
+    """Bytes of ``new_state(arrays, max_level, key_words, limbs, propagate)`` and of
+    ``new_loop_state(arrays)``, before allocating them (``on``: item domination)."""
+    items = arrays.item.shape[1]
+    words = max_level * LEVEL_FIELDS + PROGRESS_FIELDS + (max_level + 1) * key_words
+    words += limbs + max_level * limbs + DOMINATION_TRAIL
+    if on:
+        words += arrays.node.shape[1] + 5 * items
+    nbytes = arrays.node.nbytes + arrays.item.nbytes + 8 * words  # links, then int64s
+    if arrays.loop_edge is not None:
+        loop = arrays.n_vertices + 1
+        nbytes += arrays.loop_edge.nbytes + 4 * (loop * LOOP_VERTEX_FIELDS + LOOP_TOTAL_FIELDS)
+        nbytes += 4 * (arrays.n_options + items)
+    return nbytes
+
+
+def array_bytes(obj) -> int:
+    """Bytes of the numpy arrays among the fields of ``obj`` (a dataclass or named
+    tuple; an array held by two fields counts once; other fields count nothing)."""
+    fields = obj._asdict().values() if hasattr(obj, "_asdict") else vars(obj).values()
+    return sum({id(v): v.nbytes for v in fields if isinstance(v, np.ndarray)}.values())
+
+
+def check_bytes(kernel: str, need: int, advice: str) -> None:
+    """ProblemError if a search's tables, ``need`` bytes, pass ``MAX_BYTES`` (the one
+    cap of every kernel), saying what to do (``advice``)."""
+    if need > MAX_BYTES:
+        raise ProblemError(
+            f"the {kernel} kernel would need {size(need)} for this problem's tables "
+            f"(at most {size(MAX_BYTES)}): {advice}"
+        )
+
+
+def size(nbytes: int) -> str:
+    """``nbytes`` in the largest binary unit it has one of (``1.5 GiB``, ``200 B``)."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if nbytes >= 1 << shift:
+            return f"{nbytes / (1 << shift):.1f} {unit}"
+    return f"{nbytes} B"
 
 
 def limbs_value(limbs: np.ndarray) -> int:

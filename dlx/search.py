@@ -198,6 +198,19 @@ class Memo:
         """A fresh, empty memo of the same problem with twice the limbs per count."""
         return Memo(self.arrays, self.nbytes, 2 * self.limbs)
 
+    @property
+    def table_bytes(self) -> int:
+        """The table's size in bytes (keys and counts)."""
+        return self.keys.nbytes + self.counts.nbytes
+
+    @property
+    def max_bytes(self) -> int:
+        """What the table may grow to: it never grows (a wider one keeps ``nbytes``)."""
+        return self.table_bytes
+
+    def limit(self, nbytes: int) -> None:
+        """Grow to no more than ``nbytes``: this table never grows."""
+
 
 _NO_MEMO = (np.zeros((0, 1), np.uint64), np.zeros((0, 2), np.uint64))
 NO_LIMIT = 1 << 62  # max_solutions of a kernel call without a solution limit
@@ -244,6 +257,21 @@ class Search(Driver):
             self.state, self.loop, self.forced, self.prefix, *memo, self.split_depth,
             budget, limit, stream,
         )  # fmt: skip
+
+    def _layout_bytes(self) -> int:
+        return layout.array_bytes(self._arrays)
+
+    def _search_bytes(self, limbs: int) -> int:
+        words = 1 if self.memo is None else self.memo.words
+        max_level = self._arrays.max_level + self.n_fixed
+        on = self.problem.propagate == "domination"
+        return layout.state_bytes(self._arrays, max_level, words, limbs, on)
+
+    def _state_bytes(self) -> int:
+        loop = 0  # the loop's incidence list is the layout's, not copied
+        if self.loop is not None:
+            loop = layout.array_bytes(self.loop) - self.loop.incident.nbytes
+        return layout.array_bytes(self.state) + loop
 
     def _branches(self) -> tuple[np.ndarray, np.ndarray]:
         data = self.state.level_data

@@ -63,6 +63,11 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
+from dlx.memo import add_count as _add
+from dlx.memo import add_one as _add_one
+from dlx.memo import at_least as _at_least
+from dlx.memo import find as _memo_find
+from dlx.memo import store as _memo_store
 
 if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
 
@@ -92,6 +97,9 @@ else:
 
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
+# dlx/memo.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/memo.py changes, unless this file changes with it
+MEMO_DIGEST = "75b3080e21c5d057"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
@@ -221,102 +229,6 @@ def _cover(t, s, level, o):
         p = t.option_primary[_u(j)]
         uncovered[_u(child), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
     s.stats[2] += np.int64(updates)
-
-
-@njit(**PLAIN, inline="always")
-def _add(total, memo, row, col):
-    """``total += memo[row, col:]`` (limbs); return False on a carry out of the top, or
-    when the entry has more limbs than ``total`` (a search of wider counts stored it)."""
-    carry = _ZERO
-    limbs = total.shape[0]
-    for k in range(limbs):
-        a = total[_u(k)]
-        sum1 = a + memo[_u(row), _u(col + k)]
-        c1 = sum1 < a
-        sum2 = sum1 + carry
-        c2 = sum2 < sum1
-        total[_u(k)] = sum2
-        carry = _ONE if (c1 or c2) else _ZERO
-    for k in range(col + limbs, memo.shape[1]):
-        if memo[_u(row), _u(k)] != _ZERO:
-            return False
-    return carry == _ZERO
-
-
-@njit(**PLAIN, inline="always")
-def _add_one(total):
-    """``total += 1`` (limbs); return False on a carry out of the top."""
-    for k in range(total.shape[0]):
-        total[_u(k)] += _ONE
-        if total[_u(k)] != _ZERO:
-            return True
-    return False
-
-
-@njit(**PLAIN, inline="always")
-def _at_least(total, n):
-    """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
-    if n < 0:
-        return False
-    for k in range(1, total.shape[0]):
-        if total[_u(k)]:
-            return True
-    return total[0] >= np.uint64(n)
-
-
-@njit(**PLAIN, inline="always")
-def _bucket(h, memo):
-    """The first row of the bucket of a key that hashes to ``h`` (two rows a bucket)."""
-    return ((h ^ (h >> np.uint64(29))) & np.uint64((memo.shape[0] >> 1) - 1)) << _ONE
-
-
-@njit(**PLAIN, inline="always")
-def _memo_find(key, level, h, memo):
-    """The row of the memo holding ``key[level]`` (whose hash is ``h``), or -1."""
-    first = _bucket(h, memo)
-    n = key.shape[1]
-    for r in range(first, first + _u(2)):
-        if memo[r, _u(n)] == _ZERO:
-            continue
-        same = True
-        for w in range(n):
-            if memo[r, _u(w)] != key[_u(level), _u(w)]:
-                same = False
-                break
-        if same:
-            return np.int64(r)
-    return -1
-
-
-@njit(**PLAIN, inline="always")
-def _memo_store(key, level, h, memo, total, entry, weight):
-    """Keep ``total - entry[level]`` (the subtree's count, found in ``weight`` nodes)
-    under ``key[level]`` (see "Memo" in the essay)."""
-    first = _bucket(h, memo)
-    n = key.shape[1]
-    r = first + _ONE
-    held = memo[first, _u(n)]
-    if held == _ZERO:
-        r = first
-    elif held <= weight:
-        for w in range(memo.shape[1]):
-            memo[first + _ONE, _u(w)] = memo[first, _u(w)]
-        r = first
-    for w in range(n):
-        memo[r, _u(w)] = key[_u(level), _u(w)]
-    memo[r, _u(n)] = weight
-    borrow = _ZERO
-    for k in range(total.shape[0]):
-        a = total[_u(k)]
-        b = entry[_u(level), _u(k)]
-        d = a - b
-        b1 = a < b
-        d2 = d - borrow
-        b2 = d < borrow
-        memo[r, _u(n + 1 + k)] = d2
-        borrow = _ONE if (b1 or b2) else _ZERO
-    for k in range(n + 1 + total.shape[0], memo.shape[1]):
-        memo[r, _u(k)] = _ZERO  # what a wider count left in the row
 
 
 @njit(**PLAIN, inline="always")

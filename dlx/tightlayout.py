@@ -39,9 +39,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
+from dlx.layout import array_bytes, check_bytes
 from dlx.problem import Problem
 
-MAX_BYTES = 2 << 30  # a search's tables, at most (the memo apart)
 CONFLICT_BYTES = 8 << 20  # dense conflict masks up to this size; past it, groups alone
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
 
@@ -117,7 +117,7 @@ class TightLayout:
 
     def table_bytes(self) -> int:
         """Bytes of the layout's own arrays."""
-        return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+        return array_bytes(self)
 
 
 def tables(lay: TightLayout) -> Tables:
@@ -164,7 +164,7 @@ def layout(problem: Problem) -> TightLayout:
     kept by ``Problem.layout_of``).
 
     A ``ProblemError`` says why a problem does not fit, or what its tables would need
-    past ``MAX_BYTES``.
+    past ``dlx.layout.MAX_BYTES``.
     """
     return problem.layout_of(_build)
 
@@ -176,12 +176,7 @@ def _build(problem: Problem, order=None) -> TightLayout:
     if reason is not None:
         raise ProblemError(f"the tight kernel cannot search this problem: {reason}")
     result = _compile(problem, order or _bit_order)
-    need = result.table_bytes() + result.search_bytes()
-    if need > MAX_BYTES:
-        raise ProblemError(
-            f"the tight kernel would need {need / 2**30:.1f} GiB for this problem "
-            f"(at most {MAX_BYTES / 2**30:.0f} GiB): use engine='dlx'"
-        )
+    check_bytes("tight", result.table_bytes() + result.search_bytes(), "use engine='dlx'")
     return result
 
 

@@ -122,13 +122,10 @@ class TightSearch(LayoutSearch):
             if int(self.memo_stats[1]) < MEMO_PAYS * nodes:
                 self.memo = None
 
-    def table_bytes(self) -> int:
-        """Bytes this search holds: the layout's tables (``TightLayout.table_bytes``),
-        its own arrays (``TightLayout.search_bytes``) and its memo's table, if any; the
-        first two are refused past ``dlx.tightlayout.MAX_BYTES`` when the layout is
-        built, with the figure."""
-        memo = 0 if self.memo is None else self.memo.nbytes
-        return self._layout.table_bytes() + self._layout.search_bytes(self.limbs) + memo
+    def _search_bytes(self, limbs: int) -> int:
+        lay = self._layout
+        live = 8 * lay.rows * (lay.words + lay.item_words) + self.memo_stats.nbytes
+        return self._level_bytes(lay.rows, limbs) + live
 
     def sanity(self) -> None:
         """Check the search's rows against its choices (AssertionError naming the fault)."""

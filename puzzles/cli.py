@@ -244,6 +244,7 @@ class Outcome:
     nodes: int = 0
     result: object = None  # the adapter's count, when counted
     engine: str = ""  # the kernel that searched, and why (``dlx.Stats.engine``)
+    tables: object = None  # what its tables take (``dlx.Stats.tables``), where said
 
 
 def _check(request: Request) -> None:
@@ -425,8 +426,10 @@ def _search_one(command: Command, puzzle, request: Request, search: dict, printe
             for answer in command.solutions(puzzle, 1, workers=1):
                 printer.answer(answer)
         found, nodes = result.solutions, result.stats.nodes
-        engine = getattr(result.stats, "engine", "")
-        return Outcome(found, result.complete, result.stopped_by, nodes, result, engine)
+        engine, tables = (getattr(result.stats, k, None) for k in ("engine", "tables"))
+        return Outcome(
+            found, result.complete, result.stopped_by, nodes, result, engine or "", tables
+        )
     limit = 2 if request.unique else request.limit if request.limit else None if request.all else 1
     answers = command.solutions(puzzle, limit, **search)
     found = 0
@@ -439,8 +442,8 @@ def _search_one(command: Command, puzzle, request: Request, search: dict, printe
             raise Interrupted(found) from None
         raise
     complete = answers.complete or (request.unique and found >= 2)
-    engine = getattr(answers, "engine", "")
-    return Outcome(found, complete, answers.stopped_by, answers.nodes, engine=engine)
+    engine, tables = getattr(answers, "engine", ""), getattr(answers, "tables", None)
+    return Outcome(found, complete, answers.stopped_by, answers.nodes, engine=engine, tables=tables)
 
 
 class Printer:
@@ -500,6 +503,8 @@ class Printer:
             print(f"{prefix}{o.nodes} nodes{extra}", file=sys.stderr)
             if o.engine:
                 print(f"{prefix}engine: {o.engine}", file=sys.stderr)
+            if o.tables is not None:
+                print(f"{prefix}{o.tables}", file=sys.stderr)
         if not o.complete and o.stopped_by and not o.stopped_by.startswith("solution limit"):
             print(f"note: {prefix}search stopped by the {o.stopped_by}", file=sys.stderr)
         entry: dict = {"label": self.label}

@@ -236,6 +236,11 @@ class Answers:
         """The kernel that searched, and why ("" where the search does not say)."""
         return getattr(self.account.stats, "engine", "")
 
+    @property
+    def tables(self):
+        """What the search's tables take (``dlx.Stats.tables``; None where not said)."""
+        return getattr(self.account.stats, "tables", None)
+
 
 SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint", "dask")
 PARALLEL_OPTIONS = ("workers", "checkpoint", "dask")  # given to dlx as parallel=Parallel(...)

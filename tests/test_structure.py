@@ -4,6 +4,7 @@ import cycle among ``dlx/`` modules (imports inside functions count)."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import inspect
 import re
 from pathlib import Path
@@ -81,6 +82,34 @@ def test_no_import_cycle_among_dlx_modules():
         if name != "dlx"
     }
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+SHARED_JIT = {"dlx.memo"}  # jitted helpers that kernels in other files may call
+
+
+def test_each_kernel_calls_jitted_code_of_its_own_file_or_the_shared_memo():
+    """The house rule (each kernel and every jitted helper it calls in one file, as
+    numba's cache keys a function on its own file only) with one exception,
+    ``dlx/memo.py``, shared by the bitset and tight kernels: a file that imports it
+    records its digest (``MEMO_DIGEST``), so that an edit of ``dlx/memo.py`` must edit
+    the kernel's file too, which makes numba compile that kernel afresh."""
+    modules = dlx_modules()
+    jitted = {
+        n for n, p in modules.items() if re.search(r"^@(njit|intrinsic)", p.read_text(), re.M)
+    }
+    digest = hashlib.sha256((ROOT / "dlx" / "memo.py").read_bytes()).hexdigest()[:16]
+    faults = []
+    for name in sorted(jitted):
+        text = modules[name].read_text()
+        for other in sorted((imports_of(modules[name], modules) & jitted) - {name}):
+            if other not in SHARED_JIT:
+                faults.append(f"{name} calls jitted code of {other}")
+        if "dlx.memo" in imports_of(modules[name], modules) and name != "dlx.memo":
+            if f'MEMO_DIGEST = "{digest}"' not in text:
+                faults.append(f'{name}: set MEMO_DIGEST = "{digest}" (dlx/memo.py changed)')
+    users = {n for n in jitted if "dlx.memo" in imports_of(modules[n], modules)}
+    assert users == {"dlx.bitset", "dlx.tight"}
+    assert not faults, "\n".join(faults)
 
 
 def test_no_module_reads_a_problems_private_arrays():
