@@ -147,7 +147,9 @@ class Probe:
                 continue
             cost = self.per_node()
             left = seconds - (self.cpu - start)
-            self._step(2 * FIRST_NODES if cost is None else int(left / max(cost, 1e-9)))
+            most = 2 * max(self.nodes, FIRST_NODES)  # at most doubling: early nodes can be
+            # far cheaper than later ones (a memo's hits), and one step would overshoot
+            self._step(most if cost is None else min(int(left / max(cost, 1e-9)), most))
         self.search.node_limit = self.user_limit
         return self.finished
 
@@ -234,6 +236,8 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
     spent = 0.0  # CPU seconds of the samples (walks, searches, timing)
     samples = tries = 0
     walker = None  # made for the first sample
+    setup = 0.0  # CPU seconds of making the walker and each kernel's layout
+    means: dict[str, float] = {}  # each kernel's mean log sample time, when last sampled
     out: list[str] = []  # the kernels out of the race
     while True:
         guess = spent / tries if tries else GUESS * len(kernels)  # the next sample's cost
@@ -256,18 +260,32 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
             logs = {k.name: logs[k.name] for k in kernels}
         if samples >= MAX_SAMPLES or len(kernels) == 1 or probe.cpu + spent >= MAX_PROBE:
             break
+        if walker is None:  # once: each kernel's layout made, not paced as a sample's cost
+            t0 = time.process_time()
+            walker = Walker.of(problem, forced)
+            if walker is not None:
+                for kernel in kernels:
+                    kernel.make(())
+            setup = time.process_time() - t0
         t0 = time.process_time()
-        walker = walker or Walker.of(problem, forced)
         if walker is None:
             said = "no samples (its items have bounds)"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
         samples += walker.sample(kernels, logs)
+        means.update({n: logs[n] / samples for n in logs} if samples else {})
         tries += 1
         spent += time.process_time() - t0
     ranked = sorted(logs, key=logs.get)
     winner = ranked[0]
     if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(SWITCH):
         winner = leader.name  # not enough faster to start afresh
+    elif winner != leader.name and _finish_first(probe, means, leader.name, winner):
+        faster = math.exp(means[leader.name] - means[winner])
+        said = f"{winner} {faster:.2f} times faster on {samples} samples, but {leader.name}"
+        said += f" ends first going on (left {_seconds(probe.estimate())})"
+        costs = f"set-up {_ms(setup)}, samples {_ms(spent)}, its probe {_ms(probe.cpu)}"
+        reason = f"auto: {leader.name} {why}; {said} ({costs})"
+        return Choice(leader.name, reason, probe.search)
     if samples == 0:
         said = f"no other kernel compiled, its estimate under {_seconds(COMPILE_WORTH)}"
     else:
@@ -275,8 +293,21 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
         times = ", ".join(f"{n} {math.exp((logs[n] - first) / samples):.2f}" for n in ranked)
         said = f"{winner} fastest on {samples} samples (times to its: {times}"
         said += f"; out: {', '.join(out)})" if out else ")"
-    reason = f"auto: {leader.name} {why}; {said} (samples {_ms(spent)}, its probe {_ms(probe.cpu)})"
+    costs = f"set-up {_ms(setup)}, samples {_ms(spent)}, its probe {_ms(probe.cpu)}"
+    reason = f"auto: {leader.name} {why}; {said} ({costs})"
     return Choice(winner, reason, probe.search if winner == leader.name else None)
+
+
+def _finish_first(probe: Probe, means: dict, leader: str, winner: str) -> bool:
+    """Whether the leader, going on, ends its count before ``winner`` would from the
+    start: the leader's estimate of what is left of its count under the winner's
+    estimated time for all of it (the leader's, divided by how much faster the winner
+    was on the samples)."""
+    left = probe.estimate()
+    if leader not in means or winner not in means or not math.isfinite(left):
+        return False
+    faster = math.exp(means[leader] - means[winner])
+    return left < (probe.cpu + left) / faster
 
 
 def _pay(probe: Probe, need: float) -> bool:
