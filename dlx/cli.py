@@ -235,6 +235,7 @@ def _main(argv, task_runner) -> int:
         return _error(e)
     out.flush()
     note = "" if stream.complete else _incomplete(stream.stopped_by, request)
+    sys.stdout.flush()  # a failed write is then the one line, not after the summary
     print(f"engine: {stream.stats.engine or request.engine}\n{stream.stats}{note}", file=sys.stderr)
     return 0
 
@@ -274,5 +275,6 @@ def _count(problem, request: Request, parallel: Parallel | None, progress: bool)
     if request.checkpoint is not None:
         done = f"{result.resumed} of {result.tasks} subproblems"
         resumed = f"; {request.checkpoint}: {done} were done before"
+    sys.stdout.flush()  # a failed write is then the one line, not after the summary
     print(f"engine: {result.stats.engine}\n{result.stats}{note}{resumed}", file=sys.stderr)
     return 0

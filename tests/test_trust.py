@@ -339,7 +339,9 @@ def test_a_signal_while_starting_is_one_line_and_130(command, signum, delay):
     assert "Traceback" not in err, err
     if child.returncode == 0:  # finished before the signal came (a warm cache, a fast host)
         return
-    assert child.returncode == 130, (child.returncode, err)
+    # 130, or death by SIGINT after the line (the shell's status is 130 either way): a
+    # signal at about 0.3 s, while the kernel module loads, ends the second way
+    assert child.returncode in (130, -signal.SIGINT), (child.returncode, err)
     assert len(lines) == 1 and lines[0].startswith("interrupted"), err
 
 
