@@ -277,18 +277,17 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
         spent += time.process_time() - t0
     ranked = sorted(logs, key=logs.get)
     winner = ranked[0]
+    said = None
     if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(SWITCH):
         winner = leader.name  # not enough faster to start afresh
     elif winner != leader.name and _finish_first(probe, means, leader.name, winner):
         faster = math.exp(means[leader.name] - means[winner])
         said = f"{winner} {faster:.2f} times faster on {samples} samples, but {leader.name}"
         said += f" ends first going on (left {_seconds(probe.estimate())})"
-        costs = f"set-up {_ms(setup)}, samples {_ms(spent)}, its probe {_ms(probe.cpu)}"
-        reason = f"auto: {leader.name} {why}; {said} ({costs})"
-        return Choice(leader.name, reason, probe.search)
-    if samples == 0:
+        winner = leader.name
+    if said is None and samples == 0:
         said = f"no other kernel compiled, its estimate under {_seconds(COMPILE_WORTH)}"
-    else:
+    elif said is None:
         first = logs[winner]
         times = ", ".join(f"{n} {math.exp((logs[n] - first) / samples):.2f}" for n in ranked)
         said = f"{winner} fastest on {samples} samples (times to its: {times}"

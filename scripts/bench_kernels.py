@@ -40,6 +40,7 @@ from knuth import timed as knuth_timed  # noqa: E402
 import dlx  # noqa: E402
 from puzzles import sudoku  # noqa: E402
 from puzzles.polyform import tiling  # noqa: E402
+from puzzles.queens import queens  # noqa: E402
 
 KERNELS = tuple(name for name in dlx.ENGINE_CHOICES if name != "auto")
 
@@ -70,18 +71,6 @@ def long_hexagon() -> frozenset:
     return frozenset(
         (x, y, z) for x in range(10) for y in range(4) for z in range(2) if 1 < x + y + z <= 11
     )
-
-
-def queens(n: int) -> dlx.Problem:
-    """n queens as XCC: rows and columns primary, the diagonals secondary."""
-    diagonals = [f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)]
-    p = dlx.Problem(
-        primary=[f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)], secondary=diagonals
-    )
-    for r in range(n):
-        for c in range(n):
-            p.add_option([f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n - 1}"])
-    return p
 
 
 def latin(n: int) -> dlx.Problem:

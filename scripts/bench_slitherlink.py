@@ -23,20 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import dlx  # noqa: E402
 from puzzles import slitherlink as sl  # noqa: E402
 from puzzles.common import load_puzzlekit  # noqa: E402
+from puzzles.queens import queens  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent / "data" / "slitherlink" / "sample_puzzles.json"
-
-
-def queens(n: int) -> dlx.Problem:
-    """n queens: the plain exact-cover reference."""
-    diagonals = [f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)]
-    p = dlx.Problem(
-        primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)], secondary=diagonals
-    )
-    for i in range(n):
-        for j in range(n):
-            p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
-    return p
 
 
 def reference_seconds() -> float:
