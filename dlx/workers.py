@@ -269,8 +269,7 @@ class Runner:
                 yield self.task_runner(task, self.job)
             return
         with interrupts_deferred():
-            for task in tasks:
-                pending[self.executor.submit(self.task_runner, task, *self._job_arg)] = task
+            pending = self._submit([(None, task) for task in tasks])
         while pending:
             with interrupts_deferred():  # (Ctrl-C within REPORT_SECONDS)
                 done, _ = wait(pending, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
@@ -297,26 +296,39 @@ class Runner:
 
     def _restart(self, pending: dict) -> dict:
         """Rebuild a broken pool and resubmit its unfinished tasks."""
-        self.restarts += 1
-        if self.restarts > MAX_RESTARTS:
-            raise WorkerError(
-                f"worker processes died {self.restarts} times (out of memory? killed?); giving up"
-            )
         unfinished = []
         for future, task in pending.items():
             if future.done() and future.exception() is None:
                 unfinished.append((future, task))  # finished after all: keep its result
             else:
                 unfinished.append((None, task))
+        self._rebuild()
+        return self._submit(unfinished)
+
+    def _rebuild(self) -> None:
+        """A new pool for a broken one; a WorkerError once it broke too often."""
+        self.restarts += 1
+        if self.restarts > MAX_RESTARTS:
+            raise WorkerError(
+                f"worker processes died {self.restarts} times (out of memory? killed?); giving up"
+            )
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.executor = self._new_pool()
         self.running.clear()
-        resubmitted = {}
-        for future, task in unfinished:
-            if future is None:
-                future = self.executor.submit(self.task_runner, task)
-            resubmitted[future] = task
-        return resubmitted
+
+    def _submit(self, tasks: list) -> dict:
+        """Submit each (future or None, task) without a future; a pool that breaks while
+        tasks go in (a worker died on the first ones) is rebuilt and they go in again."""
+        while True:
+            try:
+                return {
+                    future or self.executor.submit(self.task_runner, task, *self._job_arg): task
+                    for future, task in tasks
+                }
+            except BrokenProcessPool:
+                if self.kind != "pool":
+                    raise
+                self._rebuild()
 
     def close(self, stop_running: bool) -> None:
         """Shut the executor down; ``stop_running`` ends tasks still running."""
