@@ -63,16 +63,19 @@ FIRST_SLICE = 0.00025  # seconds of the leader's first slice (slices double)
 RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so far
 GUESS = 0.003  # seconds a kernel's share of the first sample is guessed at
 TRUST = 0.01  # seconds of the leader's probe before its estimate is trusted ...
-OVER = 4.0  # ... when this many times what the samples need of the probe
+OVER = 1.0  # ... when this many times what the samples need of the probe
 MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many times
 # the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
 # ends when one is left ...
 MAX_SAMPLES = 6  # ... else the fastest after this many samples
 SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
+BIAS = 2.0  # a probe's estimate of what is left, times this, before it is trusted to end
+# first (a memo's early hits make the estimate low, several times on the main job)
 MAX_PROBE = 3.0  # ... or this many seconds of leader and samples
 CAP = 2.0  # a kernel's sample stops at this many times the leader's time on it
 SAMPLE_LOW = 0.0002  # seconds of a sample by the best kernel so far, at least ...
-SAMPLE_MAX = 0.0015  # ... and at most
+SAMPLE_MAX = 0.0015  # ... and at most (or SAMPLE_BIG where the one below is too small)
+SAMPLE_BIG = 0.006
 COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
 FIRST_NODES = 200  # nodes of a probe's first step, before its speed is known
 SEED = 25  # the samples' random paths: the same on every run
@@ -237,7 +240,6 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
     samples = tries = 0
     walker = None  # made for the first sample
     setup = 0.0  # CPU seconds of making the walker and each kernel's layout
-    means: dict[str, float] = {}  # each kernel's mean log sample time, when last sampled
     out: list[str] = []  # the kernels out of the race
     while True:
         guess = spent / tries if tries else GUESS * len(kernels)  # the next sample's cost
@@ -272,7 +274,6 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
             said = "no samples (its items have bounds)"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
         samples += walker.sample(kernels, logs)
-        means.update({n: logs[n] / samples for n in logs} if samples else {})
         tries += 1
         spent += time.process_time() - t0
     ranked = sorted(logs, key=logs.get)
@@ -280,8 +281,8 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
     said = None
     if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(SWITCH):
         winner = leader.name  # not enough faster to start afresh
-    elif winner != leader.name and _finish_first(probe, means, leader.name, winner):
-        faster = math.exp(means[leader.name] - means[winner])
+    elif leader.name in logs and _finish_first(probe, logs, samples, leader.name, winner):
+        faster = math.exp((logs[leader.name] - logs[winner]) / samples)
         said = f"{winner} {faster:.2f} times faster on {samples} samples, but {leader.name}"
         said += f" ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
@@ -297,15 +298,15 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
     return Choice(winner, reason, probe.search if winner == leader.name else None)
 
 
-def _finish_first(probe: Probe, means: dict, leader: str, winner: str) -> bool:
-    """Whether the leader, going on, ends its count before ``winner`` would from the
-    start: the leader's estimate of what is left of its count under the winner's
-    estimated time for all of it (the leader's, divided by how much faster the winner
-    was on the samples)."""
-    left = probe.estimate()
-    if leader not in means or winner not in means or not math.isfinite(left):
+def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> bool:
+    """Whether the leader, still in the race, going on ends its count before ``winner``
+    would from the start: ``BIAS`` times the leader's estimate of what is left of its
+    count under the winner's estimated time for all of it (the leader's, divided by how
+    much faster the winner was on the samples)."""
+    left = BIAS * probe.estimate()
+    if not samples or not math.isfinite(left):
         return False
-    faster = math.exp(means[leader] - means[winner])
+    faster = math.exp((logs[leader] - logs[winner]) / samples)
     return left < (probe.cpu + left) / faster
 
 
@@ -368,27 +369,39 @@ class Walker:
     def path(self) -> tuple[list[int], list[int]]:
         """A random path from the forced options to a solution or a dead end: its
         options after the forced ones, and the number of live options of the item
-        branched on at each step."""
+        branched on at each step. Each step takes, of that item's options in random
+        order, the first after which every open item still has one (else the last):
+        paths that die at once would give only tiny subtrees, each a jump from the
+        next."""
         claim = np.full(self.n_items + 1, -1, np.int64)  # -1: free
         live = np.ones(self.n_options, bool)
         chosen: list[int] = []
         degrees: list[int] = []
         for k in self.forced:
             self._take(k, claim, live)
-        primary = self.item <= self.n_primary
-        while True:
-            counts = np.bincount(
-                self.item[primary & live[self.option]], minlength=self.n_primary + 1
-            )
-            open_items = np.flatnonzero(claim[1 : self.n_primary + 1] < 0) + 1
-            if len(open_items) == 0 or counts[open_items].min() == 0:
-                return chosen, degrees
-            best = open_items[np.argmin(counts[open_items])]
-            choices = self.option[(self.item == best) & live[self.option]]
-            k = int(choices[self.rng.randrange(len(choices))])
-            self._take(k, claim, live)
+        choices = self._choices(claim, live)
+        while choices is not None and len(choices):
+            for k in self.rng.sample(choices.tolist(), len(choices)):
+                after = (claim.copy(), live.copy())
+                self._take(k, *after)
+                following = self._choices(*after)
+                if following is None or len(following):
+                    break
             chosen.append(k)
             degrees.append(len(choices))
+            (claim, live), choices = after, following
+        return chosen, degrees
+
+    def _choices(self, claim, live):
+        """The live options of the open primary item with the fewest (an empty array:
+        an item has none, a dead end; None: no open item, a solution)."""
+        primary = self.item <= self.n_primary
+        counts = np.bincount(self.item[primary & live[self.option]], minlength=self.n_primary + 1)
+        open_items = np.flatnonzero(claim[1 : self.n_primary + 1] < 0) + 1
+        if len(open_items) == 0:
+            return None
+        best = open_items[np.argmin(counts[open_items])]
+        return self.option[(self.item == best) & live[self.option]]
 
     def _take(self, k: int, claim, live) -> None:
         """Choose option ``k``: claim its items (0: for itself, else its colour) and
@@ -410,7 +423,11 @@ class Walker:
         first, *others = sorted(kernels, key=lambda k: logs[k.name])
         depth, seconds = len(chosen), 0.0
         while depth > 0 and seconds < SAMPLE_LOW:
-            more, done = _subtree(first.make(tuple(chosen[: depth - 1])), SAMPLE_MAX)
+            search = first.make(tuple(chosen[: depth - 1]))
+            more, done = _subtree(search, SAMPLE_MAX)
+            if not done and seconds < SAMPLE_LOW / 4:  # from too small to too big: the
+                extra, done = _subtree(search, SAMPLE_BIG - more)  # big one, if not huge
+                more += extra
             if not done:
                 break
             depth, seconds = depth - 1, more

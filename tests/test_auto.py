@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_polyform import check_tiling
 
@@ -158,6 +159,33 @@ def test_walker_paths_are_partial_solutions_and_full_ones_check():
                 dlx.check(p, [*given, *chosen])
 
 
+def test_walker_paths_end_in_a_dead_end_only_where_every_option_does():
+    """A path's step avoids an option after which an open item has none: a path that
+    ends short of a solution ends where each option of its last branch does so."""
+    problem = dlx.read(DATA / "dlx" / "pent6x10_sym.dlx")
+    walker = choose.Walker.of(problem)
+    dead = 0
+    for _ in range(30):
+        chosen, degrees = walker.path()
+        claim = np.full(walker.n_items + 1, -1, np.int64)
+        live = np.ones(walker.n_options, bool)
+        for k in chosen[:-1]:
+            walker._take(k, claim, live)
+        last = walker._choices(claim, live)
+        assert len(last) == degrees[-1] and chosen[-1] in last
+        after = []
+        for k in last:
+            state = (claim.copy(), live.copy())
+            walker._take(int(k), *state)
+            after.append(walker._choices(*state))
+        if not any(a is None for a in after):  # not a solution: each option dies at once
+            ended = after[list(last).index(chosen[-1])]
+            if len(ended) == 0:
+                dead += 1
+                assert all(len(a) == 0 for a in after)
+    assert dead > 0  # (the rule was put to the test)
+
+
 def fake_race(times: dict, leader: str = "bitset"):
     """A race of the kernels of ``times`` on a 6x10 count whose samples take
     ``times[name]`` seconds for kernel ``name`` (``choose._subtree`` replaced: the rule,
@@ -191,6 +219,21 @@ def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
     assert not choice.search.done  # the leader's probe, to be continued by the count
     SAMPLE.update(bitset=0.001, tight=0.00095, dlx=0.009)  # not SWITCH times faster
     assert fake_race(SAMPLE).name == "bitset"
+
+
+def test_a_leader_near_its_end_is_kept_unless_it_is_out(monkeypatch):
+    """A leader whose probe says little is left goes on (``_finish_first``), but not
+    once the samples have put it out of the race (MARGIN times behind)."""
+    monkeypatch.setattr(choose, "RATIO", 1e9)
+    monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
+    monkeypatch.setattr(choose, "_pay", lambda probe, need: probe.advance(0.002))
+    monkeypatch.setattr(choose.Probe, "estimate", lambda self: 1e-7)
+    SAMPLE.update(bitset=0.00111, tight=0.001)  # SWITCH times slower, in the race: kept
+    choice = fake_race(SAMPLE)
+    assert choice.name == "bitset" and "ends first going on" in choice.reason, choice.reason
+    SAMPLE.update(bitset=0.004, tight=0.001)  # out: not kept, whatever its estimate
+    choice = fake_race(SAMPLE)
+    assert choice.name == "tight" and "out: bitset" in choice.reason, choice.reason
 
 
 SAMPLE: dict = {}
