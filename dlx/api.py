@@ -179,7 +179,7 @@ def count(
         from dlx.parallel import run_count
 
         choice = _resumed(engine, problem, forced, options) or _select(
-            engine, problem, limit, memo=limit is None, forced=forced
+            engine, problem, limit, memo=limit is None, kept=False, forced=forced
         )
         result = run_count(
             problem,
@@ -236,7 +236,7 @@ def solutions(
     """
     problem = _prepare("solutions", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings("solutions", parallel, deprecated)
-    choice = _select(engine, problem, limit, forced=forced)  # a race, then dropped
+    choice = _select(engine, problem, limit, kept=False, forced=forced)  # a race, then dropped
     if options is not None:
         from dlx.parallel import ParallelSolutionStream
 

@@ -64,6 +64,8 @@ RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so f
 GUESS = 0.003  # seconds a kernel's share of the first sample is guessed at
 TRUST = 0.01  # seconds of the leader's probe before its estimate is trusted ...
 OVER = 1.0  # ... when this many times what the samples need of the probe
+WORTH = 2.0  # no sample while the probe's estimate of what is left is under this many
+LATE = 4.0  # samples' cost (it would end first), until this many times their need
 MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many times
 # the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
 # ends when one is left ...
@@ -113,7 +115,7 @@ class Probe:
     @property
     def nodes(self) -> int:
         """Nodes searched so far."""
-        return int(self.search.stats.nodes)
+        return self.search.nodes
 
     def per_node(self) -> float | None:
         """CPU seconds per node since the first step (None: not known yet)."""
@@ -206,10 +208,13 @@ def _suits(kernel: Kernel, problem) -> bool:
     return kernel.suits is not None and bool(kernel.suits(problem))
 
 
-def choose(problem, kernels: list[Kernel], limit: int | None = None, forced=()) -> Choice:
+def choose(
+    problem, kernels: list[Kernel], limit: int | None = None, forced=(), kept: bool = True
+) -> Choice:
     """The kernel that ``auto`` runs ``problem`` with (see the module), and its search
     when it ran as the count (a count's ``limit`` and ``forced`` options: as the count
-    is run)."""
+    is run). ``kept=False``: the leader's probe will not be continued (a parallel count,
+    a stream), so it pays for no sample: they start once it has run ``TRUST`` seconds."""
     refused = {k.name: refusal(k, problem) for k in kernels}
     takers = [k for k in kernels if refused[k.name] is None]
     if not takers:
@@ -227,10 +232,10 @@ def choose(problem, kernels: list[Kernel], limit: int | None = None, forced=()) 
     probe = Probe(leader.name, leader.make(), limit)
     others = [k for k in ready if k is not leader]
     later = [k for k in takers if k not in ready and k is not leader]
-    return _race(problem, forced, probe, leader, others, later, why)
+    return _race(problem, forced, probe, leader, others, later, why, kept)
 
 
-def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
+def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -> Choice:
     """Score the leader and ``others`` on samples, paid for by the leader's probe
     (``later``: compiled and added when the leader's estimate exceeds
     ``COMPILE_WORTH``); the choice (see the module)."""
@@ -244,7 +249,8 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
     while True:
         guess = spent / tries if tries else GUESS * len(kernels)  # the next sample's cost
         ahead = min(logs, key=logs.get) == leader.name  # else no waiting: it may well lose
-        if _pay(probe, (spent + guess) / RATIO if ahead else 0.0):
+        need = (spent + guess) / RATIO if ahead else 0.0
+        if _pay(probe, need if kept else min(need, TRUST), WORTH * guess):
             said = f"samples {_ms(spent)}" if tries else "no sample"
             said = f"finished within its probe, {_ms(probe.cpu)} ({said})"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
@@ -262,12 +268,12 @@ def _race(problem, forced, probe, leader, others, later, why: str) -> Choice:
             logs = {k.name: logs[k.name] for k in kernels}
         if samples >= MAX_SAMPLES or len(kernels) == 1 or probe.cpu + spent >= MAX_PROBE:
             break
-        if walker is None:  # once: each kernel's layout made, not paced as a sample's cost
-            t0 = time.process_time()
+        if walker is None:  # once, not paced as a sample's cost: each kernel's layout
+            t0 = time.process_time()  # made, and its samples' specialisation loaded
             walker = Walker.of(problem, forced)
             if walker is not None:
                 for kernel in kernels:
-                    kernel.make(())
+                    _subtree(kernel.make(()), 0.0)
             setup = time.process_time() - t0
         t0 = time.process_time()
         if walker is None:
@@ -310,14 +316,21 @@ def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: s
     return left < (probe.cpu + left) / faster
 
 
-def _pay(probe: Probe, need: float) -> bool:
+def _pay(probe: Probe, need: float, small: float = 0.0) -> bool:
     """Run the leader's probe until its CPU seconds reach ``need``, or its estimate of
     its count ``OVER`` times that once it has run ``TRUST`` seconds (slices doubling
-    from ``FIRST_SLICE``); True when it has finished."""
-    while not probe.finished and probe.cpu < need:
-        if probe.cpu >= TRUST and probe.estimate() >= OVER * need:  # inf: no estimate yet
+    from ``FIRST_SLICE``); on to ``LATE`` times ``need`` while its estimate of what is
+    left is under ``small`` (a sample could not pay for itself). True when it has
+    finished."""
+    while not probe.finished:
+        left = probe.estimate() if probe.cpu >= TRUST else None  # None: not trusted yet
+        if left is not None and left < small and probe.cpu < LATE * need:
+            slice_ = max(FIRST_SLICE, min(left, probe.cpu))  # to its end, if it is right
+        elif probe.cpu < need and (left is None or left < OVER * need):
+            slice_ = min(need - probe.cpu, max(FIRST_SLICE, probe.cpu))
+        else:
             break
-        probe.advance(min(need - probe.cpu, max(FIRST_SLICE, probe.cpu)))
+        probe.advance(slice_)
     return probe.finished
 
 
@@ -332,13 +345,13 @@ def _subtree(search, cap: float) -> tuple[float, bool]:
     budget = 500
     t0 = time.process_time()
     while not search.done:
-        search.node_limit = int(search.stats.nodes) + budget
+        search.node_limit = search.nodes + budget
         search.run()
         search.stopped_by = None
         spent = time.process_time() - t0
         if spent >= cap:
             return spent, False
-        rate = int(search.stats.nodes) / max(spent, 1e-6)
+        rate = search.nodes / max(spent, 1e-6)
         budget = int(min(2 * budget, rate * (cap - spent))) + 1
     return time.process_time() - t0, True
 

@@ -172,9 +172,15 @@ def option_indices(argument: str, options) -> list[int]:
 def forced_nodes(problem: Problem, options, start) -> np.ndarray:
     """Check sets of forced options (``dlx.layout.forced_nodes``: ProblemError for
     one that cannot be forced); one dancing-links node of each."""
-    return layout.forced_nodes(
-        problem.arrays(), options, start, lambda: problem.primary + problem.secondary
-    )
+    arrays = problem.arrays()
+    anchor = problem.layout_of(_anchors)
+    names = lambda: problem.primary + problem.secondary  # noqa: E731
+    return layout.forced_nodes(arrays, options, start, names, anchor)
+
+
+def _anchors(problem: Problem) -> np.ndarray:
+    """``dlx.layout.anchor_nodes`` of the problem's arrays (kept by ``layout_of``)."""
+    return layout.anchor_nodes(problem.arrays())
 
 
 def tiny_problem(loop: bool) -> Problem:
@@ -360,6 +366,11 @@ class Driver:
         type(self).warm_up(self._variant())
 
     # -- the state, read the same way for every kernel ----------------------------------
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched so far (``stats.nodes``, without the rest of ``stats``)."""
+        return int(self.kernel_stats[1])
 
     @property
     def stats(self) -> Stats:

@@ -69,13 +69,19 @@ RULES = "dlx"  # the one kernel that applies a propagation rule (``propagate=``)
 
 
 def select(
-    engine: str | None, problem: Problem, limit: int | None = None, memo: bool = False, **options
+    engine: str | None,
+    problem: Problem,
+    limit: int | None = None,
+    memo: bool = False,
+    kept: bool = True,
+    **options,
 ) -> Choice:
     """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
     (``dlx.choose``) also the winner's search when it ran as the count: made with
     ``options`` (keywords as for ``make_search``) and, for a count that takes a memo
     (``memo``), its memo from the start, run as a count to ``limit``, to be continued
-    by such a count (None: the count makes its search afresh)."""
+    by such a count (None: the count makes its search afresh). ``kept=False``: the
+    caller will not continue that search (a parallel count, a stream)."""
     name = DEFAULT if engine is None else engine
     if name != "auto":
         return Choice(resolve(name, problem), f"engine={name!r}")
@@ -98,7 +104,7 @@ def select(
         Kernel(name, maker(name), _answer(facts[name][0]), row.ready, _answer(facts[name][1]))
         for name, row in ENGINES.items()
     ]
-    return choose(problem, kernels, limit, forced)
+    return choose(problem, kernels, limit, forced, kept)
 
 
 def _facts(problem: Problem) -> dict[str, tuple[str | None, bool]]:

@@ -247,7 +247,7 @@ def _repeated_keys(key: np.ndarray, n_keys: int) -> bool:
     return bool(np.any(ordered[1:] == ordered[:-1]))
 
 
-def forced_nodes(arrays: Arrays, options, start, item_names) -> np.ndarray:
+def forced_nodes(arrays: Arrays, options, start, item_names, anchor=None) -> np.ndarray:
     """Check sets of forced options; return one exact-cover node of each option.
 
     Set ``k`` is ``options[start[k]:start[k + 1]]``. Within a set, no primary item may
@@ -256,6 +256,7 @@ def forced_nodes(arrays: Arrays, options, start, item_names) -> np.ndarray:
     the kernel forces the option through that item. All checks are vectorised; sets
     without a repeated item (the usual case) cost no sort. ``item_names()``: the items'
     names (primary, then secondary), asked for only to name an item in an error.
+    ``anchor``: ``anchor_nodes(arrays)``, when the caller keeps it.
     """
     options = np.asarray(options, dtype=np.int64).ravel()
     start = np.asarray(start, dtype=np.int64)
@@ -265,19 +266,22 @@ def forced_nodes(arrays: Arrays, options, start, item_names) -> np.ndarray:
     bad = (options < 0) | (options >= arrays.n_options)
     if bad.any():
         raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
-    anchor = anchor_nodes(arrays)[options]
+    anchor = (anchor_nodes(arrays) if anchor is None else anchor)[options]
     if np.any(anchor < 0):
         k = int(options[np.flatnonzero(anchor < 0)[0]])
         raise ProblemError(
             f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
         )
-    first = arrays.first_node.astype(np.int64)
-    length = arrays.option_length()[options]
+    first = arrays.first_node[options].astype(np.int64)
+    following = options + 1  # each option's end: the next one's first node, or the end
+    end = arrays.first_node[np.minimum(following, arrays.n_options - 1)].astype(np.int64)
+    end[following >= arrays.n_options] = arrays.node.shape[1]
+    length = end - first - 1  # less the spacer
     option_set = np.repeat(np.arange(n_sets), np.diff(start))
     # the item of each node of each forced option: a row per option, -1 past its end
     column = np.arange(int(length.max()) if len(options) else 0)
     inside = column < length[:, None]
-    item_id = arrays.node[TOP, np.where(inside, first[options][:, None] + column, 0)]
+    item_id = arrays.node[TOP, np.where(inside, first[:, None] + column, 0)]
     stride = arrays.item.shape[1] + 1
     key = option_set[:, None] * stride + item_id  # (set, item): at most once unless bounds
     if _repeated_keys(key.ravel() if inside.all() else key[inside], max(n_sets, 1) * stride):

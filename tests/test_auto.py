@@ -226,7 +226,7 @@ def test_a_leader_near_its_end_is_kept_unless_it_is_out(monkeypatch):
     once the samples have put it out of the race (MARGIN times behind)."""
     monkeypatch.setattr(choose, "RATIO", 1e9)
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
-    monkeypatch.setattr(choose, "_pay", lambda probe, need: probe.advance(0.002))
+    monkeypatch.setattr(choose, "_pay", lambda probe, need, small: probe.advance(0.002))
     monkeypatch.setattr(choose.Probe, "estimate", lambda self: 1e-7)
     SAMPLE.update(bitset=0.00111, tight=0.001)  # SWITCH times slower, in the race: kept
     choice = fake_race(SAMPLE)
