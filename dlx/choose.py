@@ -62,7 +62,7 @@ from dlx.errors import ProblemError
 FIRST_SLICE = 0.00025  # seconds of the leader's first slice (slices double)
 RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so far
 GUESS = 0.003  # seconds a kernel's share of the first sample is guessed at
-TRUST = 0.01  # seconds of the leader's probe before its estimate is trusted ...
+TRUST = 0.005  # seconds of the leader's probe before its estimate is trusted ...
 OVER = 1.0  # ... when this many times what the samples need of the probe
 WORTH = 2.0  # no sample while the probe's estimate of what is left is under this many
 LATE = 4.0  # samples' cost (it would end first), until this many times their need
@@ -273,7 +273,7 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
             walker = Walker.of(problem, forced)
             if walker is not None:
                 for kernel in kernels:
-                    _subtree(kernel.make(()), 0.0)
+                    _warm(kernel.make(()))
             setup = time.process_time() - t0
         t0 = time.process_time()
         if walker is None:
@@ -328,6 +328,8 @@ def _pay(probe: Probe, need: float, small: float = 0.0) -> bool:
             slice_ = max(FIRST_SLICE, min(left, probe.cpu))  # to its end, if it is right
         elif probe.cpu < need and (left is None or left < OVER * need):
             slice_ = min(need - probe.cpu, max(FIRST_SLICE, probe.cpu))
+            if left is None:  # no further than TRUST before its estimate is asked
+                slice_ = min(slice_, max(FIRST_SLICE, TRUST - probe.cpu))
         else:
             break
         probe.advance(slice_)
@@ -337,6 +339,12 @@ def _pay(probe: Probe, need: float, small: float = 0.0) -> bool:
 def _ms(seconds: float) -> str:
     """Milliseconds, briefly."""
     return f"{seconds * 1e3:.1f} ms"
+
+
+def _warm(search) -> None:
+    """One node of ``search``: its kernel's specialisation for it loaded."""
+    search.node_limit = 1
+    search.run()
 
 
 def _subtree(search, cap: float) -> tuple[float, bool]:
@@ -370,6 +378,11 @@ class Walker:
         self.n_options = int(entries.option[-1]) + 1 if len(entries.option) else 0
         self.forced = [int(k) for k in forced]
         self.rng = random.Random(SEED)
+        self.start = np.searchsorted(self.option, np.arange(self.n_options + 1))  # rows
+        order = np.argsort(self.item, kind="stable")  # the entries again, item by item
+        self.by_item = self.option[order]
+        self.by_item_colour = self.colour[order]
+        self.item_start = np.searchsorted(self.item[order], np.arange(self.n_items + 2))
 
     @classmethod
     def of(cls, problem, forced=()) -> Walker | None:
@@ -418,12 +431,14 @@ class Walker:
 
     def _take(self, k: int, claim, live) -> None:
         """Choose option ``k``: claim its items (0: for itself, else its colour) and
-        kill the options that now conflict."""
-        rows = self.option == k
-        claim[self.item[rows]] = self.colour[rows]
-        held = claim[self.item]
-        conflict = (held == 0) | ((held > 0) & (self.colour != held))
-        live[self.option[conflict]] = False
+        kill the options that now conflict (on an item it holds, one without its
+        colour)."""
+        rows = slice(self.start[k], self.start[k + 1])
+        for item, colour in zip(self.item[rows].tolist(), self.colour[rows].tolist(), strict=True):
+            claim[item] = colour
+            at = slice(self.item_start[item], self.item_start[item + 1])
+            clash = self.by_item[at]
+            live[clash if colour <= 0 else clash[self.by_item_colour[at] != colour]] = False
 
     def sample(self, kernels: list[Kernel], logs: dict) -> int:
         """Time one sample with every kernel, adding the log of each time to ``logs``.
