@@ -23,22 +23,22 @@ sample
 
 The race
 --------
-Samples are paid for in advance by the leader's probe: before each one the leader
-runs on until the samples so far and the next one (its cost guessed) are at most
-``RATIO`` of its CPU time (or its estimate of its count, Knuth's: nodes over
-``fraction()``, times its seconds per node, is ``OVER`` times that, once it has run
-``TRUST`` seconds), so a count that the leader finishes meanwhile costs at most about
-``RATIO`` more than running it alone, and small counts take no sample at all; nor does
-one whose estimate of what is left is under ``WORTH`` samples' cost (it runs on, up to
-``LATE`` times what it had to). A probe that will not be continued (a parallel count,
-a stream) pays for nothing: the samples start after ``TRUST`` seconds of it. Once a
-sample has another kernel ahead, the samples go on without waiting. A kernel whose sample times, multiplied, are
-``MARGIN`` times the best kernel's is out; the race ends when one kernel is left, or
-after ``MAX_SAMPLES`` samples or ``MAX_PROBE`` seconds. The fastest on the samples wins
-(the leader unless another is ``SWITCH`` times faster, or the leader, still in the
-race, would end first going on by ``BIAS`` times its estimate); the leader's probe is continued
-when it wins, else the winner starts afresh (the price: the leader's probe and the
-samples). A problem whose primary items have bounds is not sampled (it goes to the
+Samples are paid for in advance by the leader's probe: before each one the leader runs
+on until the samples so far and the next one (its cost guessed) are at most ``RATIO`` of
+its CPU time (or its estimate of its count, Knuth's: nodes over ``fraction()``, times
+its seconds per node, is ``OVER`` times that, once it has run ``TRUST`` seconds), so a
+count that the leader finishes meanwhile costs at most about ``RATIO`` more than running
+it alone, and small counts take no sample at all; nor does one whose estimate of what is
+left is under ``WORTH`` samples' cost (it runs on, up to ``LATE`` times what it had to).
+A probe that will not be continued (a parallel count, a stream) pays for nothing: the
+samples start after ``TRUST`` seconds of it. Once a sample has another kernel ahead, the
+samples go on without waiting. A kernel whose sample times, multiplied, are ``MARGIN``
+times the best kernel's is out; the race ends when one kernel is left, or after
+``MAX_SAMPLES`` samples or ``MAX_PROBE`` seconds. The fastest on the samples wins (the
+leader unless another is ``SWITCH`` times faster, or the leader, still in the race,
+would end first going on by ``BIAS`` times its estimate); the leader's probe is
+continued when it wins, else the winner starts afresh (the price: the leader's probe and
+the samples). A problem whose primary items have bounds is not sampled (it goes to the
 leader).
 
 Compiling
