@@ -118,29 +118,18 @@ def _parallel_settings(name: str, parallel: Parallel | None, loose: dict) -> Par
     return None
 
 
-def _select(engine: str, problem: Problem, limit: int | None, **keywords) -> engines.Choice:
-    """``engines.select``; Ctrl-C while ``auto`` measures the kernels is an interrupted
-    search (``dlx.Interrupted``: at least 0 solutions), as it is later."""
+def _select(
+    engine: str, problem: Problem, limit: int | None, chooser=None, **keywords
+) -> engines.Choice:
+    """``engines.select`` (or ``chooser``, called alike); Ctrl-C while ``auto``
+    measures the kernels is an interrupted search (``dlx.Interrupted``: at least 0
+    solutions), as it is later."""
     try:
-        return engines.select(engine, problem, limit, **keywords)
+        return (chooser or engines.select)(engine, problem, limit, **keywords)
     except Interrupted:
         raise
     except KeyboardInterrupt:
         raise Interrupted(0) from None
-
-
-def _resumed(engine: str, problem: Problem, forced, options: Parallel) -> engines.Choice | None:
-    """For ``auto``, the kernel whose search tree the checkpoint to go on from names
-    (the samples might pick another: its tasks would not be this tree's), else None."""
-    if engine != "auto" or options.checkpoint is None:
-        return None
-    from dlx.checkpoint import problem_digest, recorded_problem
-
-    recorded = recorded_problem(options.checkpoint)
-    for name in engines.ENGINES:
-        if recorded is not None and recorded == problem_digest(problem, forced, name):
-            return engines.Choice(name, "auto: the kernel that wrote the checkpoint")
-    return None
 
 
 def count(
@@ -176,12 +165,12 @@ def count(
     problem = _prepare("count", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings("count", parallel, deprecated)
     if options is not None:
-        from dlx.parallel import run_count
+        from dlx import parallel
 
-        choice = _resumed(engine, problem, forced, options) or _select(
-            engine, problem, limit, memo=limit is None, kept=False, forced=forced
+        choice = _select(
+            engine, problem, limit, parallel.kernel_choice, options=options, forced=forced
         )
-        result = run_count(
+        result = parallel.run_count(
             problem,
             options,
             forced=forced,

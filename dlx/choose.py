@@ -259,7 +259,7 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
             said = f"samples {_ms(spent)}" if tries else "no sample"
             said = f"finished within its probe, {_ms(probe.cpu)} ({said})"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
-        if later and probe.estimate() > COMPILE_WORTH:  # they join; the samples again
+        if later and probe.cpu >= TRUST and probe.estimate() > COMPILE_WORTH:  # they join
             kernels, later = kernels + later, []
             logs, samples = {k.name: 0.0 for k in kernels}, 0
         ranked = sorted(logs, key=logs.get)

@@ -18,8 +18,8 @@ import warnings
 from dataclasses import dataclass, field, replace
 
 from dlx import compiling
-from dlx.checkpoint import Checkpoint, CheckpointError, problem_digest
-from dlx.engines import DEFAULT, resolve
+from dlx.checkpoint import Checkpoint, CheckpointError, problem_digest, recorded_problem
+from dlx.engines import DEFAULT, ENGINES, Choice, select
 from dlx.options import Parallel
 from dlx.problem import Problem
 from dlx.search import Count, GeneratorStream, Progress, Solution, Stats
@@ -84,6 +84,20 @@ def _checked_parameters(store: Checkpoint | None, digest: str, options: Parallel
     return previous
 
 
+def kernel_choice(
+    engine: str, problem: Problem, limit: int | None, *, options: Parallel, forced=()
+):
+    """The kernel that every task of a parallel count runs (``dlx.engines.select``, its
+    probe not continued); for ``auto`` with a checkpoint to go on from, the kernel that
+    wrote it (the samples might pick another, whose tasks are not that tree's)."""
+    if engine == "auto" and options.checkpoint is not None:
+        recorded = recorded_problem(options.checkpoint)
+        for name in ENGINES:
+            if recorded is not None and recorded == problem_digest(problem, forced, name):
+                return Choice(name, "auto: the kernel that wrote the checkpoint")
+    return select(engine, problem, limit, memo=limit is None, kept=False, forced=forced)
+
+
 def run_count(
     problem: Problem,
     options: Parallel,
@@ -97,7 +111,7 @@ def run_count(
 ) -> ParallelRun:
     """Count the solutions of ``problem`` in tasks, as ``options`` say."""
     forced = tuple(int(k) for k in forced)
-    engine = resolve(engine, problem)  # "auto": one choice, here, for every task
+    engine = kernel_choice(engine, problem, limit, options=options, forced=forced).name
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
     started = time.time()
@@ -299,7 +313,7 @@ class ParallelSolutionStream(GeneratorStream):
         self._options = options
         self._forced = tuple(int(k) for k in forced)
         self._progress = progress
-        self._engine = resolve(engine, problem)
+        self._engine = select(engine, problem, limit, kept=False, forced=forced).name
         if options.dask is not None:
             dask_client_class()  # fail now, not at the first solution
         self.stats = Stats()
