@@ -450,7 +450,8 @@ def sanity(t, s, root_live, check_key):
 # first solution. No memo, no pause: each search is small and stops at its limit.
 #
 # A batch keeps each primary item's live options counted (``b.count[level, p]``; a
-# covered item holds ``_COVERED``), decremented as options are killed (``_kill``): its
+# covered item holds ``_COVERED`` less its options killed since it was covered, which
+# is more than ``_UNCOVERED_MAX``), decremented as options are killed (``_kill``): its
 # searches are small and their options short, so counting as they die is cheaper than
 # the popcounts of ``_choose``, and *choose* is a scan of one row of counts. An item
 # whose count falls to ``cap`` or below goes on a queue (``b.queue``, ``b.queued``).
@@ -470,7 +471,8 @@ def sanity(t, s, root_live, check_key):
 # the same; the tree shrinks (sudoku's locked candidates: pointing and claiming; for A
 # of one option, what a single eliminates before it is taken).
 
-_COVERED = 1 << 30  # the count of a covered item
+_COVERED = 1 << 30  # the count of an item when it is covered
+_UNCOVERED_MAX = _COVERED >> 1  # more than any item's options (dlx.tightsearch.batch)
 
 
 @njit(**PLAIN, inline="always")
@@ -547,12 +549,11 @@ def _kill_conflicts(t, b, level, o, cap, whole):
 def _take(t, b, level, o, cap, whole):
     """Take option ``o`` at ``level``, in place: mark its primary items covered and kill
     the options of its conflict groups (``b.dead[0]`` set if that starves an item; then
-    the rest is left undone, the level being dead, unless ``whole``)."""
+    the rest is left undone, the level being dead, unless ``whole``); their counts
+    stay above ``_UNCOVERED_MAX`` whatever is killed after."""
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
     updates = _kill_conflicts(t, b, level, o, cap, whole)
-    for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
-        b.count[_u(level), _u(t.option_primary[_u(j)])] = _COVERED
     b.stats[1] += np.int64(updates)
 
 
@@ -609,7 +610,7 @@ def _dominate_item(t, b, level, a, cap):
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         p = t.option_primary[_u(j)]
         held = b.count[_u(level), _u(p)]
-        if p == a or held == n or held == _COVERED:  # nothing to kill
+        if p == a or held == n or held > _UNCOVERED_MAX:  # nothing to kill
             continue
         common = True
         for i in range(1, m):
@@ -660,7 +661,7 @@ def _tightest(t, b, level, least):
     first with at most ``least``, the fewest any item may have) and that number; -1
     when every item is covered."""
     best = -1
-    best_n = _COVERED
+    best_n = _UNCOVERED_MAX + 1
     for p in range(t.n_primary):
         n = b.count[_u(level), _u(p)]
         if n < best_n:

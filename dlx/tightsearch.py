@@ -143,6 +143,9 @@ class TightSearch(LayoutSearch):
 # item domination in a batch (``propagate="domination"``): by default the items checked
 # are those with at most this many live options (see "batches" in ``dlx/tight.py``)
 DOMINATION_CAP = 2
+# the most options an item of a batch may have (``_UNCOVERED_MAX`` in ``dlx/tight.py``:
+# a covered item's count stays above it)
+BATCH_MAX_OPTIONS = 1 << 29
 
 
 # What a batch's kernel call takes (see "batches" in ``dlx/tight.py``): its search
@@ -229,6 +232,8 @@ def batch(
         problem = problem.with_propagation(propagate)
     kit = problem.layout_of(_kit)
     lay = kit.layout
+    if lay.max_branches > BATCH_MAX_OPTIONS:
+        raise ProblemError(f"batch(): an item has more than {BATCH_MAX_OPTIONS} options")
     options, start = flat_sets(forced_sets, start)
     n_sets = len(start) - 1
     if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):

@@ -53,6 +53,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, make_dataclass
+from functools import lru_cache
 from typing import Any
 
 
@@ -93,8 +94,14 @@ class Request:
         others as ``options`` (a frozen dataclass named for the command)."""
         values = dict(vars(namespace))
         shared = {f.name: values.pop(f.name) for f in fields(cls) if f.name in values}
-        own = make_dataclass(f"{name.title()}Options", list(values), frozen=True)
-        return cls(**shared, options=own(**values))
+        return cls(**shared, options=_options_class(name, tuple(values))(**values))
+
+
+@lru_cache(maxsize=64)
+def _options_class(name: str, flags: tuple[str, ...]) -> type:
+    """The frozen dataclass of a command's own flags, made once per command (making one
+    takes a millisecond or two: a run of many small puzzles notices)."""
+    return make_dataclass(f"{name.title()}Options", list(flags), frozen=True)
 
 
 Action = str | Iterator[str] | tuple[str, int] | None

@@ -34,6 +34,7 @@ from puzzles.common import (
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
 _LINE_SYMBOLS = "." + SYMBOLS  # value v is _LINE_SYMBOLS[v], 0 (empty) is "."
+_LINE_BYTES = np.frombuffer(_LINE_SYMBOLS.encode(), np.uint8)  # the same, as bytes
 EMPTY = {".", "0", "-", "_", "*"}
 
 
@@ -351,8 +352,13 @@ def symbol(v: int) -> str:
     return SYMBOLS[v - 1] if v else "."
 
 
-def render_values(grid: NumberGrid, values: list[list[int]]) -> str:
-    """Values in the grid's own style (a line, rows, or a puzzlekit solution text)."""
+def render_values(grid: NumberGrid, values) -> str:
+    """Values (rows of lists, or an int array) in the grid's own style (a line, rows,
+    or a puzzlekit solution text)."""
+    if isinstance(values, np.ndarray):
+        if grid.style.kind == "line":  # a batch's answer: no list per row, no int per cell
+            return _LINE_BYTES[values].tobytes().decode()
+        values = values.tolist()
     if grid.style.kind == "line":
         return "".join([_LINE_SYMBOLS[v] for row in values for v in row])
     if grid.style.separated:
@@ -408,9 +414,11 @@ class Result:
         return self.grid.where or f"line {self.grid.row_line[0]}: "
 
 
-@dataclass(frozen=True)
+@array_rows
+@dataclass(frozen=True, slots=True)
 class Filled(Answer):
-    """A solved grid of numbers: the puzzle (with its ``grid``) and every cell's value."""
+    """A solved grid of numbers: the puzzle (with its ``grid``) and every cell's value
+    (``values``: lists when read; it may be given as an int array, see ``ArrayRows``)."""
 
     puzzle: object = field(compare=False, repr=False)
     values: list[list[int]]

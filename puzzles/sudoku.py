@@ -289,7 +289,7 @@ def decode(sudoku: Sudoku, solution) -> Answer:
 def render(answer: Answer) -> str:
     """A solved grid in its puzzle's own format (one line, rows, or puzzlekit rows),
     ending with a newline."""
-    return render_values(answer.puzzle.grid, answer.values) + "\n"
+    return render_values(answer.puzzle.grid, Answer.values.raw(answer)) + "\n"
 
 
 def svg(answer: Answer, cell: int = 32) -> str:
@@ -355,10 +355,11 @@ def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
 def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, int]]:
     """For each puzzle: solutions (up to ``limit``), the first answer and search nodes,
     all puzzles of one shape in one kernel call (``solve_all``)."""
-    return [
-        (r.count, None if r.values is None else Answer(p, r.values), r.nodes)
-        for p, r in zip(puzzles, solve_all(puzzles, limit), strict=True)
-    ]
+    out = []
+    for p, r in zip(puzzles, solve_all(puzzles, limit), strict=True):
+        values = Result.values.raw(r)  # the batch's array: not made into lists
+        out.append((r.count, None if values is None else Answer(p, values), r.nodes))
+    return out
 
 
 # -- solving many ------------------------------------------------------------------

@@ -13,8 +13,10 @@ process (one core, warm: kernels loaded first), medians of ``--repeat`` runs:
   dancing-links batch (the old default: with item domination; and plain) and on the
   tight kernel's batch (plain; and the default: singles taken in place), interleaved,
   every answer checked by ``sudoku.faults``, and the search nodes a puzzle of each;
+  then the default at limit 1 (first solutions only, what the command asks);
 - the command, ``python -m puzzles sudoku FILE`` (``puzzles.cli.main`` in this
-  process: first solutions, printed to nowhere), interleaved with the above;
+  process: first solutions, limit 1, printed to nowhere; ``--unique`` or ``--count``
+  would search on for a second), interleaved with the above;
 - ``dlx.batch``: the public batch call of each engine on the same forced sets, given as
   lists of options (``sudoku.forced``);
 - ``exact_cover`` (C) and ``xcover`` (numba): the same puzzles, each as its reduced
@@ -120,17 +122,19 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
     t_parse, puzzles = median_time(lambda: sudoku.parse_all(text), repeat)
     n = len(puzzles)
     print(f"\n{path.name}: {n} puzzles, medians of {repeat} runs")
-    ways = {  # (engine, propagate): the old default first, ratios against it
-        "dlx batch, domination (old default)": ("dlx", "domination"),
-        "dlx batch, plain": ("dlx", None),
-        "tight batch, plain": ("tight", None),
-        "tight batch, singles (default)": ("tight", "domination"),
+    ways = {  # (engine, propagate, limit): the old default first, ratios against it
+        "dlx batch, domination (old default)": ("dlx", "domination", 2),
+        "dlx batch, plain": ("dlx", None, 2),
+        "tight batch, plain": ("tight", None, 2),
+        "tight batch, singles (default)": ("tight", "domination", 2),
+        "default, limit 1 (the command's)": (None, sudoku.PROPAGATE, 1),
     }
     calls = [
-        lambda e=e, r=r: sudoku.solve_all(puzzles, propagate=r, engine=e) for e, r in ways.values()
+        lambda e=e, r=r, k=k: sudoku.solve_all(puzzles, k, propagate=r, engine=e)
+        for e, r, k in ways.values()
     ]
-    for e, r in ways.values():
-        sudoku.solve_all(puzzles[:2], propagate=r, engine=e)  # compile / load the kernels
+    for e, r, k in ways.values():
+        sudoku.solve_all(puzzles[:2], k, propagate=r, engine=e)  # compile / load the kernels
     command_seconds(path)
     measured = interleaved_times([*calls, lambda: command_seconds(path)], repeat)
     first = measured[0][1]

@@ -8,6 +8,7 @@ from the rules alone.
 import json
 import random
 
+import numpy as np
 import pytest
 from sudoku_checks import (
     DATA,
@@ -83,6 +84,20 @@ def test_forum_hardest_sample_unique():
     results = check_unique_sample(load_lines("forum_hardest_1106.txt")[::5])
     # hard: much search (with item domination, the default: 936 a puzzle on all 375)
     assert sum(r.nodes for r in results) / len(results) > 500
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_tally_answers_keep_the_batch_array_and_render_as_lists_do(limit):
+    """The command's batch (``tally``): its answers keep the kernel's array until read;
+    rendered from it, each is the text of its values as lists, and a solution."""
+    puzzles = load_lines("forum_hardest_1106.txt")[::25]
+    for puzzle, (count, answer, nodes) in zip(puzzles, sudoku.tally(puzzles, limit), strict=True):
+        assert count == 1 and nodes > 0
+        assert isinstance(sudoku.Answer.values.raw(answer), np.ndarray)
+        text = sudoku.render(answer)  # from the array
+        assert isinstance(answer.values, list) and isinstance(answer.values[0], list)
+        assert text == one_line(answer.values) + "\n"
+        check_solution(puzzle, answer.values)
 
 
 @pytest.mark.slow

@@ -132,6 +132,19 @@ def test_limit_depth_and_engine_are_checked():
         dlx.batch(problem, [[]], propagate="domination", domination=2)
 
 
+def test_an_item_of_too_many_options_is_refused(monkeypatch):
+    """A covered item's count must stay above any item's options (``_UNCOVERED_MAX``):
+    a batch refuses an item of more, in one line (the limit lowered to see it)."""
+    from dlx import tightsearch
+
+    problem = dlx.Problem(primary=["a", "b"])
+    for option in (["a"], ["a", "b"], ["b"]):
+        problem.add_option(option)
+    monkeypatch.setattr(tightsearch, "BATCH_MAX_OPTIONS", 1)
+    with pytest.raises(dlx.ProblemError, match="an item has more than 1 options"):
+        dlx.batch(problem, [[]], engine="tight")
+
+
 @pytest.mark.parametrize("domination", [None, 1, 2])
 def test_sudoku_answers_agree_with_the_dancing_links_batch(domination):
     puzzles = sudoku.parse_all((DATA / "forum_hardest_1106.txt").read_text())[:40]
