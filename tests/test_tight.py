@@ -9,6 +9,7 @@ it changes no count.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -138,6 +139,21 @@ def test_conflict_groups_alone_agree_with_the_masks(problem):
         assert as_set(tight_solutions(alone, budget=2)) == dense
     finally:
         tightlayout.CONFLICT_BYTES = original
+
+
+def test_whole_rows_as_bands_count_the_same(monkeypatch):
+    """With every item's band the whole live set (``FULL_BAND_WORDS``), counts (paused
+    every few nodes, rows checked) and streams are those with narrow bands."""
+    problems = ((queens(10), 724), (load("scott_sym"), EXPECTED["scott_sym"]))
+    monkeypatch.setattr(tightlayout, "FULL_BAND_WORDS", range(1, 1 << 20))
+    for problem, expected in problems:
+        lay = layout(problem)
+        assert lay.words > 1 and (lay.item_first_word == 0).all()
+        assert (lay.item_band_start == lay.words * np.arange(lay.n_primary + 1)).all()
+        assert tight_count(problem, budget=777) == expected
+        assert tight_count(problem, memo=False, budget=50) == expected
+    coloured = load("sudokuk_inkala2010")
+    assert len(tight_solutions(coloured, budget=50)) == EXPECTED["sudokuk_inkala2010"]
 
 
 # -- shipped problems and known counts -----------------------------------------------
