@@ -38,7 +38,8 @@ the child's solutions are known without making it (``_child_solutions``). A live
 option covers uncovered items only, so one with as many primary items as are left
 completes a solution: 1. Without a solution limit and with dense conflict masks, a
 child with one item ``q`` left has one solution per option of ``q`` live in it: the
-popcount of ``q``'s band of ``live & ~conflict[o]``. Either is added to the count and
+popcount of ``q``'s band of ``live & ~conflict[o]`` (unless the child is at the depth
+of a split: every node there is a leaf, a subproblem). Either is added to the count and
 the child is skipped, not entered (not a node): where solutions are many, most nodes
 were such leaves and their parents. Branch numbers, paths and estimates stay those
 of the whole tree.
@@ -305,15 +306,17 @@ def _memo_lookup(t, s, level, o, look):
 
 
 @njit(**PLAIN, inline="always")
-def _known_child(t, s, level, o, stream, max_solutions, memo_on, look):
+def _known_child(t, s, level, o, stream, max_solutions, split_depth, look):
     """Add the solutions of ``level``'s child by option ``o`` to the count when they
-    are known without entering it (``_child_solutions``, unless ``stream``; else the
-    memo's, when ``look``): return 1 if they were, 0 if the child must be entered,
-    -1 on an overflow."""
-    known = -1 if stream else _child_solutions(t, s, level, o, max_solutions < 0)
+    are known without entering it (``_child_solutions``, unless ``stream``, whole
+    without a solution limit and above the leaves of a split; else the memo's, when
+    ``look``; with a memo, the child's key is made): return 1 if they were, 0 if the
+    child must be entered, -1 on an overflow."""
+    whole = max_solutions < 0 and level + 1 != split_depth
+    known = -1 if stream else _child_solutions(t, s, level, o, whole)
     if known >= 0:
         return 1 if _add_small(s.total, known) else -1
-    if memo_on:
+    if s.memo.shape[0] > 0:
         row = _memo_lookup(t, s, level, o, look)
         if row >= 0:
             return 1 if _add(s.total, s.memo, row, s.key.shape[1] + 1) else -1
@@ -444,7 +447,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 continue
             o = cand[_u(s.cand_start[_u(level)] + i)]
             look = n_fixed <= level + 1 <= memo_levels
-            counted = _known_child(t, s, level, o, stream, max_solutions, memo_on, look)
+            counted = _known_child(t, s, level, o, stream, max_solutions, split_depth, look)
             if counted < 0:
                 code = OVERFLOW
                 break

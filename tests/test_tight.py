@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 import dlx
 from dlx import engines, tightlayout, tightsearch
 from dlx.codes import DONE, LEAF, PAUSED
+from dlx.split import split
 from dlx.tightlayout import fits, layout, why_not
 from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import check, naive_solutions
@@ -232,6 +233,8 @@ def test_last_items_are_counted_without_their_nodes():
         assert len(tight_solutions(problem)) == expected  # each solution entered, checked
         limited = dlx.count(problem, limit=1, engine="tight")
         assert limited == 1 and not limited.complete
+    leaves = split(one_left, split_depth=1, engine="tight")  # each node there a task
+    assert len(leaves.tasks) == 1 and leaves.solutions == 1  # a, b left; a and b
 
 
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
