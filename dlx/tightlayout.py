@@ -45,8 +45,8 @@ from dlx.problem import Problem
 CONFLICT_BYTES = 8 << 20  # dense conflict masks up to this size; past it, groups alone
 # a live set of this many words (up to a cache line) is counted whole for each item:
 # the same loop for every item is quicker than its band's own (no mispredicted exits);
-# with fewer words, the bands are short and as quick as can be
-FULL_BAND_WORDS = range(4, 9)
+# with 4 words or fewer, the bands are short and quicker (n queens 15 has 4)
+FULL_BAND_WORDS = range(5, 9)
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
 
 # What the kernel takes: the arrays of a problem and those of one search, one argument
