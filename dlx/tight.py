@@ -33,6 +33,17 @@ Knuth's steps, as in DLX1/SSXCC:
   *choose* meets a count of 0).
 - *Back down* (``BACKDOWN``): leave the level; the parent tries its next option.
 
+Leaves counted at their parent: in a count (not a stream), *try* first asks whether
+the child's solutions are known without making it (``_child_solutions``). A live
+option covers uncovered items only, so one with as many primary items as are left
+completes a solution: 1. Without a solution limit and with dense conflict masks, a
+child with one item ``q`` left has one solution per option of ``q`` live in it: the
+popcount of ``q``'s band of ``live & ~conflict[o]`` (unless the child is at the depth
+of a split: every node there is a leaf, a subproblem). Either is added to the count and
+the child is skipped, not entered (not a node): where solutions are many, most nodes
+were such leaves and their parents. Branch numbers, paths and estimates stay those
+of the whole tree.
+
 The branch numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and
 the paths of a parallel split.
 
@@ -232,6 +243,55 @@ def _cover(t, s, level, o):
 
 
 @njit(**PLAIN, inline="always")
+def _child_solutions(t, s, level, o, whole):
+    """The solutions below ``level``'s child by option ``o`` (live), when they are known
+    without making it: 1 when ``o`` covers every primary item left (a live option
+    covers uncovered items only: it does when it has as many); if ``whole``, with dense
+    conflict masks, when one item ``q`` is left after ``o``, the options of ``q`` live
+    in the child (each a solution); else -1."""
+    uncovered = s.uncovered
+    left = _ZERO
+    for w in range(uncovered.shape[1]):
+        left += _popcount(uncovered[_u(level), _u(w)])
+    first = t.option_primary_start[_u(o)]
+    end = t.option_primary_start[_u(o + 1)]
+    if np.int64(left) == np.int64(end - first):
+        return 1
+    if not whole or np.int64(left) != np.int64(end - first) + 1 or t.conflict.shape[0] == 0:
+        return -1
+    q = -1
+    for w in range(uncovered.shape[1]):
+        rest = uncovered[_u(level), _u(w)]
+        for j in range(first, end):
+            p = t.option_primary[_u(j)]
+            if p >> 6 == w:
+                rest &= ~(_ONE << np.uint64(p & 63))
+        if rest:
+            q = w * 64 + _low(rest)
+            break
+    n = _ZERO
+    band = t.item_band_start[_u(q)]
+    w = t.item_first_word[_u(q)] - band
+    for k in range(band, t.item_band_start[_u(q + 1)]):
+        live = s.live[_u(level), _u(w + k)] & ~t.conflict[_u(o), _u(w + k)]
+        n += _popcount(live & t.item_band[_u(k)])
+    return np.int64(n)
+
+
+@njit(**PLAIN, inline="always")
+def _add_small(total, n):
+    """``total += n`` (limbs; ``n >= 0``); return False on a carry out of the top."""
+    carry = np.uint64(n)
+    for k in range(total.shape[0]):
+        a = total[_u(k)] + carry
+        carry = _ONE if a < carry else _ZERO
+        total[_u(k)] = a
+        if carry == _ZERO:
+            return True
+    return False
+
+
+@njit(**PLAIN, inline="always")
 def _memo_lookup(t, s, level, o, look):
     """Make the key of ``level``'s child by option ``o``; if ``look``, return the memo's
     row for it (-1: none), noting the lookup and the nodes a hit saves."""
@@ -243,6 +303,24 @@ def _memo_lookup(t, s, level, o, look):
     if row >= 0:
         s.memo_stats[1] += np.int64(s.memo[_u(row), _u(s.key.shape[1])])
     return row
+
+
+@njit(**PLAIN, inline="always")
+def _known_child(t, s, level, o, stream, max_solutions, split_depth, look):
+    """Add the solutions of ``level``'s child by option ``o`` to the count when they
+    are known without entering it (``_child_solutions``, unless ``stream``, whole
+    without a solution limit and above the leaves of a split; else the memo's, when
+    ``look``; with a memo, the child's key is made): return 1 if they were, 0 if the
+    child must be entered, -1 on an overflow."""
+    whole = max_solutions < 0 and level + 1 != split_depth
+    known = -1 if stream else _child_solutions(t, s, level, o, whole)
+    if known >= 0:
+        return 1 if _add_small(s.total, known) else -1
+    if s.memo.shape[0] > 0:
+        row = _memo_lookup(t, s, level, o, look)
+        if row >= 0:
+            return 1 if _add(s.total, s.memo, row, s.key.shape[1] + 1) else -1
+    return 0
 
 
 @njit(**PLAIN, inline="always")
@@ -309,16 +387,15 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         Nodes this call may enter; stop with LIMIT once the count reaches
         ``max_solutions`` (-1: no limit).
     stream : bool
-        Return at each solution (the options chosen are ``choice[:level]``).
+        Return at each solution (the options chosen are ``choice[:level]``); else the
+        children whose solutions are known are counted, not entered (see the essay).
 
     Returns the code (``dlx.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
     cand = s.cand
     stats = s.stats
     total = s.total
-    key = s.key
-    memo = s.memo
-    memo_on = memo.shape[0] > 0
+    memo_on = s.memo.shape[0] > 0
     level = s.state[0]
     step = s.state[1]
     nodes = stats[1]
@@ -369,23 +446,24 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 step = BACKDOWN
                 continue
             o = cand[_u(s.cand_start[_u(level)] + i)]
-            skip = False
-            if memo_on:
-                row = _memo_lookup(t, s, level, o, n_fixed <= level + 1 <= memo_levels)
-                if row >= 0:
-                    if not _add(total, memo, row, key.shape[1] + 1):
-                        code = OVERFLOW
-                        break
-                    skip = True
-            if not skip:
+            look = n_fixed <= level + 1 <= memo_levels
+            counted = _known_child(t, s, level, o, stream, max_solutions, split_depth, look)
+            if counted < 0:
+                code = OVERFLOW
+                break
+            if counted == 0:
                 _cover(t, s, level, o)
                 s.choice[_u(level)] = o
                 level += 1
                 step = FORWARD
-            elif level < n_fixed:
+                continue
+            if level < n_fixed:
                 step = BACKDOWN
             else:
                 s.branch_index[_u(level)] = i + 1
+            if _at_least(total, max_solutions):
+                code = LIMIT
+                break
         else:
             if memo_on and n_fixed <= level <= memo_levels:
                 _memo_leave(s, level, nodes)

@@ -37,7 +37,7 @@ from dlx.tightlayout import (
 
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
-MEMO_PAYS = 0.5  # ... which it keeps if its hits saved at least this share of them
+MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes and lookups
 
 
 class TightMemo(BitMemo):
@@ -113,13 +113,16 @@ class TightSearch(LayoutSearch):
 
     def _judge_memo(self) -> None:
         """Drop the memo for good once it has had ``MEMO_TRIAL`` nodes and saved less
-        than ``MEMO_PAYS`` of them (where subproblems rarely repeat, as in n queens,
-        keys and lookups cost more than they save). Counts stay exact: a search without
-        a memo just stores and looks up nothing more."""
+        than ``MEMO_PAYS`` of them and its lookups together (where subproblems rarely
+        repeat, as in n queens, keys and lookups cost more than they save; a lookup, a
+        read at random in a large table, costs about a node, and where the hits save
+        small subtrees near the leaves, as in random XCC with colours, they do not pay
+        for the lookups). Counts stay exact: a search without a memo just stores and
+        looks up nothing more."""
         nodes = int(self.kernel_stats[1])
         if nodes >= MEMO_TRIAL:
             self._memo_judged = True
-            if int(self.memo_stats[1]) < MEMO_PAYS * nodes:
+            if int(self.memo_stats[1]) < MEMO_PAYS * (nodes + int(self.memo_stats[0])):
                 self.memo = None
 
     def _search_bytes(self, limbs: int) -> int:

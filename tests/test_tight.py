@@ -9,12 +9,14 @@ it changes no count.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 import dlx
 from dlx import engines, tightlayout, tightsearch
-from dlx.codes import PAUSED
+from dlx.codes import DONE, LEAF, PAUSED
+from dlx.split import split
 from dlx.tightlayout import fits, layout, why_not
 from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import check, naive_solutions
@@ -140,6 +142,21 @@ def test_conflict_groups_alone_agree_with_the_masks(problem):
         tightlayout.CONFLICT_BYTES = original
 
 
+def test_whole_rows_as_bands_count_the_same(monkeypatch):
+    """With every item's band the whole live set (``FULL_BAND_WORDS``), counts (paused
+    every few nodes, rows checked) and streams are those with narrow bands."""
+    problems = ((queens(10), 724), (load("scott_sym"), EXPECTED["scott_sym"]))
+    monkeypatch.setattr(tightlayout, "FULL_BAND_WORDS", range(1, 1 << 20))
+    for problem, expected in problems:
+        lay = layout(problem)
+        assert lay.words > 1 and (lay.item_first_word == 0).all()
+        assert (lay.item_band_start == lay.words * np.arange(lay.n_primary + 1)).all()
+        assert tight_count(problem, budget=777) == expected
+        assert tight_count(problem, memo=False, budget=50) == expected
+    coloured = load("sudokuk_inkala2010")
+    assert len(tight_solutions(coloured, budget=50)) == EXPECTED["sudokuk_inkala2010"]
+
+
 # -- shipped problems and known counts -----------------------------------------------
 
 QUICK_FILES = ["scott_sym", "sudoku_escargot", "sudokuk_inkala2010", "pent3x20_sym"]
@@ -195,6 +212,57 @@ def test_larger_random_problems_agree_with_dlx(problem):
     expected = as_set(s.options for s in dlx.solutions(problem))
     assert as_set(tight_solutions(problem, budget=3)) == expected
     assert tight_count(problem) == len(expected)
+
+
+# -- children counted without entering them ----------------------------------------
+
+
+def test_last_items_are_counted_without_their_nodes():
+    """A child that its option completes is a solution, and a child with one primary
+    item left has one solution per live option of it: a full count adds them at the
+    parent (one node here), a stream and a limited count still see each solution."""
+    whole = dlx.Problem(primary=["a", "b"], secondary=["x"])
+    for colour in ("red", "blue", "red"):
+        whole.add_option(["a", "b", f"x:{colour}"])
+    one_left = dlx.Problem(primary=["a", "b"], secondary=["x"])
+    for items in (["a", "x:red"], ["a", "b"], ["b", "x:red"], ["b", "x:blue"], ["b"], ["b", "x"]):
+        one_left.add_option(items)  # after a with x:red, b is left with two live options
+    for problem, expected in ((whole, 3), (one_left, 3)):
+        full = dlx.count(problem, engine="tight")
+        assert full == expected == len(naive_solutions(problem)) and full.stats.nodes == 1
+        assert len(tight_solutions(problem)) == expected  # each solution entered, checked
+        limited = dlx.count(problem, limit=1, engine="tight")
+        assert limited == 1 and not limited.complete
+    leaves = split(one_left, split_depth=1, engine="tight")  # each node there a task
+    assert len(leaves.tasks) == 1 and leaves.solutions == 1  # a, b left; a and b
+
+
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(bounds=False, colours=True, max_options=30, max_primary=8, max_secondary=5))
+def test_counts_past_the_last_items_agree_with_dlx(problem):
+    """Random XCC with colours: counts (full, paused at every node, limited) are dlx's;
+    the progress estimate stays in [0, 1] at every pause and ends at 1; the leaves of a
+    split, run as prefixes, count the rest."""
+    expected = dlx.count(problem, engine="dlx").solutions
+    search = TightSearch(problem, budget=1)
+    while search.run() == PAUSED:
+        search.sanity()
+        assert 0.0 <= search.fraction() <= 1.0
+    assert search.solutions == expected and search.fraction() == 1.0
+    for limit in (1, 2, 5):
+        assert dlx.count(problem, limit=limit, engine="tight") == min(limit, expected)
+    split = TightSearch(problem, split_depth=1)
+    leaves = []
+    while (code := split.run()) != DONE:
+        if code == LEAF:
+            leaves.append(tuple(split.path()))
+    counted = split.solutions
+    for path in leaves:
+        sub = TightSearch(problem, prefix=path)
+        while sub.run() == PAUSED:
+            pass
+        counted += sub.solutions
+    assert counted == expected
 
 
 # -- limits, streams, splits ----------------------------------------------------------
