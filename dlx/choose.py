@@ -37,9 +37,12 @@ times the best kernel's is out; the race ends when one kernel is left, or after
 ``MAX_SAMPLES`` samples or ``MAX_PROBE`` seconds. The fastest on the samples wins (the
 leader unless another is ``SWITCH`` times faster, or the leader, still in the race,
 would end first going on by ``BIAS`` times its estimate); the leader's probe is
-continued when it wins, else the winner starts afresh (the price: the leader's probe and
-the samples). A problem whose primary items have bounds is not sampled (it goes to the
-leader).
+continued when it wins, else the winner starts afresh. On a count that takes a memo
+(whose savings samples do not see) the samples' winner must also confirm it: it runs the
+count as long as the leader's probe (at least ``CONFIRM`` seconds), and wins only if its
+estimate of the whole count is lower; its search is then continued. Else the winner
+starts afresh (the price: the leader's probe and the samples). A problem whose primary
+items have bounds is not sampled (it goes to the leader).
 
 Compiling
 ---------
@@ -75,6 +78,8 @@ MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many
 # the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
 # ends when one is left ...
 MAX_SAMPLES = 6  # ... else the fastest after this many samples
+CONFIRM = 0.02  # seconds of count each of the leader and the samples' winner runs, at
+# least, before their estimates decide between them (when the count takes a memo)
 SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
 BIAS = 2.0  # a probe's estimate of what is left, times this, before it is trusted to end
 # first (a memo's early hits make the estimate low, several times on the main job)
@@ -162,6 +167,19 @@ class Probe:
             self._step(most if cost is None else min(int(left / max(cost, 1e-9)), most))
         self.search.node_limit = self.user_limit
         return self.finished
+
+    def work(self) -> float:
+        """CPU seconds since its first step (0: none yet)."""
+        return 0.0 if self.base is None else self.cpu - self.base[0]
+
+    def total(self) -> float:
+        """CPU seconds of its whole count, by its estimate (Knuth's: nodes over
+        ``fraction()``, times its seconds per node; inf: none yet)."""
+        f = float(self.search.fraction())
+        cost = self.per_node()
+        if self.finished:
+            return self.work()
+        return math.inf if f <= 0.0 or cost is None else self.nodes / f * cost
 
     def estimate(self) -> float:
         """CPU seconds left of this search: its tree's size by its own progress estimate
@@ -297,6 +315,13 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
         said = f"{winner} {faster:.2f} times faster on {samples} samples, but {leader.name}"
         said += f" ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
+    rival = None
+    if winner != leader.name and probe.search.memo is not None:  # memos unseen by samples
+        rival = Probe(winner, next(k for k in kernels if k.name == winner).make(), probe.limit)
+        if not _confirm(probe, rival):
+            said = f"{winner} fastest on {samples} samples, but not with the memos: probes"
+            said += f" estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
+            winner = leader.name
     if said is None and samples == 0:
         said = f"no other kernel compiled, its estimate under {_seconds(COMPILE_WORTH)}"
     elif said is None:
@@ -306,7 +331,24 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
         said += f"; out: {', '.join(out)})" if out else ")"
     costs = f"set-up {_ms(setup)}, samples {_ms(spent)}, its probe {_ms(probe.cpu)}"
     reason = f"auto: {leader.name} {why}; {said} ({costs})"
-    return Choice(winner, reason, probe.search if winner == leader.name else None)
+    if winner == leader.name:
+        return Choice(winner, reason, probe.search)
+    return Choice(winner, reason, None if rival is None else rival.search)
+
+
+def _confirm(probe: Probe, rival: Probe) -> bool:
+    """Whether ``rival`` (the samples' winner, its search made as the count's, its memo
+    and all) runs the count rather than the leader (``probe``): both run as much work
+    (CPU seconds after their first step, at least ``CONFIRM``), and the one whose
+    estimate of its whole count is lower wins (a memo's savings, which the samples do
+    not see)."""
+    at = max(probe.work(), CONFIRM)
+    probe.advance(at - probe.work())
+    rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
+    rival.advance(at - rival.work())
+    if probe.finished or rival.finished:
+        return not probe.finished
+    return rival.total() < probe.total()
 
 
 def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> bool:

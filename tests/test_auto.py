@@ -186,7 +186,7 @@ def test_walker_paths_end_in_a_dead_end_only_where_every_option_does():
     assert dead > 0  # (the rule was put to the test)
 
 
-def fake_race(times: dict, leader: str = "bitset"):
+def fake_race(times: dict, leader: str = "bitset", memo: bool = False):
     """A race of the kernels of ``times`` on a 6x10 count whose samples take
     ``times[name]`` seconds for kernel ``name`` (``choose._subtree`` replaced: the rule,
     not the clock, is tested); the leader suits the problem."""
@@ -194,7 +194,9 @@ def fake_race(times: dict, leader: str = "bitset"):
 
     def kernel(name: str) -> choose.Kernel:
         def make(extra=None):
-            search = engines.ENGINES[name].search(problem, forced=extra or ())
+            row = engines.ENGINES[name]
+            with_memo = row.memo(problem) if memo and extra is None else None
+            search = row.search(problem, forced=extra or (), memo=with_memo)
             search.fake = name
             return search
 
@@ -234,6 +236,29 @@ def test_a_leader_near_its_end_is_kept_unless_it_is_out(monkeypatch):
     SAMPLE.update(bitset=0.004, tight=0.001)  # out: not kept, whatever its estimate
     choice = fake_race(SAMPLE)
     assert choice.name == "tight" and "out: bitset" in choice.reason, choice.reason
+
+
+def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
+    """Samples count without memos: on a count that takes one, the samples' winner runs
+    as the count would, as long as the leader, and runs it only if its estimate of the
+    whole count is lower (then its search is handed back, to be continued)."""
+    monkeypatch.setattr(choose, "RATIO", 1e9)
+    monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
+    SAMPLE.update(bitset=0.004, tight=0.001)  # tight 4 times faster on the samples
+    monkeypatch.setattr(
+        choose.Probe, "total", lambda self: {"bitset": 1.0, "tight": 2.0}[self.name]
+    )
+    choice = fake_race(SAMPLE, memo=True)
+    assert choice.name == "bitset" and "not with the memos" in choice.reason, choice.reason
+    assert choice.search is not None and choice.search.memo is not None
+    monkeypatch.setattr(
+        choose.Probe, "total", lambda self: {"bitset": 2.0, "tight": 1.0}[self.name]
+    )
+    choice = fake_race(SAMPLE, memo=True)
+    assert choice.name == "tight" and choice.search is not None and choice.search.nodes > 0
+    assert choice.search.memo is not None  # the probe that won, to be continued
+    choice = fake_race(SAMPLE)  # no memo: the samples decide, the winner starts afresh
+    assert choice.name == "tight" and choice.search is None
 
 
 SAMPLE: dict = {}
