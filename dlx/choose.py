@@ -38,11 +38,12 @@ times the best kernel's is out; the race ends when one kernel is left, or after
 leader unless another is ``SWITCH`` times faster, or the leader, still in the race,
 would end first going on by ``BIAS`` times its estimate); the leader's probe is
 continued when it wins, else the winner starts afresh. On a count that takes a memo
-(whose savings samples do not see) the samples' winner must also confirm it: it runs the
-count as long as the leader's probe (at least ``CONFIRM`` seconds), and wins only if its
-estimate of the whole count is lower; its search is then continued. Else the winner
-starts afresh (the price: the leader's probe and the samples). A problem whose primary
-items have bounds is not sampled (it goes to the leader).
+(whose savings samples do not see) the samples' winner must also confirm it: both run
+the count as long, from the leader's probe so far, doubling up to ``CONFIRM`` seconds
+until one's estimate of its whole count is ``DECISIVE`` times the other's, and it wins
+only if its estimate is the lower; its search is then continued. Else the winner starts
+afresh (the price: the leader's probe and the samples). A problem whose primary items
+have bounds is not sampled (it goes to the leader).
 
 Compiling
 ---------
@@ -78,8 +79,9 @@ MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many
 # the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
 # ends when one is left ...
 MAX_SAMPLES = 6  # ... else the fastest after this many samples
-CONFIRM = 0.02  # seconds of count each of the leader and the samples' winner runs, at
-# least, before their estimates decide between them (when the count takes a memo)
+CONFIRM = 0.1  # seconds of count each of the leader and the samples' winner runs, at
+DECISIVE = 1.5  # most, before their estimates decide (when the count takes a memo);
+# less once one estimate is this many times the other
 SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
 BIAS = 2.0  # a probe's estimate of what is left, times this, before it is trusted to end
 # first (a memo's early hits make the estimate low, several times on the main job)
@@ -339,16 +341,21 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
 def _confirm(probe: Probe, rival: Probe) -> bool:
     """Whether ``rival`` (the samples' winner, its search made as the count's, its memo
     and all) runs the count rather than the leader (``probe``): both run as much work
-    (CPU seconds after their first step, at least ``CONFIRM``), and the one whose
-    estimate of its whole count is lower wins (a memo's savings, which the samples do
-    not see)."""
-    at = max(probe.work(), CONFIRM)
-    probe.advance(at - probe.work())
+    (CPU seconds after their first step), from the leader's so far (at least ``TRUST``),
+    doubling to ``CONFIRM`` at most, until one's estimate of its whole count is
+    ``DECISIVE`` times the other's; the lower then wins (a memo's savings, which the
+    samples do not see)."""
     rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
-    rival.advance(at - rival.work())
-    if probe.finished or rival.finished:
-        return not probe.finished
-    return rival.total() < probe.total()
+    at = max(probe.work(), TRUST)
+    while True:
+        probe.advance(at - probe.work())
+        rival.advance(at - rival.work())
+        if probe.finished or rival.finished:
+            return not probe.finished
+        ours, theirs = probe.total(), rival.total()
+        if at >= CONFIRM or max(ours, theirs) >= DECISIVE * min(ours, theirs):
+            return theirs < ours
+        at = min(2 * at, CONFIRM)
 
 
 def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> bool:
