@@ -79,7 +79,7 @@ MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many
 # the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
 # ends when one is left ...
 MAX_SAMPLES = 6  # ... else the fastest after this many samples
-CONFIRM = 0.1  # seconds of count each of the leader and the samples' winner runs, at
+CONFIRM = 0.05  # seconds of count each of the leader and the samples' winner runs, at
 DECISIVE = 1.5  # most, before their estimates decide (when the count takes a memo);
 # less once one estimate is this many times the other
 SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
