@@ -177,10 +177,10 @@ class Probe:
     def total(self) -> float:
         """CPU seconds of its whole count, by its estimate (Knuth's: nodes over
         ``fraction()``, times its seconds per node; inf: none yet)."""
-        f = float(self.search.fraction())
-        cost = self.per_node()
         if self.finished:
             return self.work()
+        f = float(self.search.fraction())
+        cost = self.per_node()
         return math.inf if f <= 0.0 or cost is None else self.nodes / f * cost
 
     def estimate(self) -> float:
@@ -437,6 +437,7 @@ class Walker:
         self.by_item = self.option[order]
         self.by_item_colour = self.colour[order]
         self.item_start = np.searchsorted(self.item[order], np.arange(self.n_items + 2))
+        self.primary = self.item <= self.n_primary  # the entries on primary items
 
     @classmethod
     def of(cls, problem, forced=()) -> Walker | None:
@@ -475,8 +476,9 @@ class Walker:
     def _choices(self, claim, live):
         """The live options of the open primary item with the fewest (an empty array:
         an item has none, a dead end; None: no open item, a solution)."""
-        primary = self.item <= self.n_primary
-        counts = np.bincount(self.item[primary & live[self.option]], minlength=self.n_primary + 1)
+        counts = np.bincount(
+            self.item[self.primary & live[self.option]], minlength=self.n_primary + 1
+        )
         open_items = np.flatnonzero(claim[1 : self.n_primary + 1] < 0) + 1
         if len(open_items) == 0:
             return None

@@ -172,10 +172,13 @@ def option_indices(argument: str, options) -> list[int]:
 def forced_nodes(problem: Problem, options, start) -> np.ndarray:
     """Check sets of forced options (``dlx.layout.forced_nodes``: ProblemError for
     one that cannot be forced); one dancing-links node of each."""
-    arrays = problem.arrays()
-    anchor = problem.layout_of(_anchors)
-    names = lambda: problem.primary + problem.secondary  # noqa: E731
-    return layout.forced_nodes(arrays, options, start, names, anchor)
+    return layout.forced_nodes(
+        problem.arrays(),
+        options,
+        start,
+        lambda: problem.primary + problem.secondary,
+        problem.layout_of(_anchors),
+    )
 
 
 def _anchors(problem: Problem) -> np.ndarray:

@@ -112,10 +112,13 @@ class Arrays:
         """Options."""
         return len(self.first_node)
 
-    def option_length(self) -> np.ndarray:
-        """int64[n_options]: the items of each option."""
-        first = self.first_node.astype(np.int64)
-        return np.diff(np.append(first, self.node.shape[1])) - 1  # less the spacer
+    def option_length(self, options: np.ndarray) -> np.ndarray:
+        """int64: the items of each of ``options`` (valid option numbers): to the next
+        option's first node, or the end, less the spacer."""
+        following = options + 1
+        end = self.first_node[np.minimum(following, self.n_options - 1)].astype(np.int64)
+        end[following >= self.n_options] = self.node.shape[1]
+        return end - self.first_node[options] - 1
 
 
 def compile_options(lo, hi, n_secondary: int, item_code, colour, option_start) -> Arrays:
@@ -273,10 +276,7 @@ def forced_nodes(arrays: Arrays, options, start, item_names, anchor=None) -> np.
             f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
         )
     first = arrays.first_node[options].astype(np.int64)
-    following = options + 1  # each option's end: the next one's first node, or the end
-    end = arrays.first_node[np.minimum(following, arrays.n_options - 1)].astype(np.int64)
-    end[following >= arrays.n_options] = arrays.node.shape[1]
-    length = end - first - 1  # less the spacer
+    length = arrays.option_length(options)
     option_set = np.repeat(np.arange(n_sets), np.diff(start))
     # the item of each node of each forced option: a row per option, -1 past its end
     column = np.arange(int(length.max()) if len(options) else 0)
