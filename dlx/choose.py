@@ -279,7 +279,7 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
             said = f"samples {_ms(spent)}" if tries else "no sample"
             said = f"finished within its probe, {_ms(probe.cpu)} ({said})"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
-        if later and probe.cpu >= TRUST and probe.estimate() > COMPILE_WORTH:  # they join
+        if later and probe.work() >= TRUST and probe.estimate() > COMPILE_WORTH:  # they join
             kernels, later = kernels + later, []
             logs, samples = {k.name: 0.0 for k in kernels}, 0
         ranked = sorted(logs, key=logs.get)
@@ -371,19 +371,20 @@ def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: s
 
 
 def _pay(probe: Probe, need: float, small: float = 0.0) -> bool:
-    """Run the leader's probe until its CPU seconds reach ``need``, or its estimate of
-    its count ``OVER`` times that once it has run ``TRUST`` seconds (slices doubling
-    from ``FIRST_SLICE``); on to ``LATE`` times ``need`` while its estimate of what is
-    left is under ``small`` (a sample could not pay for itself). True when it has
-    finished."""
+    """Run the leader's probe until its CPU seconds after its first step reach ``need``,
+    or its estimate of its count ``OVER`` times that once it has run ``TRUST`` seconds
+    (slices doubling from ``FIRST_SLICE``); on to ``LATE`` times ``need`` while its
+    estimate of what is left is under ``small`` (a sample could not pay for itself).
+    True when it has finished."""
     while not probe.finished:
-        left = probe.estimate() if probe.cpu >= TRUST else None  # None: not trusted yet
-        if left is not None and left < small and probe.cpu < LATE * need:
-            slice_ = max(FIRST_SLICE, min(left, probe.cpu))  # to its end, if it is right
-        elif probe.cpu < need and (left is None or left < OVER * need):
-            slice_ = min(need - probe.cpu, max(FIRST_SLICE, probe.cpu))
+        run = probe.work()  # its first step (set-up, maybe compiling) not counted
+        left = probe.estimate() if run >= TRUST else None  # None: not trusted yet
+        if left is not None and left < small and run < LATE * need:
+            slice_ = max(FIRST_SLICE, min(left, run))  # to its end, if it is right
+        elif run < need and (left is None or left < OVER * need):
+            slice_ = min(need - run, max(FIRST_SLICE, run))
             if left is None:  # no further than TRUST before its estimate is asked
-                slice_ = min(slice_, max(FIRST_SLICE, TRUST - probe.cpu))
+                slice_ = min(slice_, max(FIRST_SLICE, TRUST - run))
         else:
             break
         probe.advance(slice_)

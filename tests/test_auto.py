@@ -4,6 +4,7 @@ board of the 25 one-sided tetrasticks on the order-5 Aztec diamond."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -133,6 +134,39 @@ def test_choose_without_a_ready_kernel_compiles_only_the_guess():
     assert choice.search.run() is not None  # the probe goes on to the end
     while not choice.search.done:
         choice.search.run()
+    assert choice.search.solutions == 2
+
+
+def test_a_slow_first_step_calls_in_no_uncompiled_kernel():
+    """The leader's first step pays for setting up (numba may compile there, as in a
+    fresh clone's CI): its clock and estimate start after it, so a 2-solution board whose
+    first step burns 50 ms compiles no other kernel (once: dlx joined the race on the
+    estimate of 200 nodes)."""
+    p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
+    made = Counter()
+
+    def kernel(name: str, suits: bool) -> choose.Kernel:
+        def make():
+            made[name] += 1
+            search = engines.ENGINES[name].search(p)
+            run = search.run
+
+            def slow_first(*args, **kwargs):
+                if made[name] == 1:
+                    made[name] += 1
+                    start = time.process_time()
+                    while time.process_time() - start < 0.05:
+                        pass
+                return run(*args, **kwargs)
+
+            search.run = slow_first
+            return search
+
+        return choose.Kernel(name, make, lambda _: None, lambda: False, lambda _: suits)
+
+    choice = choose.choose(p, [kernel("dlx", False), kernel("bitset", True)])
+    assert choice.name == "bitset" and set(made) == {"bitset"}
+    assert "finished within its probe" in choice.reason
     assert choice.search.solutions == 2
 
 
