@@ -356,6 +356,28 @@ def test_aztec_diamond_solution_is_accepted():
     dlx.check(problem, chosen)
 
 
+CROSS = str(DATA / "polyform" / "polyominoes2345_cross.txt")
+ORDERS_2_TO_5 = "domino,trominoes,tetrominoes,pentominoes"
+
+
+def test_the_cross_of_polyominoes_2345_builds_and_its_subtrees_count_alike():
+    """Polyform Puzzler's Polyominoes2345X1 (data/polyform/SOURCES.md; 178,355,676
+    classes, too many for a test): 88 squares, the 20 polyominoes of orders 2 to 5, the
+    board's 8 symmetries; below the first 11 pieces of a solution every kernel counts
+    the same, and the solutions streamed there are tilings and exact covers."""
+    puzzle = tiling.make_puzzle(CROSS, ORDERS_2_TO_5)
+    assert len(puzzle.board) == 88 and len(puzzle.pieces) == 20
+    assert sum(piece.size * piece.copies for piece in puzzle.pieces) == 88
+    assert len(tiling.symmetry_group(puzzle)) == 8
+    problem = tiling.build(puzzle, tiling.plan_symmetry(puzzle, fallback=True))
+    forced = list(dlx.first(problem, engine="tight").options[:11])
+    n = counted_by_all(problem, forced=forced)
+    found = list(dlx.solutions(problem, forced=forced, engine="auto"))
+    assert n == len(found) >= 1
+    for solution in found:
+        dlx.check(problem, solution.options)
+
+
 def test_auto_goes_on_from_a_checkpoint_with_the_kernel_that_wrote_it(tmp_path):
     """A checkpoint's tasks are paths of one kernel's tree: ``auto`` resumes with that
     kernel, whatever its samples would say (65: data/dlx/EXPECTED.tsv)."""
