@@ -233,6 +233,7 @@ def batch(
     nodes are the search's below them."""
     if propagate is not None:
         problem = problem.with_propagation(propagate)
+    _warm_up_batch()  # first: its tiny batch also pays the layout's one-time imports
     kit = problem.layout_of(_kit)
     lay = kit.layout
     if lay.max_branches > BATCH_MAX_OPTIONS:
@@ -250,7 +251,6 @@ def batch(
         stats=np.zeros((n_sets, 2), np.int64),
     )
     cap = _cap(problem.propagate, domination)
-    _warm_up_batch()
     kernel = TightSearch.kernel()
     t0 = time.perf_counter()
     kernel.search_batch(
