@@ -574,10 +574,11 @@ def _clear_pending(b):
 @njit(**PLAIN, inline="always")
 def _kill(t, b, level, w, bits, cap):
     """Kill the options ``bits`` (live, in word ``w``) at ``level``: count them out of
-    their primary items, marking pending those left with at most ``cap`` (and the level
-    dead if one has none), without a branch; return how many."""
+    their primary items, marking pending those left with at most ``cap`` (without a
+    branch), and the level dead if one has none; return how many."""
     b.live[_u(level), _u(w)] ^= bits
     n = _popcount(bits)
+    fewest = _UNCOVERED_MAX
     while bits:
         o = w * 64 + _low(bits)
         bits &= bits - _ONE
@@ -586,7 +587,9 @@ def _kill(t, b, level, w, bits, cap):
             c = b.count[_u(level), _u(p)] - 1
             b.count[_u(level), _u(p)] = c
             b.pending[_u(p >> 6)] |= np.uint64(c <= cap) << np.uint64(p & 63)
-            b.dead[0] |= np.int64(c == 0)
+            fewest = min(fewest, c)
+    if fewest == 0:
+        b.dead[0] = 1
     return n
 
 
