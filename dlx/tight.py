@@ -527,27 +527,32 @@ def sanity(t, s, root_live, check_key):
 # ends the search with no solution), then the search counts up to a limit and keeps its
 # first solution. No memo, no pause: each search is small and stops at its limit.
 #
+# At a solution limit of 1, a node's options are tried most constrained first (the sum
+# of their primary items' live options, most first): the option that kills more is
+# more often the one in the solution, and the search stops sooner.
+#
 # A batch keeps each primary item's live options counted (``b.count[level, p]``; a
 # covered item holds ``_COVERED`` less its options killed since it was covered, which
 # is more than ``_UNCOVERED_MAX``), decremented as options are killed (``_kill``): its
 # searches are small and their options short, so counting as they die is cheaper than
 # the popcounts of ``_choose``, and *choose* is a scan of one row of counts. An item
-# whose count falls to ``cap`` or below goes on a queue (``b.queue``, ``b.queued``).
+# whose count falls to ``cap`` or below is marked *pending* (a bit of ``b.pending``, one
+# per primary item: set without a branch, as the count is decremented).
 # Taking an option clears its dense conflict mask where the layout has those (else its
 # groups, one by one): a first pass sets a bit for each word that loses options, with
 # no branch, then only those words are visited (``_kill_conflicts``).
 #
-# Item domination (``cap > 0``): on entering a node past the forced levels, each queued
+# Item domination (``cap > 0``): on entering a node past the forced levels, each pending
 # item A, still uncovered with at most ``cap`` live options, is checked: each primary
 # item B that every live option of A covers (found among the items of A's first live
 # option) will be covered by the option that covers A, so B's live options that are not
-# A's are in no solution, and are killed (those may queue more items). An item whose
-# live options did not change cannot dominate anew, so the queue (every uncovered item
-# short enough at the first node past the forced ones) finds all there is, until
-# nothing changes. An item left with no option makes the node dead. What is killed is
-# in no exact cover, whatever the colours of secondary items: counts and solutions stay
-# the same; the tree shrinks (sudoku's locked candidates: pointing and claiming; for A
-# of one option, what a single eliminates before it is taken).
+# A's are in no solution, and are killed (those may mark more items). An item whose
+# live options did not change cannot dominate anew, so checking the pending items
+# (every uncovered item short enough, at the first node past the forced ones) until
+# none is left finds all there is. An item left with no option makes the node dead.
+# What is killed is in no exact cover, whatever the colours of secondary items: counts
+# and solutions stay the same; the tree shrinks (sudoku's locked candidates: pointing
+# and claiming; for A of one option, what a single eliminates before it is taken).
 
 _COVERED = 1 << 30  # the count of an item when it is covered
 _UNCOVERED_MAX = _COVERED >> 1  # more than any item's options (dlx.tightsearch.batch)
@@ -555,28 +560,25 @@ _UNCOVERED_MAX = _COVERED >> 1  # more than any item's options (dlx.tightsearch.
 
 @njit(**PLAIN, inline="always")
 def _push(b, p):
-    """Queue primary item ``p`` unless it is queued."""
-    if not b.queued[_u(p)]:
-        b.queued[_u(p)] = 1
-        top = b.queue[0] + 1
-        b.queue[0] = top
-        b.queue[_u(top)] = p
+    """Mark primary item ``p`` pending."""
+    b.pending[_u(p >> 6)] |= _ONE << np.uint64(p & 63)
 
 
 @njit(**PLAIN, inline="always")
-def _clear_queue(b):
-    """Empty the queue."""
-    for k in range(1, b.queue[0] + 1):
-        b.queued[_u(b.queue[_u(k)])] = 0
-    b.queue[0] = 0
+def _clear_pending(b):
+    """Mark no item pending."""
+    for w in range(b.pending.shape[0]):
+        b.pending[_u(w)] = _ZERO
 
 
 @njit(**PLAIN, inline="always")
 def _kill(t, b, level, w, bits, cap):
     """Kill the options ``bits`` (live, in word ``w``) at ``level``: count them out of
-    their primary items, queueing those left with at most ``cap``; return how many."""
+    their primary items, marking pending those left with at most ``cap`` (without a
+    branch), and the level dead if one has none; return how many."""
     b.live[_u(level), _u(w)] ^= bits
     n = _popcount(bits)
+    fewest = _UNCOVERED_MAX
     while bits:
         o = w * 64 + _low(bits)
         bits &= bits - _ONE
@@ -584,10 +586,10 @@ def _kill(t, b, level, w, bits, cap):
             p = t.option_primary[_u(j)]
             c = b.count[_u(level), _u(p)] - 1
             b.count[_u(level), _u(p)] = c
-            if c <= cap:
-                _push(b, p)
-                if c == 0:
-                    b.dead[0] = 1
+            b.pending[_u(p >> 6)] |= np.uint64(c <= cap) << np.uint64(p & 63)
+            fewest = min(fewest, c)
+    if fewest == 0:
+        b.dead[0] = 1
     return n
 
 
@@ -707,30 +709,35 @@ def _dominate_item(t, b, level, a, cap):
 
 @njit(**PLAIN, inline="always")
 def _propagate(t, b, level, cap):
-    """Check the queued items at ``level`` until the queue is empty: with ``cap > 0``,
-    take each single in place (noted on ``b.taken``) and apply item domination; return
-    False as soon as an uncovered item has no live option left."""
-    while b.queue[0] > 0:
-        if b.dead[0]:
-            _clear_queue(b)
-            return False
-        top = b.queue[0]
-        a = b.queue[_u(top)]
-        b.queue[0] = top - 1
-        b.queued[_u(a)] = 0
-        n = b.count[_u(level), _u(a)]
-        if n == 0:
-            _clear_queue(b)
-            return False
-        if n == 1 and cap > 0:
-            o = _first_live(t, b.live, level, a)
-            k = b.taken[0] + 1
-            b.taken[0] = k
-            b.taken[_u(k)] = o
-            _take(t, b, level, o, cap, False)
-        elif 1 < n <= cap and b.dominates[_u(a)]:
-            b.stats[1] += np.int64(_dominate_item(t, b, level, a, cap))
-    return True
+    """Check the pending items at ``level`` (lowest first, again from the first word
+    while any is marked): with ``cap > 0``, take each single in place (noted on
+    ``b.taken``) and apply item domination; return False as soon as an uncovered item
+    has no live option left."""
+    again = True
+    while again:
+        again = False
+        for w in range(b.pending.shape[0]):
+            while b.pending[_u(w)]:
+                if b.dead[0]:
+                    _clear_pending(b)
+                    return False
+                again = True
+                bits = b.pending[_u(w)]
+                a = w * 64 + _low(bits)
+                b.pending[_u(w)] = bits & (bits - _ONE)
+                n = b.count[_u(level), _u(a)]
+                if n == 0:
+                    _clear_pending(b)
+                    return False
+                if n == 1 and cap > 0:
+                    o = _first_live(t, b.live, level, a)
+                    k = b.taken[0] + 1
+                    b.taken[0] = k
+                    b.taken[_u(k)] = o
+                    _take(t, b, level, o, cap, False)
+                elif 1 < n <= cap and b.dominates[_u(a)]:
+                    b.stats[1] += np.int64(_dominate_item(t, b, level, a, cap))
+    return not b.dead[0]
 
 
 @njit(**PLAIN, inline="always")
@@ -751,12 +758,13 @@ def _tightest(t, b, level, least):
 
 
 @njit(**PLAIN, inline="always")
-def _batch_branches(t, b, level, cap):
+def _batch_branches(t, b, level, cap, first_only):
     """The options to try at ``level`` written to ``cand[cand_start[level]:]``: the
-    tightest item's after domination; return how many (-1: a solution)."""
+    tightest item's after domination (if ``first_only``, most constrained first);
+    return how many (-1: a solution)."""
     start = b.cand_start[_u(level)]
     if b.dead[0]:
-        _clear_queue(b)
+        _clear_pending(b)
         return 0
     b.taken[0] = b.taken_end[_u(level - 1)] if level > 0 else 0
     if level == 0:
@@ -772,7 +780,36 @@ def _batch_branches(t, b, level, cap):
         return -1
     if n == 0:
         return 0
-    return _gather(t, b.live, level, p, b.cand, start)
+    n = _gather(t, b.live, level, p, b.cand, start)
+    if first_only:
+        _most_constrained_first(t, b, level, start, n)
+    return n
+
+
+@njit(**PLAIN, inline="always")
+def _most_constrained_first(t, b, level, start, n):
+    """Sort the ``n`` options ``cand[start:]`` of ``level`` by the live options of
+    their primary items, most first (stable: ties keep their order): the option that
+    kills more is tried first, and a search that stops at its first solution meets it
+    sooner (the order changes nothing where the whole tree is searched)."""
+    if n < 2:
+        return
+    for i in range(n):
+        o = b.cand[_u(start + i)]
+        weight = 0
+        for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
+            weight += b.count[_u(level), _u(t.option_primary[_u(j)])]
+        b.spare[_u(i)] = weight
+    for i in range(1, n):  # insertion sort: n is small (a sudoku's 2 to 9)
+        weight = b.spare[_u(i)]
+        o = b.cand[_u(start + i)]
+        j = i
+        while j > 0 and b.spare[_u(j - 1)] < weight:
+            b.spare[_u(j)] = b.spare[_u(j - 1)]
+            b.cand[_u(start + j)] = b.cand[_u(start + j - 1)]
+            j -= 1
+        b.spare[_u(j)] = weight
+        b.cand[_u(start + j)] = o
 
 
 @njit(**PLAIN, inline="always")
@@ -808,7 +845,7 @@ def _batch_one(t, b, forced, limit, cap, first):
     while True:
         if step == FORWARD:
             b.stats[0] += 1
-            n = _batch_branches(t, b, level, cap)
+            n = _batch_branches(t, b, level, cap, limit == 1)
             step = BACKDOWN
             if n < 0:
                 count += 1
@@ -837,7 +874,7 @@ def _batch_one(t, b, forced, limit, cap, first):
             level -= 1
             b.branch_index[_u(level)] += 1
             step = ADVANCE
-    _clear_queue(b)
+    _clear_pending(b)
     return count
 
 
@@ -861,6 +898,6 @@ def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, 
         b.cand_start[0] = 0
         sets = forced[forced_start[_u(k)] : forced_start[_u(k + 1)]]
         out.counts[_u(k)] = _batch_one(t, b, sets, limit, cap, out.first[_u(k)])
-        _clear_queue(b)
+        _clear_pending(b)
         out.stats[_u(k), 0] = b.stats[0]
         out.stats[_u(k), 1] = b.stats[1]

@@ -155,7 +155,7 @@ BATCH_MAX_OPTIONS = 1 << 29
 # arrays, and where the answers go.
 BatchState = namedtuple(
     "BatchState",
-    "live count cand cand_start choice branch_index branch_degree queue queued taken "
+    "live count cand cand_start choice branch_index branch_degree pending taken "
     "taken_end dominates dead spare stats",
 )
 BatchOut = namedtuple("BatchOut", "counts first stats")
@@ -204,8 +204,7 @@ def _batch_state(kit: BatchKit) -> BatchState:
         choice=levels.copy(),
         branch_index=levels.copy(),
         branch_degree=levels.copy(),
-        queue=np.zeros(lay.n_primary + 1, np.int64),
-        queued=np.zeros(lay.n_primary, np.uint8),
+        pending=np.zeros(lay.item_words, np.uint64),
         taken=np.zeros(lay.n_primary + 1, np.int64),
         taken_end=levels.copy(),
         dominates=kit.dominates,
@@ -233,6 +232,7 @@ def batch(
     nodes are the search's below them."""
     if propagate is not None:
         problem = problem.with_propagation(propagate)
+    _warm_up_batch()  # first: its tiny batch also pays the layout's one-time imports
     kit = problem.layout_of(_kit)
     lay = kit.layout
     if lay.max_branches > BATCH_MAX_OPTIONS:
@@ -250,7 +250,6 @@ def batch(
         stats=np.zeros((n_sets, 2), np.int64),
     )
     cap = _cap(problem.propagate, domination)
-    _warm_up_batch()
     kernel = TightSearch.kernel()
     t0 = time.perf_counter()
     kernel.search_batch(

@@ -271,10 +271,12 @@ def run(command: Command, request: Request) -> int:
     if text is None and command.input is Input.FILE:
         raise PuzzleError("give a puzzle FILE")
     name = "<stdin>" if request.file == "-" else request.file if takes_file else None
+    t_read, compiling_before = time.perf_counter(), compiling.seconds()
     try:
         puzzles = command.read(text, request)
     except PuzzleError as e:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
+    reading = time.perf_counter() - t_read - (compiling.seconds() - compiling_before)
     progress = sys.stderr.isatty() if request.progress is None else request.progress
     _announce_and_export(command, request, puzzles, progress)
     request = _settled(command, request, puzzles, name)
@@ -289,7 +291,9 @@ def run(command: Command, request: Request) -> int:
     if request.svg:
         printer.draw(request.svg)
     nodes = printer.nodes
-    rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s)" if len(puzzles) > 1 and seconds else ""
+    rate = ""  # reading: parsing, and what a command's read builds ahead (sudoku's set-up)
+    if len(puzzles) > 1 and seconds:
+        rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s; reading and set-up {reading:.3f} s)"
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
     if not (request.count or request.unique):
         puzzles_text += f"{printer.found} solutions, "

@@ -382,13 +382,7 @@ def solve_all(
     a jigsaw list has a shape a puzzle, and dancing links need no layout of their own).
     """
     results: list[Result | None] = [None] * len(puzzles)
-    by_shape: dict[tuple, list[int]] = {}
-    for k, s in enumerate(puzzles):  # regions are shared tuples: group by id, then merge
-        by_shape.setdefault((s.side, id(s.region), s.diagonals), []).append(k)
-    merged: dict[tuple, list[int]] = {}
-    for indices in by_shape.values():
-        merged.setdefault(puzzles[indices[0]].shape, []).extend(indices)
-    for indices in merged.values():
+    for indices in _by_shape(puzzles).values():
         group = [puzzles[k] for k in indices]
         m, n = len(group), group[0].side
         grid = np.concatenate([p.grid.array for p in group]).reshape(m, n * n)
@@ -396,13 +390,9 @@ def solve_all(
         options = cells * n + grid[rows, cells] - 1
         start = np.zeros(m + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
-        problem = build(group[0]).with_propagation(propagate)
+        problem, how = _batch_setting(group, propagate, engine)
         depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
-        kernel = engine or ("tight" if m >= BATCH_TIGHT_MIN else "dlx")
-        tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
-        result = dlx.batch(
-            problem, options, limit, start=start, depth=depth, engine=kernel, **tight
-        )
+        result = dlx.batch(problem, options, limit, start=start, depth=depth, **how)
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
         cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]
@@ -413,6 +403,37 @@ def solve_all(
         ):
             results[k] = Result(p.grid, count, values if count else None, nodes)
     return results  # type: ignore[return-value]
+
+
+def _by_shape(puzzles: list[Sudoku]) -> dict[tuple, list[int]]:
+    """The puzzles' indices, grouped by shape (``Sudoku.shape``)."""
+    by_shape: dict[tuple, list[int]] = {}
+    for k, s in enumerate(puzzles):  # regions are shared tuples: group by id, then merge
+        by_shape.setdefault((s.side, id(s.region), s.diagonals), []).append(k)
+    merged: dict[tuple, list[int]] = {}
+    for indices in by_shape.values():
+        merged.setdefault(puzzles[indices[0]].shape, []).extend(indices)
+    return merged
+
+
+def _batch_setting(group: list[Sudoku], propagate: str | None, engine: str | None):
+    """The problem that ``solve_all`` searches for a group of one shape, and the keywords
+    of its ``dlx.batch`` call (engine, domination)."""
+    problem = build(group[0]).with_propagation(propagate)
+    kernel = engine or ("tight" if len(group) >= BATCH_TIGHT_MIN else "dlx")
+    tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
+    return problem, {"engine": kernel, **tight}
+
+
+def prepare(puzzles: list[Sudoku]) -> None:
+    """Do ahead what ``solve_all`` would do first for these puzzles with the default
+    kernel: build each shape's empty-grid problem and the tight kernel's batch layout
+    of it (kept with the problem), and load the kernel; the command does it while
+    reading, and says its seconds apart from the search's."""
+    for indices in _by_shape(puzzles).values():
+        problem, how = _batch_setting([puzzles[k] for k in indices], PROPAGATE, None)
+        if how["engine"] == "tight":
+            dlx.batch(problem, [], 1, **how)  # no search: the layout and the kernel
 
 
 # -- explaining: the engine's logical steps in sudoku words ---------------------------
@@ -713,8 +734,11 @@ def add_arguments(parser) -> None:
 
 
 def read(text: str, request: Request) -> list[Sudoku]:
-    """The puzzles of an input file, with the command's flags."""
-    return parse_all(text, request.options.diagonals)
+    """The puzzles of an input file, with the command's flags, ready to be solved in
+    batches (``prepare``)."""
+    puzzles = parse_all(text, request.options.diagonals)
+    prepare(puzzles)
+    return puzzles
 
 
 def act(request: Request, text: str | None) -> str | Iterator[str] | tuple[str, int] | None:

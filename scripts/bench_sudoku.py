@@ -16,7 +16,9 @@ process (one core, warm: kernels loaded first), medians of ``--repeat`` runs:
   then the default at limit 1 (first solutions only, what the command asks);
 - the command, ``python -m puzzles sudoku FILE`` (``puzzles.cli.main`` in this
   process: first solutions, limit 1, printed to nowhere; ``--unique`` or ``--count``
-  would search on for a second), interleaved with the above;
+  would search on for a second), interleaved with the above; and the rate the command
+  prints when run in a fresh process (what a user sees: wall clock, its kernel loaded
+  from numba's cache and its reading and set-up said apart), median of ``--repeat``;
 - ``dlx.batch``: the public batch call of each engine on the same forced sets, given as
   lists of options (``sudoku.forced``);
 - ``exact_cover`` (C) and ``xcover`` (numba): the same puzzles, each as its reduced
@@ -35,7 +37,9 @@ import contextlib
 import io
 import itertools
 import os
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -81,6 +85,22 @@ def command_seconds(path: Path) -> float:
         status = cli.main(["sudoku", str(path)])
     assert status == 0, f"the command failed on {path}"
     return time.process_time() - t0
+
+
+def fresh_rate(path: Path) -> float:
+    """The rate that ``python -m puzzles sudoku FILE`` prints, run in a fresh process
+    (what a user sees: its kernel loaded from numba's cache, its set-up said apart)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "puzzles", "sudoku", str(path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    found = re.search(r"\(([\d,]+) puzzles/s", run.stderr.splitlines()[-1])
+    assert found, f"no rate in the command's summary: {run.stderr!r}"
+    return float(found.group(1).replace(",", ""))
 
 
 def option_items(problem: dlx.Problem) -> np.ndarray:
@@ -151,6 +171,9 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
         print(f"nodes per puzzle, {name}: mean {nodes.mean():.0f}, "
               f"median {np.median(nodes):.0f}, max {nodes.max()}")  # fmt: skip
     rows.append(("python -m puzzles sudoku FILE (in process)", n / measured[-1][0]))
+    fresh_rate(path)  # (numba's cache of every kernel it loads written, if it was not)
+    fresh = statistics.median(fresh_rate(path) for _ in range(repeat))
+    rows.append(("python -m puzzles sudoku FILE (fresh process, printed)", fresh))
     if others <= 0:
         report(rows, rate, load)
         return

@@ -317,6 +317,30 @@ def test_cli_solves_one_line_file(capsys):
     assert out.split() == (DATA / "top95_solns.txt").read_text().split()
 
 
+def test_cli_sets_up_while_reading_and_says_so(monkeypatch, capsys):
+    """The empty grid's problem and its batch layout are built while the puzzles are
+    read (``sudoku.prepare``), once: the search uses them; the summary line gives the
+    reading and set-up seconds apart from the search's."""
+    import dlx.tightsearch
+
+    built = []
+    kit = dlx.tightsearch._kit
+    monkeypatch.setattr(dlx.tightsearch, "_kit", lambda p: built.append(p.n_options) or kit(p))
+    sudoku.empty_problem.cache_clear()  # (no layout kept from other tests)
+    puzzles = sudoku.parse_all((DATA / "top95.txt").read_text())
+    sudoku.prepare(puzzles)
+    assert built.count(9**3) == 1
+    for puzzle, result in zip(puzzles, sudoku.solve_all(puzzles, 1), strict=True):
+        check_solution(puzzle, result.values)
+    assert built.count(9**3) == 1  # solving built nothing more
+    sudoku.empty_problem.cache_clear()
+    assert main(["sudoku", str(DATA / "top95.txt")]) == 0
+    summary = capsys.readouterr().err.splitlines()[-1]
+    assert built.count(9**3) == 2
+    assert summary.startswith("95 puzzles, 95 solutions, ")
+    assert " puzzles/s; reading and set-up " in summary
+
+
 def test_cli_count_unique_and_stats(tmp_path, capsys):
     f = tmp_path / "two.txt"
     f.write_text("....\n....\n....\n....\n")

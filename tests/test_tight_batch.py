@@ -115,8 +115,11 @@ def test_limit_depth_and_engine_are_checked():
         problem.add_option(option)
     with pytest.raises(ValueError, match="unknown engine 'fast'"):
         dlx.batch(problem, [[]], engine="fast")
+    two = dlx.Problem(primary=["a", "b"])  # every solution takes two options
+    for option in (["a"], ["b"]):
+        two.add_option(option)
     with pytest.raises(dlx.ProblemError, match="depth 1 is too small"):
-        dlx.batch(problem, [[]], depth=1, engine="tight")
+        dlx.batch(two, [[]], depth=1, engine="tight")
     for engine in ("dlx", "tight"):  # the same errors from both kernels
         with pytest.raises(dlx.ProblemError, match="forced option 5 does not exist"):
             dlx.batch(problem, [[0], [5]], engine=engine)
