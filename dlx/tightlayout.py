@@ -47,6 +47,11 @@ CONFLICT_BYTES = 8 << 20  # dense conflict masks up to this size; past it, group
 # the same loop for every item is quicker than its band's own (no mispredicted exits);
 # with 4 words or fewer, the bands are short and quicker (n queens 15 has 4)
 FULL_BAND_WORDS = range(5, 9)
+# past those, bands are padded with zero words to a multiple of this many (up to the whole
+# live set): the compiled popcount loop takes 16 words a turn (4 vectors of 4 where LLVM
+# vectorizes it with AVX2 or AVX-512) and the rest one by one, in a loop of its own whose
+# exit is mispredicted; padded, that loop never runs
+BAND_WORDS = 16
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
 
 # What the kernel takes: the arrays of a problem and those of one search, one argument
@@ -76,7 +81,8 @@ class TightLayout:
     ``item_band[item_band_start[p]:item_band_start[p + 1]]``: the same options as the
     dense words ``item_first_word[p]`` on of the live set (a band, the zero words inside
     it included: read without indirection; the whole live set when its words are in
-    ``FULL_BAND_WORDS``); ``item_size``: int32[n_primary], its options;
+    ``FULL_BAND_WORDS``; past those, padded with zero words to a multiple of
+    ``BAND_WORDS`` or the whole set); ``item_size``: int32[n_primary], its options;
     ``option_key[option_key_start[k]:...]``: the key bits of option ``k``;
     ``group_hash``: uint64[n_groups], a random word per key bit (a key hashes to the
     sum of those of its bits); ``conflict``: uint64[n_options, words], each option's
@@ -229,7 +235,8 @@ def _conflicts(option_group_start, option_group, group_start, group_word, group_
 
 def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, np.ndarray]:
     """The primary items' groups as dense bands of words (see ``TightLayout``); each
-    band the whole live set when its words are in ``FULL_BAND_WORDS``."""
+    band the whole live set when its words are in ``FULL_BAND_WORDS``; past those, a
+    multiple of ``BAND_WORDS`` words (or the whole set)."""
     first = np.zeros(n_primary, np.int64)
     length = np.zeros(n_primary, np.int64)
     for p in range(n_primary):
@@ -239,6 +246,9 @@ def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, n
         elif len(used):
             first[p] = used[0]
             length[p] = used[-1] - used[0] + 1
+            if words >= FULL_BAND_WORDS.stop:  # padded, moved back if it would pass the end
+                length[p] = min(-(-length[p] // BAND_WORDS) * BAND_WORDS, words)
+                first[p] = min(first[p], words - length[p])
     band_start = np.zeros(n_primary + 1, np.int64)
     np.cumsum(length, out=band_start[1:])
     band = np.zeros(int(band_start[-1]), np.uint64)

@@ -157,6 +157,44 @@ def test_whole_rows_as_bands_count_the_same(monkeypatch):
     assert len(tight_solutions(coloured, budget=50)) == EXPECTED["sudokuk_inkala2010"]
 
 
+def test_bands_are_padded_and_hold_their_items_options():
+    """Past ``FULL_BAND_WORDS``, each band is a multiple of ``BAND_WORDS`` words (or the
+    whole live set) inside the live set, and holds exactly its item's options."""
+    for problem in (load("scott_sym"), load("pent3x20_sym")):
+        lay = layout(problem)
+        assert lay.words >= tightlayout.FULL_BAND_WORDS.stop
+        for p in range(lay.n_primary):
+            start, end = lay.item_band_start[p], lay.item_band_start[p + 1]
+            first, length = int(lay.item_first_word[p]), int(end - start)
+            assert length % tightlayout.BAND_WORDS == 0 or length == lay.words
+            assert 0 <= first and first + length <= lay.words
+            dense = np.zeros(lay.words, np.uint64)
+            k = slice(lay.group_start[p], lay.group_start[p + 1])
+            dense[lay.group_word[k]] = lay.group_bits[k]
+            assert (lay.item_band[start:end] == dense[first : first + length]).all()
+            assert dense.sum() == lay.item_band[start:end].sum()  # nothing left outside
+
+
+def test_padded_bands_count_the_same(monkeypatch):
+    """Bands padded to a multiple of 3 words, moved back at the end of the live set
+    (every problem, ``FULL_BAND_WORDS`` empty): the same counts (paused every few nodes,
+    rows checked) and streams."""
+    monkeypatch.setattr(tightlayout, "FULL_BAND_WORDS", range(1, 1))
+    monkeypatch.setattr(tightlayout, "BAND_WORDS", 3)
+    problems = ((queens(12), 14200), (load("scott_sym"), EXPECTED["scott_sym"]))  # A000170
+    for problem, expected in problems:
+        lay = layout(problem)
+        length = np.diff(lay.item_band_start)
+        assert (length % 3 == 0).all() or (length == lay.words).any()
+        assert tight_count(problem, budget=777) == expected
+        assert tight_count(problem, memo=False, budget=50) == expected
+    span = [np.ptp(lay.group_word[lay.group_start[p] : lay.group_start[p + 1]]) + 1
+            for p in range(lay.n_primary)]  # fmt: skip
+    assert length.sum() > sum(span)  # scott_sym's bands were padded
+    coloured = load("sudokuk_inkala2010")
+    assert len(tight_solutions(coloured, budget=50)) == EXPECTED["sudokuk_inkala2010"]
+
+
 # -- shipped problems and known counts -----------------------------------------------
 
 QUICK_FILES = ["scott_sym", "sudoku_escargot", "sudokuk_inkala2010", "pent3x20_sym"]
