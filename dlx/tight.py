@@ -9,8 +9,9 @@ Data structures
 Option ``k`` is bit ``k`` of a *live set*, ``live[l]`` (``words`` uint64 words): the
 options compatible with the ``l`` chosen at levels ``0..l-1``; ``uncovered[l]`` is the
 set of primary items not yet covered. An item's live options are counted when needed,
-by popcount over its *band* (the words of the live set where it has options, with its
-own dense mask beside them: contiguous loads, no per-option work). Counting this way
+by popcount over its *band* (the words of the live set where it has options, padded
+to a multiple of ``BAND_WORDS`` on wide sets (``dlx/tightlayout.py``), with its own
+dense mask beside them: contiguous loads, no per-option work). Counting this way
 costs a few words per item instead of an update per option killed for each of its
 items, which is what made decremented counts (and dancing links) slow. ``key[l]``
 (for the memo) is the OR of the chosen options' key bits (``dlx/tightlayout.py``), and
