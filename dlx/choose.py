@@ -189,11 +189,8 @@ class Probe:
         estimate yet)."""
         if self.finished:
             return 0.0
-        f = float(self.search.fraction())
-        cost = self.per_node()
-        if f <= 0.0 or cost is None:
-            return math.inf
-        return self.nodes * (1.0 - f) / f * cost
+        total = self.total()
+        return total if math.isinf(total) else total - self.nodes * self.per_node()
 
 
 def _seconds(s: float) -> str:
