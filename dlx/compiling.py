@@ -26,6 +26,8 @@ import sys
 import threading
 import time
 
+from dlx.stopping import interrupts_deferred
+
 NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
 # the first-ever compilation of each kernel, quiet machine to loaded (README, "First run")
 USUAL = {
@@ -62,7 +64,7 @@ def ready(kind: str) -> bool:
     if (kind, False) in _done:
         return True
     module = {"bitset": "bitset", "tight": "tight"}.get(kind, "kernel")
-    return _cache_is_fresh(importlib.import_module(f"dlx.{module}").search)
+    return _cache_is_fresh(kernel_module(f"dlx.{module}").search)
 
 
 def _say(text: str) -> None:
@@ -118,10 +120,13 @@ def warm_up_all() -> None:
 
 def kernel_module(name: str):
     """Import the kernel module ``name`` (and numba with it, the first time), the seconds
-    counted as warm-up (``seconds``), so that a timing that started before leaves them out."""
+    counted as warm-up (``seconds``), so that a timing that started before leaves them out.
+    Ctrl-C and SIGTERM wait for the import to end (numba's C extensions turn an interrupt
+    inside their import into an ImportError, its traceback printed)."""
     module = sys.modules.get(name)
     if module is None:
         t0 = time.perf_counter()
-        module = importlib.import_module(name)
+        with interrupts_deferred():
+            module = importlib.import_module(name)
         _spent[0] += time.perf_counter() - t0
     return module
