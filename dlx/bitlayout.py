@@ -58,6 +58,7 @@ MAX_PAIRS = 4_000_000  # no region pruning when options hold more pairs of cells
 SWEEP_MAX_CELLS = 1024  # no sweep for more cells (a dense eigensolver: n^3)
 SWEEP_MAX_ENTRIES = 4_000_000  # nor for more options x cells (a dense incidence)
 SWEEP_GAIN = 0.8  # the sweep is taken where options span at most this share as much
+SUITS_SECONDARY = 0.25  # a tiling: at most this share of its options holds a secondary item
 HASH_SEED = 20261124  # the memo's random words: the same on every run and machine
 
 
@@ -543,9 +544,17 @@ def _option_hash(entry_row, entry_bit, entry_counter, n_options) -> np.ndarray:
 def suits(problem: Problem) -> bool:
     """Whether ``problem`` looks like a tiling, where filling the first empty cell is the
     right rule: the bitset kernel takes it, it has pieces and cells, and most pieces go
-    to many places (more than ``URGENT_OPTIONS``). In a sudoku every "piece" (a cell of
-    the grid) has at most 9 options: such problems go to the dancing-links kernel."""
+    to many places (more than ``URGENT_OPTIONS``), and at most ``SUITS_SECONDARY`` of
+    its options hold a secondary item. In a sudoku every "piece" (a cell of the grid)
+    has at most 9 options; in polysticks most options hold a crossing point (a
+    secondary item; a symmetry-breaking item is held by a few pieces' options): there
+    the item of fewest options is the better guess."""
     if not fits(problem):
+        return False
+    entries = problem.entries()
+    on_secondary = np.zeros(problem.n_options, bool)
+    on_secondary[entries.option[entries.item > len(entries.lo)]] = True
+    if on_secondary.sum() > SUITS_SECONDARY * problem.n_options:
         return False
     lay = layout(problem)
     n_pieces = len(lay.piece_bit)

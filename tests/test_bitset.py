@@ -353,6 +353,22 @@ def test_auto_picks_bitset_for_tilings_only():
         dlx.count(coloured, engine="bitset")
 
 
+def test_polysticks_do_not_look_like_the_bitset_kernels_kind():
+    """The leader's guess (``suits``): a symmetry-broken tiling, whose restricted piece's
+    options hold a secondary item, still looks like a tiling; polysticks, most of whose
+    options hold a crossing point, do not (the tight kernel leads there)."""
+    from puzzles.polyform import tiling
+
+    def built(board: str, pieces: str) -> dlx.Problem:
+        puzzle = tiling.make_puzzle(board, pieces)
+        return tiling.build(puzzle, tiling.plan_symmetry(puzzle, fallback=True))
+
+    pentominoes = built("5x12", "pentominoes")
+    sticks = built("5x5", "tetrasticks,-H")
+    assert pentominoes.secondary and suits(pentominoes) and fits(sticks)
+    assert not suits(sticks) and engines.ENGINES["tight"].suits(sticks)
+
+
 def test_cli_engine_flag(capsys):
     from dlx.cli import main
 
