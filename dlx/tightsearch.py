@@ -43,7 +43,10 @@ MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes 
 class TightMemo(BitMemo):
     """A table of subtree counts for full counts of one problem (see "Memo" in
     ``dlx/tight.py``), laid out as ``dlx.bitsearch.BitMemo``'s; the searches of one
-    problem's subproblems may share it."""
+    problem's subproblems may share it. ``paid``: it has paid its way in one search's
+    trial (``TightSearch._judge_memo``), and later searches keep it without one."""
+
+    paid = False
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> TightMemo:
@@ -99,7 +102,7 @@ class TightSearch(LayoutSearch):
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
         """One kernel call; a memo on trial is judged after ``MEMO_TRIAL`` nodes (the
         budget cut to reach them, no further)."""
-        on_trial = self.memo is not None and not self._memo_judged
+        on_trial = self.memo is not None and not (self._memo_judged or self.memo.paid)
         if on_trial:
             budget = min(budget, max(MEMO_TRIAL - int(self.kernel_stats[1]), 1000))
         code = self.kernel().search(
@@ -118,12 +121,21 @@ class TightSearch(LayoutSearch):
         read at random in a large table, costs about a node, and where the hits save
         small subtrees near the leaves, as in random XCC with colours, they do not pay
         for the lookups). Counts stay exact: a search without a memo just stores and
-        looks up nothing more."""
+        looks up nothing more.
+
+        A memo that pays is marked ``paid``: the tasks of a parallel count that get it
+        later (each a search of its own) keep it without a trial. Their first nodes
+        would often fail one: a task starts deep in the tree, where the memo has few of
+        its subtrees yet, and the hits that pay come later (the cross of
+        ``data/polyform/polyominoes2345_cross.txt``: most tasks dropped it, and the
+        count took 3.5 times the nodes of a serial one)."""
         nodes = int(self.kernel_stats[1])
         if nodes >= MEMO_TRIAL:
             self._memo_judged = True
             if int(self.memo_stats[1]) < MEMO_PAYS * (nodes + int(self.memo_stats[0])):
                 self.memo = None
+            else:
+                self.memo.paid = True
 
     def _search_bytes(self, limbs: int) -> int:
         lay = self._layout

@@ -367,6 +367,27 @@ def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
         assert search.solutions == expected and (search.memo is not None) == kept
 
 
+def test_a_memo_that_paid_is_kept_by_later_searches_without_a_trial(monkeypatch):
+    """A parallel count's tasks, each a search, share their process's memo
+    (``dlx.workers``): once it has paid in one search's trial it is marked ``paid``, and
+    later searches keep it without one (a task's first nodes, deep in the tree with few
+    of its subtrees stored yet, would often fail it). Counts stay exact."""
+    monkeypatch.setattr(tightsearch, "MEMO_TRIAL", 60)
+    strip = dominoes(40, 2)  # 80 nodes with the memo, which pays once 40 deep
+    memo = TightMemo.of(strip)
+    first = TightSearch(strip, memo=memo, budget=10)
+    while first.run() == PAUSED:
+        pass
+    assert first.solutions == fibonacci(41) and first.memo is memo and memo.paid
+    problem = queens(8)  # its trial drops a fresh memo (above); a paid one stays
+    memo = TightMemo.of(problem)
+    memo.paid = True
+    search = TightSearch(problem, memo=memo, budget=100)
+    while search.run() == PAUSED:
+        search.sanity()
+    assert search.solutions == 92 and search.memo is memo  # OEIS A000170
+
+
 def test_the_layout_reads_the_problem_alone_and_is_kept_by_it(monkeypatch):
     """The layout comes from ``Problem.entries()`` (not the dancing-links arrays), is
     built once, kept through ``Problem.layout_of`` (nothing stored on the problem by
