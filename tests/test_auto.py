@@ -295,6 +295,33 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     assert choice.name == "tight" and choice.search is None
 
 
+def test_the_probes_are_compared_at_equal_work(monkeypatch):
+    """A probe's step may overshoot its target, and early estimates grow with the work
+    done: the confirmation compares the two probes once the one behind has caught up.
+    Here the samples' winner (truly 0.9 times the leader's cost) overshoots to twice the
+    leader's work at first, which made it look 1.8 times dearer: decisive, the wrong
+    way."""
+    monkeypatch.setattr(choose, "RATIO", 1e9)
+    monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
+    SAMPLE.update(bitset=0.004, tight=0.001)
+    steps = {"bitset": 0, "tight": 0}
+
+    def advance(self, seconds):  # CPU seconds of work, none of it real
+        if self.base is None:
+            self.base = (0.0, 0)
+        if seconds > 0:
+            steps[self.name] += 1
+            over = 2.0 if self.name == "tight" and steps["tight"] == 2 else 1.0
+            self.cpu += seconds * over
+        return False
+
+    monkeypatch.setattr(choose.Probe, "advance", advance)
+    cost = {"bitset": 10.0, "tight": 9.0}
+    monkeypatch.setattr(choose.Probe, "total", lambda self: self.work() * cost[self.name])
+    choice = fake_race(SAMPLE, memo=True)
+    assert choice.name == "tight" and steps["tight"] > 2, choice.reason
+
+
 SAMPLE: dict = {}
 
 
