@@ -91,6 +91,7 @@ from dlx import compiling, layout
 from dlx.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
 from dlx.errors import ProblemError
 from dlx.problem import Problem
+from dlx.stopping import stop_if_swallowed
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
 FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
@@ -440,6 +441,7 @@ class Driver:
         ):
             self.memo = None  # the memo holds full counts only; off for good
         while True:
+            stop_if_swallowed()  # a Ctrl-C or SIGTERM lost in a callback (dlx.stopping)
             budget = self.next_budget(max_solutions)
             if budget is None:
                 return LIMIT

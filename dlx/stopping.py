@@ -44,9 +44,26 @@ def message(error: BaseException) -> str:
     return text
 
 
+_NOTED = [0]  # stop signals taken by ``_raise_interrupt`` (see ``stop_if_swallowed``)
+
+
 def _raise_interrupt(signum, frame):
-    """SIGTERM handler: stop as Ctrl-C does."""
+    """Ctrl-C and SIGTERM handler within ``run_command``: note the stop, and raise
+    KeyboardInterrupt."""
+    _NOTED[0] += 1
     raise KeyboardInterrupt
+
+
+def stop_if_swallowed() -> None:
+    """Raise KeyboardInterrupt if a stop signal came within ``run_command`` and the
+    search goes on: its KeyboardInterrupt was swallowed. One raised inside a ctypes
+    callback is printed as "Exception ignored" and dropped, and llvmlite calls back
+    into Python while numba loads or saves a kernel: the command would have run to its
+    end with status 0. The search drivers call this between kernel calls; an interrupt
+    that propagated has left the search, which then makes no such call."""
+    if _NOTED[0]:
+        _NOTED[0] = 0
+        raise KeyboardInterrupt
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -91,16 +108,18 @@ def stop_from_the_start() -> None:
 
 @contextmanager
 def _ctrl_c_raises():
-    """Within: Ctrl-C raises KeyboardInterrupt even after ``stop_from_the_start``."""
+    """Within: Ctrl-C raises KeyboardInterrupt (noted, ``_raise_interrupt``), also after
+    ``stop_from_the_start``; an ignored Ctrl-C stays ignored."""
     main_thread = threading.current_thread() is threading.main_thread()
-    startup = main_thread and signal.getsignal(signal.SIGINT) is _stop_at_once
-    if startup:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    handler = signal.getsignal(signal.SIGINT) if main_thread else None
+    ours = handler is _stop_at_once or handler is signal.default_int_handler
+    if ours:
+        signal.signal(signal.SIGINT, _raise_interrupt)
     try:
         yield
     finally:
-        if startup:
-            signal.signal(signal.SIGINT, _stop_at_once)
+        if ours:
+            signal.signal(signal.SIGINT, handler)
 
 
 @contextmanager
@@ -144,9 +163,12 @@ def run_command(command, *args, **keywords) -> int:
     """Run a command's body (which returns its exit status) so that Ctrl-C and SIGTERM
     print ``message`` on stderr and give status 130, without a traceback."""
     stop_signals_delivered()
+    _NOTED[0] = 0
     with _ctrl_c_raises(), terminate_as_interrupt():
         try:
             return command(*args, **keywords)
         except KeyboardInterrupt as error:
             print(message(error), file=sys.stderr, flush=True)
             return INTERRUPTED_STATUS
+        finally:
+            _NOTED[0] = 0
