@@ -344,8 +344,8 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
     samples do not see). Estimates are compared at equal work: early ones grow with
     the work done (the first subtrees of a memo count are its dearest), and a step can
     overshoot its target (its cost per node taken from cheaper first nodes), so the one
-    behind catches up first (a tight probe at 10 ms against a bitset one at 5 ms looked
-    2.3 times dearer on the main job, decisive the wrong way)."""
+    behind catches up first (else the one ahead looks dearer: on the main job that was
+    decisive, the wrong way)."""
     rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
     at = max(probe.work(), TRUST)
     while True:

@@ -127,8 +127,7 @@ class TightSearch(LayoutSearch):
         later (each a search of its own) keep it without a trial. Their first nodes
         would often fail one: a task starts deep in the tree, where the memo has few of
         its subtrees yet, and the hits that pay come later (the cross of
-        ``data/polyform/polyominoes2345_cross.txt``: most tasks dropped it, and the
-        count took 3.5 times the nodes of a serial one)."""
+        ``data/polyform/polyominoes2345_cross.txt`` on two cores: docs/performance.md)."""
         nodes = int(self.kernel_stats[1])
         if nodes >= MEMO_TRIAL:
             self._memo_judged = True
