@@ -349,10 +349,11 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
     rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
     at = max(probe.work(), TRUST)
     while True:
-        for target in (at, None):  # to ``at``, then the one behind to the other's work
-            even = max(probe.work(), rival.work()) if target is None else target
-            probe.advance(even - probe.work())
-            rival.advance(even - rival.work())
+        for one in (probe, rival):
+            one.advance(at - one.work())
+        even = max(probe.work(), rival.work())  # the one behind catches up
+        for one in (probe, rival):
+            one.advance(even - one.work())
         if probe.finished or rival.finished:
             return not probe.finished
         ours, theirs = probe.total(), rival.total()
