@@ -13,18 +13,21 @@ entries stay valid (``BitMemo.widen``) and make the second run quick.
 
 from __future__ import annotations
 
+import math
 import mmap
 
 import numpy as np
 
 from dlx import compiling
 from dlx.bitlayout import BitLayout, State, Tables, layout, sanity
-from dlx.driver import Driver, forced_nodes
+from dlx.driver import MIN_BUDGET, Driver, forced_nodes
 from dlx.layout import array_bytes
 from dlx.problem import Problem
 
-MEMO_BYTES = 16 << 20  # the memo table at first (one-limb counts)
-MEMO_BIG_BYTES = 64 << 20  # ... and once its searches have run MEMO_GROW_AFTER seconds
+MEMO_FIRST_BYTES = 64 << 10  # the memo table at first (one-limb counts) ...
+MEMO_GROW_NODES = 5_000  # ... until its searches have run this many nodes, then
+MEMO_BYTES = 16 << 20  # this ...
+MEMO_BIG_BYTES = 64 << 20  # ... and this, once they have run MEMO_GROW_AFTER seconds
 MEMO_GROW_AFTER = 2.0
 URGENT, MEMO_LEVELS = True, 1 << 30  # the kernel's defaults (see ``options``)
 
@@ -53,36 +56,60 @@ class BitMemo:
     ``buckets`` is the largest power of two that keeps it within ``nbytes`` (for one
     limb), and ``width`` a power of two, so that a bucket of a key of up to three
     words is one 64-byte cache line. The table is anonymous memory: untouched pages
-    cost nothing, and Linux may back it with huge pages (fewer TLB misses).
+    cost nothing, and Linux may back it with huge pages (fewer TLB misses). It starts
+    small (``nbytes`` when given) and grows as its searches run on (``used_for``,
+    ``steps``): the first touch of a huge page zeroes all of it, which would cost a
+    small count more than its search.
     """
 
-    def __init__(self, lay: BitLayout, nbytes: int = MEMO_BYTES, limbs: int = 1):
+    def __init__(self, lay: BitLayout, nbytes: int | None = None, limbs: int = 1):
         self.layout = lay
-        self.table = _table(lay.key_words, limbs, nbytes)
+        start = nbytes or MEMO_FIRST_BYTES
+        self.table = _table(lay.key_words, limbs, start)
         self.seconds = 0.0  # of the searches that used it
-        self.grown = nbytes >= MEMO_BIG_BYTES
+        self.nodes = 0  # ... and their nodes
+        self.steps = [step for step in self.schedule() if step[2] > start]
         self.max_bytes = max(self.table.nbytes, MEMO_BIG_BYTES)  # see ``limit``
+
+    @staticmethod
+    def schedule() -> list[tuple[float, float, int]]:
+        """When the table grows: (seconds, or nodes, of its searches; the size then), in
+        order. To ``MEMO_BYTES`` soon (the counts of a small table's first nodes are
+        few, and a trial of the tight kernel's memo on it would undersell it); past
+        ``MEMO_GROW_AFTER`` seconds, to ``MEMO_BIG_BYTES``, which a long count repays
+        and a short one would pay for in page faults."""
+        return [
+            (math.inf, MEMO_GROW_NODES, MEMO_BYTES),
+            (MEMO_GROW_AFTER, math.inf, MEMO_BIG_BYTES),
+        ]
 
     def limit(self, nbytes: int) -> None:
         """Grow to no more than ``nbytes`` (stay as it is if it is there already): wider
         counts then make the table fewer rows, not more bytes."""
         self.max_bytes = max(min(self.max_bytes, nbytes), self.table.nbytes)
 
-    def used_for(self, seconds: float) -> None:
-        """Note ``seconds`` more of search with this memo; past ``MEMO_GROW_AFTER`` in
-        all, the table grows to ``MEMO_BIG_BYTES`` (empty: a memo only forgets), which
-        a long count repays and a short one would pay for in page faults; never past
-        ``max_bytes``."""
+    def cut(self, budget: int) -> int:
+        """``budget`` (nodes of a kernel call) cut to reach the table's next growth by
+        nodes, no further (``MIN_BUDGET`` at least)."""
+        if not self.steps or math.isinf(self.steps[0][1]):
+            return budget
+        return min(budget, max(int(self.steps[0][1]) - self.nodes, MIN_BUDGET))
+
+    def used_for(self, seconds: float, nodes: int = 0) -> None:
+        """Note ``seconds`` and ``nodes`` more of search with this memo, and grow as
+        ``steps`` say (never past ``max_bytes``; empty: a memo only forgets)."""
         self.seconds += seconds
-        if not self.grown and self.seconds >= MEMO_GROW_AFTER:
-            self.grown = True
-            width = self.table.shape[1]
-            rows = 2 * _buckets_of(width, self.max_bytes)
-            if rows > self.table.shape[0]:
-                self.table = _anonymous((rows, width))
+        self.nodes += nodes
+        met = [i for i, (t, n, _) in enumerate(self.steps) if self.seconds >= t or self.nodes >= n]
+        size = self.steps[met[-1]][2] if met else 0
+        del self.steps[: met[-1] + 1 if met else 0]
+        rows, width = self.table.shape
+        more = 2 * _buckets_of(width, min(size, self.max_bytes)) // rows if size else 1
+        if more > 1:
+            self.table = _anonymous((rows * more, width))
 
     @classmethod
-    def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> BitMemo:
+    def of(cls, problem: Problem, nbytes: int | None = None) -> BitMemo:
         """A fresh memo for ``problem`` (every problem the kernel takes allows one)."""
         return cls(layout(problem), nbytes)
 

@@ -65,7 +65,8 @@ sets only ``kind`` and ``kernel_module``):
 
 The memo object (the kernel's business) has ``table_bytes`` (its size now),
 ``max_bytes`` (what it may grow to) and ``limit(nbytes)`` (grow to no more), and may
-have ``used_for(seconds)``, told the seconds of every call that used it. On
+have ``used_for(seconds, nodes)``, told the seconds and nodes of every call that used
+it, and ``cut(budget)``, the budget of the next call cut to its liking. On
 ``OVERFLOW`` the driver calls ``_new_state(2 * self.limbs)`` and goes on (the memo
 widens itself, or the hook makes a wider one).
 
@@ -445,13 +446,15 @@ class Driver:
             budget = self.next_budget(max_solutions)
             if budget is None:
                 return LIMIT
+            if self.memo is not None and hasattr(self.memo, "cut"):
+                budget = self.memo.cut(budget)
             t0 = time.perf_counter()
             nodes_before = int(self.kernel_stats[1])
             code = self._call(budget, stream, max_solutions)
             dt = time.perf_counter() - t0
             self.seconds += dt
             if self.memo is not None and hasattr(self.memo, "used_for"):
-                self.memo.used_for(dt)
+                self.memo.used_for(dt, max(int(self.kernel_stats[1]) - nodes_before, 0))
             if code == OVERFLOW:  # a count outgrew its limbs: start again, twice as wide
                 self._new_state(2 * self.limbs)
                 continue

@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from dlx import compiling
-from dlx.bitsearch import MEMO_BYTES, BitMemo, LayoutSearch
+from dlx.bitsearch import BitMemo, LayoutSearch
 from dlx.driver import forced_nodes, tiny_problem
 from dlx.errors import ProblemError
 from dlx.problem import Problem
@@ -49,7 +49,7 @@ class TightMemo(BitMemo):
     paid = False
 
     @classmethod
-    def of(cls, problem: Problem, nbytes: int = MEMO_BYTES) -> TightMemo:
+    def of(cls, problem: Problem, nbytes: int | None = None) -> TightMemo:
         """A fresh memo for ``problem`` (every problem the kernel takes allows one)."""
         return cls(layout(problem), nbytes)
 

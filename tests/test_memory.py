@@ -10,7 +10,15 @@ import pytest
 
 import dlx
 from dlx import layout
-from dlx.bitsearch import MEMO_BIG_BYTES, MEMO_GROW_AFTER, BitMemo, BitsetSearch
+from dlx.bitsearch import (
+    MEMO_BIG_BYTES,
+    MEMO_BYTES,
+    MEMO_FIRST_BYTES,
+    MEMO_GROW_AFTER,
+    MEMO_GROW_NODES,
+    BitMemo,
+    BitsetSearch,
+)
 from dlx.cli import main as dlx_main
 from dlx.driver import TableBytes, tiny_problem
 from dlx.search import Memo, Search
@@ -18,7 +26,7 @@ from dlx.tightsearch import TightMemo, TightSearch
 from dlx.verify import naive_solutions
 from puzzles.cli import main as puzzles_main
 from tests.boards import dominoes, queens
-from tests.shared import DATA
+from tests.shared import DATA, run_to_end
 
 KERNELS = [(Search, Memo), (BitsetSearch, BitMemo), (TightSearch, TightMemo)]
 IDS = ["dlx", "bitset", "tight"]
@@ -134,6 +142,27 @@ def test_the_memo_grows_when_there_is_room():
     assert "growing to" in str(parts)
     search.memo.used_for(MEMO_GROW_AFTER)
     assert search.tables().memo == parts.memo_max
+
+
+@pytest.mark.parametrize(("kernel", "memo"), KERNELS[1:], ids=IDS[1:])
+def test_a_small_count_keeps_its_memo_small(kernel, memo):
+    """A memo table starts at ``MEMO_FIRST_BYTES``: a count of fewer than
+    ``MEMO_GROW_NODES`` nodes never makes a larger one (the first touch of its huge
+    pages would cost more than the search). A longer count's calls are cut to reach
+    ``MEMO_GROW_NODES`` exactly, and its table then grows to ``MEMO_BYTES``. Counts:
+    the naive solver's, and 167,089 domino tilings of 6x8 (OEIS A099390; the tight
+    kernel keeps no counts, else it would end first)."""
+    small = dominoes(2, 6)
+    search = run_to_end(kernel(small, memo=memo.of(small)))
+    assert search.nodes < MEMO_GROW_NODES and search.memo.table_bytes <= MEMO_FIRST_BYTES
+    assert search.solutions == len(naive_solutions(small))
+    big = dominoes(6, 8)
+    search = kernel(big, memo=memo.of(big), **({"memo_levels": 0} if memo is TightMemo else {}))
+    while search.memo.nodes < MEMO_GROW_NODES:
+        assert search.memo.table_bytes <= MEMO_FIRST_BYTES
+        search.run()
+    assert search.memo.nodes == MEMO_GROW_NODES and search.memo.table_bytes == MEMO_BYTES
+    assert run_to_end(search).solutions == 167_089
 
 
 def test_the_stats_line():
