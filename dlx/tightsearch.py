@@ -14,13 +14,21 @@ entries stay valid and make the second run quick. The memo is on trial: after
 
 from __future__ import annotations
 
+import math
 import time
 from collections import namedtuple
 
 import numpy as np
 
 from dlx import compiling
-from dlx.bitsearch import BitMemo, LayoutSearch
+from dlx.bitsearch import (
+    MEMO_BIG_BYTES,
+    MEMO_BYTES,
+    MEMO_GROW_AFTER,
+    MEMO_GROW_NODES,
+    BitMemo,
+    LayoutSearch,
+)
 from dlx.driver import forced_nodes, tiny_problem
 from dlx.errors import ProblemError
 from dlx.problem import Problem
@@ -38,6 +46,8 @@ from dlx.tightlayout import (
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
 MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes and lookups
+MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
+MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
 
 
 class TightMemo(BitMemo):
@@ -47,6 +57,18 @@ class TightMemo(BitMemo):
     trial (``TightSearch._judge_memo``), and later searches keep it without one."""
 
     paid = False
+
+    @staticmethod
+    def schedule() -> list[tuple[float, float, int]]:
+        """``BitMemo.schedule``, with ``MEMO_TRIAL_BYTES`` from ``MEMO_GROW_NODES`` nodes
+        to ``MEMO_KEPT_NODES``: the trial runs on a table that the caches hold (most
+        memos here fail it, and the lookups in a 16 MiB table cost them more), and a
+        memo that passes it grows after it."""
+        return [
+            (math.inf, MEMO_GROW_NODES, MEMO_TRIAL_BYTES),
+            (math.inf, MEMO_KEPT_NODES, MEMO_BYTES),
+            (MEMO_GROW_AFTER, math.inf, MEMO_BIG_BYTES),
+        ]
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int | None = None) -> TightMemo:

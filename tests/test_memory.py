@@ -149,19 +149,27 @@ def test_a_small_count_keeps_its_memo_small(kernel, memo):
     """A memo table starts at ``MEMO_FIRST_BYTES``: a count of fewer than
     ``MEMO_GROW_NODES`` nodes never makes a larger one (the first touch of its huge
     pages would cost more than the search). A longer count's calls are cut to reach
-    ``MEMO_GROW_NODES`` exactly, and its table then grows to ``MEMO_BYTES``. Counts:
-    the naive solver's, and 167,089 domino tilings of 6x8 (OEIS A099390; the tight
-    kernel keeps no counts, else it would end first)."""
+    each growth by nodes of its memo's ``schedule`` exactly, and its table then has
+    that step's size (the tight kernel's: 1 MiB for its trial, then ``MEMO_BYTES``).
+    Counts: the naive solver's, and 167,089 domino tilings of 6x8 (OEIS A099390; the
+    tight kernel keeps no counts there, else it would end first)."""
     small = dominoes(2, 6)
     search = run_to_end(kernel(small, memo=memo.of(small)))
     assert search.nodes < MEMO_GROW_NODES and search.memo.table_bytes <= MEMO_FIRST_BYTES
     assert search.solutions == len(naive_solutions(small))
     big = dominoes(6, 8)
-    search = kernel(big, memo=memo.of(big), **({"memo_levels": 0} if memo is TightMemo else {}))
-    while search.memo.nodes < MEMO_GROW_NODES:
-        assert search.memo.table_bytes <= MEMO_FIRST_BYTES
-        search.run()
-    assert search.memo.nodes == MEMO_GROW_NODES and search.memo.table_bytes == MEMO_BYTES
+    table = memo.of(big)
+    table.paid = True  # the tight kernel's: no trial (it would drop a memo kept so short)
+    search = kernel(big, memo=table, **({"memo_levels": 0} if memo is TightMemo else {}))
+    steps = [(int(nodes), size) for _, nodes, size in memo.schedule() if nodes < np.inf]
+    assert steps[0][0] == MEMO_GROW_NODES and steps[-1][1] == MEMO_BYTES
+    size = search.memo.table_bytes
+    for nodes, then in steps:
+        while search.memo.nodes < nodes:
+            assert search.memo.table_bytes == size
+            search.run()
+        assert search.memo.nodes == nodes and search.memo.table_bytes == then
+        size = then
     assert run_to_end(search).solutions == 167_089
 
 
