@@ -29,6 +29,7 @@ MEMO_GROW_NODES = 5_000  # ... until its searches have run this many nodes, then
 MEMO_BYTES = 16 << 20  # this ...
 MEMO_BIG_BYTES = 64 << 20  # ... and this, once they have run MEMO_GROW_AFTER seconds
 MEMO_GROW_AFTER = 2.0
+HUGE_PAGE = 2 << 20  # bytes of a huge page (x86-64, arm64 with 4 KiB pages)
 URGENT, MEMO_LEVELS = True, 1 << 30  # the kernel's defaults (see ``options``)
 
 
@@ -155,9 +156,11 @@ def _row_width(key_words: int, limbs: int) -> int:
 
 def _anonymous(shape: tuple[int, int]) -> np.ndarray:
     """A zeroed uint64 array of ``shape`` in its own anonymous mapping (page-aligned,
-    advised to use huge pages where the system has them)."""
+    advised to use huge pages where the system has them); under ``HUGE_PAGE`` bytes, an
+    ordinary array (from the heap, whose pages are mapped already: a fresh mapping's
+    page faults cost a small count several times its search)."""
     nbytes = shape[0] * shape[1] * 8
-    if not hasattr(mmap, "MAP_ANONYMOUS"):  # not a Unix: an ordinary array
+    if nbytes < HUGE_PAGE or not hasattr(mmap, "MAP_ANONYMOUS"):  # or not a Unix
         return np.zeros(shape, np.uint64)
     # private: a process forked later gets a copy, never the same table
     region = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
@@ -185,6 +188,7 @@ class LayoutSearch(Driver):
         the kernel's numbering, checked as the dancing-links search checks them) and
         fresh ``kernel_stats`` (kept across restarts); return ``lay``."""
         self._layout = lay
+        self._layout_nbytes = array_bytes(lay)  # asked for again and again: fixed
         if forced:
             forced_nodes(self.problem, forced, [0, len(forced)])
         position = np.empty(len(lay.option), np.int64)
@@ -225,7 +229,7 @@ class LayoutSearch(Driver):
         return 8 * words
 
     def _layout_bytes(self) -> int:
-        return array_bytes(self._layout)
+        return self._layout_nbytes
 
     def _state_bytes(self) -> int:
         return array_bytes(self._state) - self._state.memo.nbytes

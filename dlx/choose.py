@@ -91,7 +91,7 @@ SAMPLE_LOW = 0.0002  # seconds of a sample by the best kernel so far, at least .
 SAMPLE_MAX = 0.0015  # ... and at most (or SAMPLE_BIG where the one below is too small)
 SAMPLE_BIG = 0.006
 COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
-FIRST_NODES = 200  # nodes of a probe's first step, before its speed is known
+FIRST_NODES = 1000  # nodes of a probe's first step, before its speed is known
 SEED = 25  # the samples' random paths: the same on every run
 
 

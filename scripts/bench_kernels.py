@@ -5,6 +5,9 @@ that takes it (a kernel that refuses it shows "-"), then with ``auto``, interlea
 (each kernel once, then again, ``--runs`` times), warm (each kernel has counted the
 problem once before the clock starts, which compiles it or loads it from numba's
 cache), on one core; the seconds are the median CPU time of the ``dlx.count`` calls.
+A case that takes less than ``MIN_TIMING`` is counted again and again until its timing
+has run that long, its time the mean (as ``timeit``'s autorange: a millisecond count
+is otherwise at the mercy of one page fault or collection).
 Every count is asserted against the case's known count (its source is named with the
 case). With ``--knuth DIR`` (a folder holding Knuth's ``dlx1`` and ``ssxcc``) each
 problem is also written as a ``.dlx`` file and timed with both (CPU seconds from start
@@ -43,6 +46,7 @@ from puzzles.polyform import tiling  # noqa: E402
 from puzzles.queens import queens  # noqa: E402
 
 KERNELS = tuple(name for name in dlx.ENGINE_CHOICES if name != "auto")
+MIN_TIMING = 0.05  # CPU seconds of one timing at least (see the module)
 
 
 @dataclass
@@ -169,21 +173,25 @@ HEAVY = ("8x8+O-all",)  # one run each, whatever --runs says
 
 
 def cpu_count(case: Case, engine: str):
-    """(CPU seconds, nodes, count, the kernel that ran) of the case's counts, or None
-    when the kernel refuses a problem of it."""
-    seconds = nodes = found = 0
-    ran = set()
-    for problem, forced, limit in case.jobs:
-        t0 = time.process_time()
-        try:
-            result = dlx.count(problem, limit, forced=forced, engine=engine)
-        except (ValueError, dlx.ProblemError):
-            return None
-        seconds += time.process_time() - t0
-        nodes += result.stats.nodes
-        found += result.solutions
-        ran.add(getattr(result.stats, "engine", engine).split(" ")[0])
-    return seconds, nodes, found, "/".join(sorted(ran))
+    """(CPU seconds, nodes, count, the kernel that ran) of the case's counts (seconds:
+    the mean of as many rounds as take ``MIN_TIMING``), or None when the kernel refuses
+    a problem of it."""
+    seconds = rounds = 0
+    while seconds < MIN_TIMING:
+        nodes = found = 0
+        ran = set()
+        for problem, forced, limit in case.jobs:
+            t0 = time.process_time()
+            try:
+                result = dlx.count(problem, limit, forced=forced, engine=engine)
+            except (ValueError, dlx.ProblemError):
+                return None
+            seconds += time.process_time() - t0
+            nodes += result.stats.nodes
+            found += result.solutions
+            ran.add(getattr(result.stats, "engine", engine).split(" ")[0])
+        rounds += 1
+    return seconds / rounds, nodes, found, "/".join(sorted(ran))
 
 
 def warm(case: Case) -> list[str]:
@@ -235,8 +243,13 @@ def bench(case: Case, runs: int, knuth: Path | None, scratch: Path) -> None:
         picked = (
             f" [{timings[name][-1][3]}] /best {seconds[name] / best:4.2f}" if name == "auto" else ""
         )
-        cells.append(f"{name} {seconds[name]:8.3f} s {nodes:>12,}{ratio}{picked}")
+        cells.append(f"{name} {_seconds(seconds[name])} {nodes:>12,}{ratio}{picked}")
     print(f"{case.name:14} {case.expected:>9,}  " + "  ".join(c for c in cells if c), flush=True)
+
+
+def _seconds(s: float) -> str:
+    """Seconds, in milliseconds under 0.01 s (three decimals say nothing there)."""
+    return f"{s:8.3f} s" if s >= 0.01 else f"{s * 1e3:7.3f} ms"
 
 
 def main(argv=None) -> int:

@@ -5,11 +5,13 @@ further than the cap leaves."""
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 import pytest
 
 import dlx
-from dlx import layout
+from dlx import bitsearch, layout
 from dlx.bitsearch import (
     MEMO_BIG_BYTES,
     MEMO_BYTES,
@@ -171,6 +173,23 @@ def test_a_small_count_keeps_its_memo_small(kernel, memo):
         assert search.memo.nodes == nodes and search.memo.table_bytes == then
         size = then
     assert run_to_end(search).solutions == 167_089
+
+
+def test_small_tables_come_from_the_heap_and_large_ones_from_their_own_mapping():
+    """A table under a huge page is an ordinary array (a fresh mapping's page faults
+    cost a small count several times its search); a larger one has its own anonymous
+    mapping (untouched pages cost nothing; huge pages where the system gives them)."""
+
+    def mapped(array) -> bool:
+        while array is not None and not isinstance(array, mmap.mmap):
+            array = getattr(array, "base", getattr(array, "obj", None))  # or a memoryview
+        return array is not None
+
+    small = bitsearch._anonymous((bitsearch.HUGE_PAGE // 64, 4))
+    large = bitsearch._anonymous((bitsearch.HUGE_PAGE // 32, 4))
+    assert small.nbytes < bitsearch.HUGE_PAGE <= large.nbytes
+    assert not mapped(small) and mapped(large) == hasattr(mmap, "MAP_ANONYMOUS")
+    assert not small.any() and not large.any()
 
 
 def test_the_stats_line():
