@@ -56,11 +56,11 @@ class BitMemo:
     its subtree took, 0 for an empty row, then the count's limbs), two rows a bucket;
     ``buckets`` is the largest power of two that keeps it within ``nbytes`` (for one
     limb), and ``width`` a power of two, so that a bucket of a key of up to three
-    words is one 64-byte cache line. The table is anonymous memory: untouched pages
-    cost nothing, and Linux may back it with huge pages (fewer TLB misses). It starts
-    small (``nbytes`` when given) and grows as its searches run on (``used_for``,
-    ``steps``): the first touch of a huge page zeroes all of it, which would cost a
-    small count more than its search.
+    words is one 64-byte cache line. A table of ``HUGE_PAGE`` bytes or more is
+    anonymous memory: untouched pages cost nothing, and Linux may back it with huge
+    pages (fewer TLB misses). It starts small (``nbytes`` when given) and grows as its
+    searches run on (``used_for``, ``steps``): the first touch of a huge page zeroes
+    all of it, which would cost a small count more than its search.
     """
 
     def __init__(self, lay: BitLayout, nbytes: int | None = None, limbs: int = 1):
@@ -75,8 +75,8 @@ class BitMemo:
     @staticmethod
     def schedule() -> list[tuple[float, float, int]]:
         """When the table grows: (seconds, or nodes, of its searches; the size then), in
-        order. To ``MEMO_BYTES`` soon (the counts of a small table's first nodes are
-        few, and a trial of the tight kernel's memo on it would undersell it); past
+        order. To ``MEMO_BYTES`` soon (a small table forgets too much for a count that
+        goes on, and a trial of the tight kernel's memo on it would undersell it); past
         ``MEMO_GROW_AFTER`` seconds, to ``MEMO_BIG_BYTES``, which a long count repays
         and a short one would pay for in page faults."""
         return [
