@@ -101,9 +101,9 @@ class BitMemo:
         ``steps`` say (never past ``max_bytes``; empty: a memo only forgets)."""
         self.seconds += seconds
         self.nodes += nodes
-        met = [i for i, (t, n, _) in enumerate(self.steps) if self.seconds >= t or self.nodes >= n]
-        size = self.steps[met[-1]][2] if met else 0
-        del self.steps[: met[-1] + 1 if met else 0]
+        size = 0
+        while any(self.seconds >= t or self.nodes >= n for t, n, _ in self.steps):
+            size = self.steps.pop(0)[2]  # to the last step due (by time, or by nodes)
         rows, width = self.table.shape
         more = 2 * _buckets_of(width, min(size, self.max_bytes)) // rows if size else 1
         if more > 1:

@@ -14,21 +14,13 @@ entries stay valid and make the second run quick. The memo is on trial: after
 
 from __future__ import annotations
 
-import math
 import time
 from collections import namedtuple
 
 import numpy as np
 
 from dlx import compiling
-from dlx.bitsearch import (
-    MEMO_BIG_BYTES,
-    MEMO_BYTES,
-    MEMO_GROW_AFTER,
-    MEMO_GROW_NODES,
-    BitMemo,
-    LayoutSearch,
-)
+from dlx.bitsearch import BitMemo, LayoutSearch
 from dlx.driver import forced_nodes, tiny_problem
 from dlx.errors import ProblemError
 from dlx.problem import Problem
@@ -60,15 +52,12 @@ class TightMemo(BitMemo):
 
     @staticmethod
     def schedule() -> list[tuple[float, float, int]]:
-        """``BitMemo.schedule``, with ``MEMO_TRIAL_BYTES`` from ``MEMO_GROW_NODES`` nodes
-        to ``MEMO_KEPT_NODES``: the trial runs on a table that the caches hold (most
+        """``BitMemo.schedule``, its first growth to ``MEMO_TRIAL_BYTES`` only, and on to
+        its size at ``MEMO_KEPT_NODES``: the trial runs on a table that the caches hold (most
         memos here fail it, and the lookups in a 16 MiB table cost them more), and a
         memo that passes it grows after it."""
-        return [
-            (math.inf, MEMO_GROW_NODES, MEMO_TRIAL_BYTES),
-            (math.inf, MEMO_KEPT_NODES, MEMO_BYTES),
-            (MEMO_GROW_AFTER, math.inf, MEMO_BIG_BYTES),
-        ]
+        (seconds, nodes, size), *later = BitMemo.schedule()
+        return [(seconds, nodes, MEMO_TRIAL_BYTES), (seconds, MEMO_KEPT_NODES, size), *later]
 
     @classmethod
     def of(cls, problem: Problem, nbytes: int | None = None) -> TightMemo:
