@@ -52,8 +52,8 @@ candidate is ready, the leader is the first kernel that takes the problem (suite
 first) and the only one compiled; the others are compiled and join the samples only
 when the leader's estimate exceeds ``COMPILE_WORTH`` seconds.
 
-This module knows no kernel by name: it is handed, for each kernel of the registry
-(``dlx.engines.ENGINES``), a factory of searches and the functions of its row.
+This module knows no kernel by name: it is handed the functions of each kernel's row
+of the registry (``dlx.engines.ENGINES``) and one factory of searches, by kernel name.
 """
 
 from __future__ import annotations
@@ -198,69 +198,83 @@ def _seconds(s: float) -> str:
     return f"{s:.3g} s"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Kernel:
-    """What the race needs of one kernel: a factory of searches (``make()``: the count's
-    search; ``make(extra)``: a full count of the subtree below the options ``extra``,
-    with the count's forced options) and its registry row's calls (``refuses``: problem
-    -> reason or None; ``ready``: () -> bool; ``suits``: problem -> bool; each None when
-    the row has none)."""
+    """What the race needs to know of one kernel: its name and its registry row's calls
+    (``refuses``: problem -> reason or None; ``ready``: () -> bool, None: always;
+    ``suits``: problem -> bool, None: never). Its searches come from the race's
+    ``make`` (see ``choose``)."""
 
     name: str
-    make: Callable[..., object]
-    refuses: Callable | None = None
+    refuses: Callable
     ready: Callable | None = None
     suits: Callable | None = None
 
 
-def refusal(kernel: Kernel, problem) -> str | None:
-    """Why ``kernel`` cannot search ``problem`` (None when it can); a kernel without a
-    ``refuses`` is asked by making its search."""
-    if kernel.refuses is not None:
-        return kernel.refuses(problem)
-    try:
-        kernel.make()
-    except (ProblemError, ValueError) as e:
-        return str(e)
-    return None
+@dataclass(frozen=True)
+class Lineup:
+    """The kernels that take a problem (``takers``) in the order the race tries them:
+    the first ``suited`` are those whose row says that it looks like their kind, the
+    rest as listed; and what each of the others says against it (``refused``: name,
+    reason). Facts of the problem (see ``line_up``)."""
+
+    takers: tuple[Kernel, ...]
+    suited: int
+    refused: tuple[tuple[str, str], ...]
 
 
-def _suits(kernel: Kernel, problem) -> bool:
-    """Whether ``kernel``'s row says that ``problem`` looks like its kind."""
-    return kernel.suits is not None and bool(kernel.suits(problem))
+def line_up(problem, kernels: list[Kernel]) -> Lineup:
+    """``kernels`` lined up for ``problem`` (see ``Lineup``), each row asked once: a
+    caller that counts the problem again may keep it (``dlx.engines`` does, so that a
+    small count's race does not ask again)."""
+    said = [(k, k.refuses(problem)) for k in kernels]
+    takers = [k for k, why in said if why is None]
+    suited = [k for k in takers if k.suits is not None and bool(k.suits(problem))]
+    rest = [k for k in takers if k not in suited]
+    refused = tuple((k.name, why) for k, why in said if why is not None)
+    return Lineup((*suited, *rest), len(suited), refused)
 
 
 def choose(
-    problem, kernels: list[Kernel], limit: int | None = None, forced=(), kept: bool = True
+    problem,
+    lineup: Lineup,
+    make: Callable[..., object],
+    limit: int | None = None,
+    forced=(),
+    kept: bool = True,
 ) -> Choice:
-    """The kernel that ``auto`` runs ``problem`` with (see the module), and its search
-    when it ran as the count (a count's ``limit`` and ``forced`` options: as the count
-    is run). ``kept=False``: the leader's probe will not be continued (a parallel count,
+    """The kernel that ``auto`` runs ``problem`` with (see the module), of those
+    ``lineup`` (``line_up``) says take it, and its search when it ran as the count (a
+    count's ``limit`` and ``forced`` options: as the count is run). ``make(name)``:
+    kernel ``name``'s search as the count runs it; ``make(name, extra)``: its full count
+    of the subtree below the options ``extra`` (after the count's forced ones), for a
+    sample. ``kept=False``: the leader's probe will not be continued (a parallel count,
     a stream), so it pays for no sample: they start once it has run ``TRUST`` seconds."""
-    refused = {k.name: refusal(k, problem) for k in kernels}
-    takers = [k for k in kernels if refused[k.name] is None]
+    takers = lineup.takers
     if not takers:
-        reasons = "; ".join(f"{name}: {why}" for name, why in refused.items())
+        reasons = "; ".join(f"{name}: {why}" for name, why in lineup.refused)
         raise ProblemError(f"no kernel takes this problem ({reasons})")
     if len(takers) == 1:
-        others = ", ".join(f"{n}: {why}" for n, why in refused.items() if why is not None)
+        others = ", ".join(f"{name}: {why}" for name, why in lineup.refused)
         return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}")
-    takers.sort(key=lambda k: not _suits(k, problem))  # the suited first, else as listed
     ready = [k for k in takers if k.ready is None or k.ready()]
     leader = ready[0] if ready else takers[0]
-    why = "suits its shape" if _suits(leader, problem) else "first of the registry"
+    suited = leader in takers[: lineup.suited]
+    why = "suits its shape" if suited else "first of the registry"
     if not ready:
         why += ", no kernel compiled yet"
-    probe = Probe(leader.name, leader.make(), limit)
+    probe = Probe(leader.name, make(leader.name), limit)
+    if probe.advance(FIRST_SLICE):  # the race's first slice, before the race is set up:
+        return _within(probe, why)  # a small count ends here (set-up would double it)
     others = [k for k in ready if k is not leader]
     later = [k for k in takers if k not in ready and k is not leader]
-    return _race(problem, forced, probe, leader, others, later, why, kept)
+    return _race(problem, forced, make, probe, leader, others, later, why, kept)
 
 
-def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -> Choice:
+def _race(problem, forced, make, probe, leader, others, later, why: str, kept: bool) -> Choice:
     """Score the leader and ``others`` on samples, paid for by the leader's probe
     (``later``: compiled and added when the leader's estimate exceeds
-    ``COMPILE_WORTH``); the choice (see the module)."""
+    ``COMPILE_WORTH``; ``make`` as for ``choose``); the choice (see the module)."""
     kernels = [leader, *others]
     logs = {k.name: 0.0 for k in kernels}  # the sum of each kernel's log sample times
     spent = 0.0  # CPU seconds of the samples (walks, searches, timing)
@@ -273,9 +287,7 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
         ahead = min(logs, key=logs.get) == leader.name  # else no waiting: it may well lose
         need = (spent + guess) / RATIO if ahead else 0.0
         if _pay(probe, need if kept else min(need, TRUST), WORTH * guess):
-            said = f"samples {_ms(spent)}" if tries else "no sample"
-            said = f"finished within its probe, {_ms(probe.cpu)} ({said})"
-            return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
+            return _within(probe, why, f"samples {_ms(spent)}" if tries else "no sample")
         if later and probe.work() >= TRUST and probe.estimate() > COMPILE_WORTH:  # they join
             kernels, later = kernels + later, []
             logs, samples = {k.name: 0.0 for k in kernels}, 0
@@ -295,13 +307,13 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
             walker = Walker.of(problem, forced)
             if walker is not None:
                 for kernel in kernels:
-                    _warm(kernel.make(()))
+                    _warm(make(kernel.name, ()))
             setup = time.process_time() - t0
         t0 = time.process_time()
         if walker is None:
             said = "no samples (its items have bounds)"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
-        samples += walker.sample(kernels, logs)
+        samples += walker.sample(kernels, logs, make)
         tries += 1
         spent += time.process_time() - t0
     ranked = sorted(logs, key=logs.get)
@@ -316,7 +328,7 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
         winner = leader.name
     rival = None
     if winner != leader.name and probe.search.memo is not None:  # memos unseen by samples
-        rival = Probe(winner, next(k for k in kernels if k.name == winner).make(), probe.limit)
+        rival = Probe(winner, make(winner), probe.limit)
         if not _confirm(probe, rival):
             said = f"{winner} fastest on {samples} samples, but not with the memos: probes"
             said += f" estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
@@ -333,6 +345,13 @@ def _race(problem, forced, probe, leader, others, later, why: str, kept: bool) -
     if winner == leader.name:
         return Choice(winner, reason, probe.search)
     return Choice(winner, reason, None if rival is None else rival.search)
+
+
+def _within(probe: Probe, why: str, said: str = "no sample") -> Choice:
+    """The leader, which ended the count within its probe (``why``: why it led;
+    ``said``: the samples taken meanwhile)."""
+    said = f"finished within its probe, {_ms(probe.cpu)} ({said})"
+    return Choice(probe.name, f"auto: {probe.name} {why}; {said}", probe.search)
 
 
 def _confirm(probe: Probe, rival: Probe) -> bool:
@@ -501,8 +520,9 @@ class Walker:
             clash = self.by_item[at]
             live[clash if colour <= 0 else clash[self.by_item_colour[at] != colour]] = False
 
-    def sample(self, kernels: list[Kernel], logs: dict) -> int:
-        """Time one sample with every kernel, adding the log of each time to ``logs``.
+    def sample(self, kernels: list[Kernel], logs: dict, make: Callable) -> int:
+        """Time one sample with every kernel (its searches from ``make``, as for
+        ``choose``), adding the log of each time to ``logs``.
         The best kernel so far cuts it: along a random path, from its end up, the first
         subtree it counts in ``SAMPLE_LOW`` seconds or more (but within ``SAMPLE_MAX``:
         else the one below); the others stop at ``CAP`` times its time (a capped time
@@ -512,7 +532,7 @@ class Walker:
         first, *others = sorted(kernels, key=lambda k: logs[k.name])
         depth, seconds = len(chosen), 0.0
         while depth > 0 and seconds < SAMPLE_LOW:
-            search = first.make(tuple(chosen[: depth - 1]))
+            search = make(first.name, tuple(chosen[: depth - 1]))
             more, done = _subtree(search, SAMPLE_MAX)
             if not done and seconds < SAMPLE_LOW / 4:  # from too small to too big: the
                 extra, done = _subtree(search, SAMPLE_BIG - more)  # big one, if not huge
@@ -525,5 +545,5 @@ class Walker:
         logs[first.name] += math.log(seconds)
         cut = tuple(chosen[:depth])
         for kernel in others:
-            logs[kernel.name] += math.log(_subtree(kernel.make(cut), CAP * seconds)[0])
+            logs[kernel.name] += math.log(_subtree(make(kernel.name, cut), CAP * seconds)[0])
         return 1

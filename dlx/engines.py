@@ -21,12 +21,13 @@ kernel that takes it, say is fastest on it (``dlx.choose``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from dlx import compiling
 from dlx.bitlayout import suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.choose import Choice, Kernel, choose
+from dlx.choose import Choice, Kernel, Lineup, choose, line_up
 from dlx.problem import Problem
 from dlx.search import Memo, Search
 from dlx.tightlayout import why_not as tight_why_not
@@ -56,10 +57,10 @@ def _tight_suits(problem: Problem) -> bool:
 
 
 ENGINES: dict[str, Engine] = {
-    "dlx": Engine(Search, Memo.of, _takes_all, lambda: compiling.ready("search")),
-    "bitset": Engine(BitsetSearch, BitMemo.of, why_not, lambda: compiling.ready("bitset"), suits),
+    "dlx": Engine(Search, Memo.of, _takes_all, partial(compiling.ready, "search")),
+    "bitset": Engine(BitsetSearch, BitMemo.of, why_not, partial(compiling.ready, "bitset"), suits),
     "tight": Engine(
-        TightSearch, TightMemo.of, tight_why_not, lambda: compiling.ready("tight"), _tight_suits
+        TightSearch, TightMemo.of, tight_why_not, partial(compiling.ready, "tight"), _tight_suits
     ),
 }
 RESERVED: tuple[str, ...] = ()
@@ -89,38 +90,22 @@ def select(
         return Choice(RULES, "auto: the only kernel that applies rules")
     forced = tuple(options.get("forced", ()))
 
-    def maker(kernel: str):
+    def make(kernel: str, extra=None):
         row = ENGINES[kernel]
+        if extra is None:  # the count's own search
+            return row.search(problem, memo=row.memo(problem) if memo else None, **options)
+        return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
 
-        def make(extra=None):
-            if extra is None:  # the count's own search
-                return row.search(problem, memo=row.memo(problem) if memo else None, **options)
-            return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
-
-        return make
-
-    facts = problem.layout_of(_facts)  # once per problem, not at every count of it
-    kernels = [
-        Kernel(name, maker(name), _answer(facts[name][0]), row.ready, _answer(facts[name][1]))
-        for name, row in ENGINES.items()
-    ]
-    return choose(problem, kernels, limit, forced, kept)
+    return choose(problem, problem.layout_of(_lineup), make, limit, forced, kept)
 
 
-def _facts(problem: Problem) -> dict[str, tuple[str | None, bool]]:
-    """For each kernel: why it cannot search ``problem`` (None: it can), and whether
-    the problem looks like its kind (kept by ``Problem.layout_of`` while the problem
-    stays as it is)."""
-    facts = {}
-    for name, row in ENGINES.items():
-        why = row.refuses(problem)
-        facts[name] = (why, why is None and row.suits is not None and bool(row.suits(problem)))
-    return facts
-
-
-def _answer(value):
-    """A function of a problem that gives ``value`` (a fact already known)."""
-    return lambda _problem: value
+def _lineup(problem: Problem) -> Lineup:
+    """The kernels of the registry lined up for ``problem`` (``dlx.choose.line_up``),
+    kept by ``Problem.layout_of`` while the problem stays as it is: a count of it asks
+    no row again (a small count's race would pay as much for that as for its search).
+    Picklable, as a problem sent to workers is."""
+    kernels = [Kernel(name, row.refuses, row.ready, row.suits) for name, row in ENGINES.items()]
+    return line_up(problem, kernels)
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:

@@ -4,6 +4,7 @@ board of the 25 one-sided tetrasticks on the order-5 Aztec diamond."""
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections import Counter
 from pathlib import Path
@@ -116,19 +117,58 @@ def test_a_probe_that_finishes_wins_and_is_continued():
     assert choice.search.solutions == 3 == dlx.count(p).solutions
 
 
+def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
+    """A small count (here 2 of 3 one-item options, 3 nodes) ends in the leader's first
+    slice: no race is set up, and its kernels' rows are asked once per problem, not at
+    each count (a count of a few hundred nodes takes about 0.1 ms: ``auto`` would cost
+    it a fifth more); the facts kept pickle with the problem, for workers."""
+    p = dlx.Problem(primary=["a", "b"])
+    for option in (["a"], ["b"], ["a", "b"]):
+        p.add_option(option)
+    q = pickle.loads(pickle.dumps(p))  # raced below by the rows as they are
+    asked = Counter()
+    rows = dict(engines.ENGINES)
+    for name, row in rows.items():
+
+        def refuses(problem, name=name, row=row):
+            asked[name] += 1
+            return row.refuses(problem)
+
+        monkeypatch.setitem(engines.ENGINES, name, row._replace(refuses=refuses))
+
+    def no_race(*args):
+        raise AssertionError("the race was set up")
+
+    monkeypatch.setattr(choose, "_race", no_race)
+    for _ in range(3):
+        result = dlx.count(p)
+        assert result.solutions == 2 and "finished within its probe" in result.stats.engine
+    assert asked == Counter(dict.fromkeys(rows, 1))
+    monkeypatch.undo()
+    assert dlx.count(q).solutions == 2
+    assert dlx.count(pickle.loads(pickle.dumps(q))).solutions == 2
+
+
+def unready(problem, **suits: bool) -> choose.Lineup:
+    """Kernels none of which is compiled, lined up for ``problem``: ``suits[name]``
+    says whether the problem looks like kernel ``name``'s kind."""
+    kernels = [
+        choose.Kernel(name, lambda _: None, lambda: False, lambda _, s=s: s)
+        for name, s in suits.items()
+    ]
+    return choose.line_up(problem, kernels)
+
+
 def test_choose_without_a_ready_kernel_compiles_only_the_guess():
     """No kernel compiled: only the guess (the first whose ``suits`` says yes) is made."""
     p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
     made = Counter()
 
-    def kernel(name: str, suits: bool) -> choose.Kernel:
-        def make():
-            made[name] += 1
-            return engines.ENGINES[name].search(p)
+    def make(name: str, extra=None):
+        made[name] += 1
+        return engines.ENGINES[name].search(p)
 
-        return choose.Kernel(name, make, lambda _: None, lambda: False, lambda _: suits)
-
-    choice = choose.choose(p, [kernel("dlx", False), kernel("bitset", True)])
+    choice = choose.choose(p, unready(p, dlx=False, bitset=True), make)
     assert choice.name == "bitset" and made == Counter({"bitset": 1})
     assert "no kernel compiled yet" in choice.reason
     assert choice.search.run() is not None  # the probe goes on to the end
@@ -145,26 +185,23 @@ def test_a_slow_first_step_calls_in_no_uncompiled_kernel():
     p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
     made = Counter()
 
-    def kernel(name: str, suits: bool) -> choose.Kernel:
-        def make():
-            made[name] += 1
-            search = engines.ENGINES[name].search(p)
-            run = search.run
+    def make(name: str, extra=None):
+        made[name] += 1
+        search = engines.ENGINES[name].search(p)
+        run = search.run
 
-            def slow_first(*args, **kwargs):
-                if made[name] == 1:
-                    made[name] += 1
-                    start = time.process_time()
-                    while time.process_time() - start < 0.05:
-                        pass
-                return run(*args, **kwargs)
+        def slow_first(*args, **kwargs):
+            if made[name] == 1:
+                made[name] += 1
+                start = time.process_time()
+                while time.process_time() - start < 0.05:
+                    pass
+            return run(*args, **kwargs)
 
-            search.run = slow_first
-            return search
+        search.run = slow_first
+        return search
 
-        return choose.Kernel(name, make, lambda _: None, lambda: False, lambda _: suits)
-
-    choice = choose.choose(p, [kernel("dlx", False), kernel("bitset", True)])
+    choice = choose.choose(p, unready(p, dlx=False, bitset=True), make)
     assert choice.name == "bitset" and set(made) == {"bitset"}
     assert "finished within its probe" in choice.reason
     assert choice.search.solutions == 2
@@ -226,18 +263,18 @@ def fake_race(times: dict, leader: str = "bitset", memo: bool = False):
     not the clock, is tested); the leader suits the problem."""
     problem = dlx.read(DATA / "dlx" / "pent6x10_sym.dlx")
 
+    def make(name: str, extra=None):
+        row = engines.ENGINES[name]
+        with_memo = row.memo(problem) if memo and extra is None else None
+        search = row.search(problem, forced=extra or (), memo=with_memo)
+        search.fake = name
+        return search
+
     def kernel(name: str) -> choose.Kernel:
-        def make(extra=None):
-            row = engines.ENGINES[name]
-            with_memo = row.memo(problem) if memo and extra is None else None
-            search = row.search(problem, forced=extra or (), memo=with_memo)
-            search.fake = name
-            return search
-
         suits = (lambda _: True) if name == leader else None
-        return choose.Kernel(name, make, lambda _: None, lambda: True, suits)
+        return choose.Kernel(name, lambda _: None, lambda: True, suits)
 
-    return choose.choose(problem, [kernel(n) for n in times])
+    return choose.choose(problem, choose.line_up(problem, [kernel(n) for n in times]), make)
 
 
 def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
