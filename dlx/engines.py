@@ -10,7 +10,8 @@ its searches only).
 A row may also say which problems its kernel refuses (``refuses``: problem -> reason or
 None), whether it is compiled (``ready``: () -> bool) and which problems look like its
 kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
-``dlx.choose``) and tries the kernel's search where a row has none.
+``dlx.choose``) and makes the kernel's search where a row has no ``refuses``: its
+error is the reason.
 
 Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
@@ -28,6 +29,7 @@ from dlx import compiling
 from dlx.bitlayout import suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.choose import Choice, Kernel, Lineup, choose, line_up
+from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.search import Memo, Search
 from dlx.tightlayout import why_not as tight_why_not
@@ -104,8 +106,21 @@ def _lineup(problem: Problem) -> Lineup:
     kept by ``Problem.layout_of`` while the problem stays as it is: a count of it asks
     no row again (a small count's race would pay as much for that as for its search).
     Picklable, as a problem sent to workers is."""
-    kernels = [Kernel(name, row.refuses, row.ready, row.suits) for name, row in ENGINES.items()]
+    kernels = [
+        Kernel(name, row.refuses or partial(_made, row.search), row.ready, row.suits)
+        for name, row in ENGINES.items()
+    ]
     return line_up(problem, kernels)
+
+
+def _made(search: type, problem: Problem) -> str | None:
+    """Why kernel ``search`` (a row's search class) cannot search ``problem``, by
+    making its search: the error it raises (None: it can)."""
+    try:
+        search(problem)
+    except (ProblemError, ValueError) as e:
+        return str(e)
+    return None
 
 
 def resolve(engine: str | None, problem: Problem | None = None) -> str:

@@ -149,6 +149,20 @@ def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
     assert dlx.count(pickle.loads(pickle.dumps(q))).solutions == 2
 
 
+def test_a_row_without_refuses_is_asked_by_making_its_search(monkeypatch):
+    """A registry row that says nothing about what it refuses: ``auto`` makes its
+    search, and a kernel whose search will not take the problem is out (bitset, on
+    colours), with its own words."""
+    row = engines.ENGINES["bitset"]
+    monkeypatch.setitem(engines.ENGINES, "bitset", row._replace(refuses=None))
+    p = coloured()
+    lineup = engines._lineup(p)
+    assert "bitset" not in [k.name for k in lineup.takers]
+    assert row.refuses(p) in dict(lineup.refused)["bitset"]
+    result = dlx.count(p)
+    assert result.solutions == 2 and not result.stats.engine.startswith("bitset")
+
+
 def unready(problem, **suits: bool) -> choose.Lineup:
     """Kernels none of which is compiled, lined up for ``problem``: ``suits[name]``
     says whether the problem looks like kernel ``name``'s kind."""
