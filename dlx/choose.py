@@ -41,7 +41,8 @@ continued when it wins, else the winner starts afresh. On a count that takes a m
 (whose savings samples do not see) the samples' winner must also confirm it: both run
 the count as long, from the leader's probe so far, doubling up to ``CONFIRM`` seconds
 until one's estimate of its whole count is ``DECISIVE`` times the other's, and it wins
-only if its estimate is the lower; its search is then continued. Else the winner starts
+unless the leader's estimate is ``OVERTURN`` times lower (the memo's gain must be clear
+to overrule the samples); its search is then continued. Else the winner starts
 afresh (the price: the leader's probe and the samples). A problem whose primary items
 have bounds is not sampled (it goes to the leader).
 
@@ -82,6 +83,7 @@ MAX_SAMPLES = 6  # ... else the fastest after this many samples
 CONFIRM = 0.05  # seconds of count each of the leader and the samples' winner runs, at
 DECISIVE = 1.5  # most, before their estimates decide (when the count takes a memo);
 # less once one estimate is this many times the other
+OVERTURN = 1.06  # the leader keeps the count when its estimate is this many times lower
 SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
 BIAS = 2.0  # a probe's estimate of what is left, times this, before it is trusted to end
 # first (a memo's early hits make the estimate low, several times on the main job)
@@ -359,12 +361,14 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
     and all) runs the count rather than the leader (``probe``): both run as much work
     (CPU seconds after their first step), from the leader's so far (at least ``TRUST``),
     doubling to ``CONFIRM`` at most, until one's estimate of its whole count is
-    ``DECISIVE`` times the other's; the lower then wins (a memo's savings, which the
-    samples do not see). Estimates are compared at equal work: early ones grow with
-    the work done (the first subtrees of a memo count are its dearest), and a step can
-    overshoot its target (its cost per node taken from cheaper first nodes), so the one
-    behind catches up first (else the one ahead looks dearer: on the main job that was
-    decisive, the wrong way)."""
+    ``DECISIVE`` times the other's; the rival then wins unless the leader's estimate is
+    ``OVERTURN`` times lower (a memo's savings, which the samples do not see, must be
+    clear: on 8x8 + O the two estimates came close, either way, in a process that had
+    counted other problems first). Estimates are compared at equal work: early ones
+    grow with the work done (the first subtrees of a memo count are its dearest), and a
+    step can overshoot its target (its cost per node taken from cheaper first nodes), so
+    the one behind catches up first (else the one ahead looks dearer: on the main job
+    that was decisive, the wrong way)."""
     rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
     at = max(probe.work(), TRUST)
     while True:
@@ -377,7 +381,7 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
             return not probe.finished
         ours, theirs = probe.total(), rival.total()
         if at >= CONFIRM or max(ours, theirs) >= DECISIVE * min(ours, theirs):
-            return theirs < ours
+            return theirs < OVERTURN * ours
         at = min(2 * at, CONFIRM)
 
 

@@ -325,8 +325,9 @@ def test_a_leader_near_its_end_is_kept_unless_it_is_out(monkeypatch):
 
 def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     """Samples count without memos: on a count that takes one, the samples' winner runs
-    as the count would, as long as the leader, and runs it only if its estimate of the
-    whole count is lower (then its search is handed back, to be continued)."""
+    as the count would, as long as the leader, and runs it unless the leader's estimate
+    of the whole count is clearly lower (``OVERTURN`` times); then its search is handed
+    back, to be continued."""
     monkeypatch.setattr(choose, "RATIO", 1e9)
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001)  # tight 4 times faster on the samples
@@ -342,6 +343,12 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     choice = fake_race(SAMPLE, memo=True)
     assert choice.name == "tight" and choice.search is not None  # its probe, continued
     assert choice.search.nodes > 0 and not choice.search.done
+    close = 1 / (choose.OVERTURN + 1) + 0.5  # the leader's estimate a little lower: a tie,
+    monkeypatch.setattr(  # which does not overrule the samples
+        choose.Probe, "total", lambda self: {"bitset": close, "tight": 1.0}[self.name]
+    )
+    assert 1 / choose.OVERTURN < close < 1 and choose.DECISIVE > 1 / close
+    assert fake_race(SAMPLE, memo=True).name == "tight"
     choice = fake_race(SAMPLE)  # no memo: the samples decide, the winner starts afresh
     assert choice.name == "tight" and choice.search is None
 
