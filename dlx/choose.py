@@ -16,7 +16,7 @@ sample
     end; of that item's options the first, in random order, after which no open item
     is left without one; a fixed seed), cut where the best kernel so far counts the subtree below in
     ``SAMPLE_LOW`` to ``SAMPLE_MAX`` seconds. Every candidate counts the same subtree
-    (no memo), timed in CPU seconds (the machine may be shared); a kernel stops at
+    (no memo), timed in this thread's CPU seconds (``CLOCK``); a kernel stops at
     ``CAP`` times the first one's time. Same work for every kernel: the samples
     compare them on this problem whatever their branching rules (a tree-size estimate
     from one depth-first path does not, its bias differs from kernel to kernel).
@@ -95,6 +95,10 @@ SAMPLE_BIG = 0.006
 COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
 FIRST_NODES = 1000  # nodes of a probe's first step, before its speed is known
 SEED = 25  # the samples' random paths: the same on every run
+CLOCK = time.thread_time  # the race's clock: this thread's CPU time. The kernels run in
+# this thread; the machine may be shared, and threads beside it may spin (OpenBLAS's
+# workers do, after a matrix product made while building a problem): the process's CPU
+# time would count them, and a kernel timed while they spin would look twice as slow
 
 
 @dataclass
@@ -113,9 +117,8 @@ class Choice:
 
 
 class Probe:
-    """The leader's search, run a step at a time; its clock is this process's CPU time
-    (the machine may be shared), and its speed is taken after its first step (which
-    pays for setting up: a memo's table, say)."""
+    """The leader's search, run a step at a time; its clock is ``CLOCK``, and its speed
+    is taken after its first step (which pays for setting up: a memo's table, say)."""
 
     def __init__(self, name: str, search, limit: int | None):
         self.name = name
@@ -144,9 +147,9 @@ class Probe:
         if self.user_limit is not None:
             target = min(target, self.user_limit)
         search.node_limit = target
-        t0 = time.process_time()
+        t0 = CLOCK()
         search.run(stream=False, max_solutions=self.limit)
-        self.cpu += time.process_time() - t0
+        self.cpu += CLOCK() - t0
         ours = search.stopped_by is not None and search.stopped_by.startswith("node limit")
         if search.done or (search.stopped_by is not None and not ours):
             self.finished = True
@@ -305,19 +308,19 @@ def _race(problem, forced, make, probe, leader, others, later, why: str, kept: b
         if samples >= MAX_SAMPLES or len(kernels) == 1 or probe.cpu + spent >= MAX_PROBE:
             break
         if walker is None:  # once, not paced as a sample's cost: each kernel's layout
-            t0 = time.process_time()  # made, and its samples' specialisation loaded
+            t0 = CLOCK()  # made, and its samples' specialisation loaded
             walker = Walker.of(problem, forced)
             if walker is not None:
                 for kernel in kernels:
                     _warm(make(kernel.name, ()))
-            setup = time.process_time() - t0
-        t0 = time.process_time()
+            setup = CLOCK() - t0
+        t0 = CLOCK()
         if walker is None:
             said = "no samples (its items have bounds)"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
         samples += walker.sample(kernels, logs, make)
         tries += 1
-        spent += time.process_time() - t0
+        spent += CLOCK() - t0
     ranked = sorted(logs, key=logs.get)
     winner = ranked[0]
     said = None
@@ -433,17 +436,17 @@ def _subtree(search, cap: float) -> tuple[float, bool]:
     """CPU seconds of ``search`` run to its end, or to about ``cap`` seconds (then
     False)."""
     budget = 500
-    t0 = time.process_time()
+    t0 = CLOCK()
     while not search.done:
         search.node_limit = search.nodes + budget
         search.run()
         search.stopped_by = None
-        spent = time.process_time() - t0
+        spent = CLOCK() - t0
         if spent >= cap:
             return spent, False
         rate = search.nodes / max(spent, 1e-6)
         budget = int(min(2 * budget, rate * (cap - spent))) + 1
-    return time.process_time() - t0, True
+    return CLOCK() - t0, True
 
 
 class Walker:
