@@ -6,6 +6,7 @@ first instruction, and only ASCII digits are numbers."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -339,6 +340,8 @@ def test_a_signal_while_starting_is_one_line_and_130(command, signum, delay):
     assert "Traceback" not in err, err
     if child.returncode == 0:  # finished before the signal came (a warm cache, a fast host)
         return
+    if child.returncode == -signum and re.search(r"\d+ nodes, [\d.]+ s$", err.strip()):
+        return  # finished, its last line written, and the signal came while it exited
     # 130, or death by SIGINT after the line (the shell's status is 130 either way): a
     # signal at about 0.3 s, while the kernel module loads, ends the second way
     assert child.returncode in (130, -signal.SIGINT), (child.returncode, err)
