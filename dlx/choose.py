@@ -366,12 +366,12 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
     doubling to ``CONFIRM`` at most, until one's estimate of its whole count is
     ``DECISIVE`` times the other's; the rival then wins unless the leader's estimate is
     ``OVERTURN`` times lower (a memo's savings, which the samples do not see, must be
-    clear: on 8x8 + O the two estimates came close, either way, in a process that had
-    counted other problems first). Estimates are compared at equal work: early ones
-    grow with the work done (the first subtrees of a memo count are its dearest), and a
-    step can overshoot its target (its cost per node taken from cheaper first nodes), so
-    the one behind catches up first (else the one ahead looks dearer: on the main job
-    that was decisive, the wrong way)."""
+    clear: estimates read this early are rough, and a tie follows the samples).
+    Estimates are compared at equal work: early ones grow with the work done (the first
+    subtrees of a memo count are its dearest), and a step can overshoot its target (its
+    cost per node taken from cheaper first nodes), so the one behind catches up first
+    (else the one ahead looks dearer: on the main job that was decisive, the wrong
+    way)."""
     rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
     at = max(probe.work(), TRUST)
     while True:
