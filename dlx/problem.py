@@ -21,6 +21,7 @@ import numpy as np
 from dlx import layout
 from dlx.errors import ProblemError
 from dlx.layout import Arrays
+from dlx.numbers import whole
 
 __all__ = ["Arrays", "Problem", "ProblemError"]
 
@@ -80,6 +81,7 @@ class Problem:
         self._option_colours: list[int] = []  # flat, 0 = none
         self._option_start: list[int] = [0]
         self._option_names: list[str | None] = []
+        self._option_costs: list[int] = []  # non-negative, any size; 0 when not given
         self._colour_index: dict[str, int] = {}
         self._colours: list[str] = []
         self._loop: dict[int, tuple[int, int, int]] = {}  # secondary s -> (u, v, colour id)
@@ -152,8 +154,13 @@ class Problem:
         self._secondary.append(name)
         self._changed()
 
-    def add_option(self, items, name: str | None = None) -> int:
-        """Add an option (a list of item names, ``"x:c"`` for a colour); return its index."""
+    def add_option(self, items, name: str | None = None, cost=0) -> int:
+        """Add an option (a list of item names, ``"x:c"`` for a colour) with a cost (an
+        integer >= 0, any size; DLX5's ``|n``); return its index."""
+        try:
+            cost = whole("cost", cost)
+        except (TypeError, ValueError):
+            self._option_error(name, f"cost must be an integer >= 0, not {cost!r}")
         if isinstance(items, str):
             self._option_error(name, f"give a list of item names, not the string {items!r}")
         index = self._index
@@ -185,6 +192,7 @@ class Problem:
         self._option_colours.extend(colours)
         self._option_start.append(len(self._option_items))
         self._option_names.append(name)
+        self._option_costs.append(cost)
         self._changed()
         return len(self._option_names) - 1
 
@@ -332,6 +340,15 @@ class Problem:
     def option_name(self, k: int) -> str | None:
         """The name given to option ``k``, if any."""
         return self._option_names[k]
+
+    def option_cost(self, k: int) -> int:
+        """The cost given to option ``k`` (0 when none was given)."""
+        return self._option_costs[k]
+
+    @property
+    def has_costs(self) -> bool:
+        """Whether any option has a cost other than 0."""
+        return any(self._option_costs)
 
     def option_entries(self, k: int) -> list[tuple[str, str | None]]:
         """Option ``k`` as (item name, colour or None) pairs."""
