@@ -20,37 +20,45 @@ TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx import compiling, dlxfile, logic, numbers, outputs, stopping
     from dlx.api import batch, count, first, is_unique, solutions
-    from dlx.bitsearch import BitMemo, BitsetSearch
-    from dlx.checkpoint import CheckpointError
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
-    from dlx.driver import Stats
+    from dlx.driver.driver import Stats
     from dlx.engines import CHOICES as ENGINE_CHOICES
     from dlx.errors import WorkerError
+    from dlx.kernels.bitset.search import BitMemo, BitsetSearch
+    from dlx.kernels.links.search import (
+        BatchResult,
+        Count,
+        Memo,
+        Search,
+        Solution,
+        SolutionStream,
+        count_search,
+    )
+    from dlx.kernels.tight.search import TightMemo, TightSearch
     from dlx.options import Parallel
+    from dlx.parallel.checkpoint import CheckpointError
     from dlx.problem import Problem, ProblemError
-    from dlx.search import BatchResult, Count, Memo, Search, Solution, SolutionStream, count_search
-    from dlx.solution_graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
+    from dlx.solution_graph.graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
     from dlx.stopping import Interrupted, run_command
-    from dlx.tightsearch import TightMemo, TightSearch
     from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
 _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
-    "CheckpointError": ("dlx.checkpoint", "CheckpointError"),
-    **{n: ("dlx.bitsearch", n) for n in ("BitMemo", "BitsetSearch")},
+    "CheckpointError": ("dlx.parallel.checkpoint", "CheckpointError"),
+    **{n: ("dlx.kernels.bitset.search", n) for n in ("BitMemo", "BitsetSearch")},
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
-    "Stats": ("dlx.driver", "Stats"),
+    "Stats": ("dlx.driver.driver", "Stats"),
     "ENGINE_CHOICES": ("dlx.engines", "CHOICES"),
     "WorkerError": ("dlx.errors", "WorkerError"),
     **{
-        n: ("dlx.solution_graph", n)
+        n: ("dlx.solution_graph.graph", n)
         for n in ("Graph", "GraphStats", "GraphTimeLimit", "GraphTooLarge", "graph")
     },
     "Parallel": ("dlx.options", "Parallel"),
     "Problem": ("dlx.problem", "Problem"),
     "ProblemError": ("dlx.problem", "ProblemError"),
     **{
-        n: ("dlx.search", n)
+        n: ("dlx.kernels.links.search", n)
         for n in (
             "BatchResult",
             "Count",
@@ -62,7 +70,7 @@ _HOME = {  # public name: (module, name there)
         )
     },
     **{n: ("dlx.stopping", n) for n in ("Interrupted", "run_command")},
-    **{n: ("dlx.tightsearch", n) for n in ("TightMemo", "TightSearch")},
+    **{n: ("dlx.kernels.tight.search", n) for n in ("TightMemo", "TightSearch")},
     **{
         n: ("dlx.verify", n) for n in ("InvalidSolution", "check", "is_solution", "naive_solutions")
     },
@@ -70,7 +78,7 @@ _HOME = {  # public name: (module, name there)
 
 
 def __getattr__(name: str):
-    """A public name, or a submodule (``dlx.layout``), imported on first use."""
+    """A public name, or a submodule (``dlx.kernels.links.layout``), imported on first use."""
     if name == "__version__":
         value = _version()
     elif name in _HOME:

@@ -3,10 +3,10 @@
 This is the one place that decides how a search runs:
 
 - which kernel (``engine``: ``"auto"``, the default, times the kernels that take the
-  problem on samples of it and runs the fastest: see ``dlx.choose``; or a kernel's
+  problem on samples of it and runs the fastest: see ``dlx.driver.choose``; or a kernel's
   name, to force it: see ``dlx.engines``), and
-- serial or parallel: a search is parallel (cut into tasks by ``dlx.split``, run by
-  ``dlx.workers``) when it is given ``parallel=dlx.Parallel(...)``, the one object
+- serial or parallel: a search is parallel (cut into tasks by ``dlx.parallel.split``, run by
+  ``dlx.parallel.workers``) when it is given ``parallel=dlx.Parallel(...)``, the one object
   that holds the settings of a split (``workers``: ``0``, the default, for every core
   this process may use, ``1`` for this process alone, the tasks one by one, e.g. to
   keep a checkpoint; ``tasks``, ``split_depth``, ``checkpoint``, ``client``, ...).
@@ -14,10 +14,11 @@ This is the one place that decides how a search runs:
   ...) are deprecated: they still work in this release, with a DeprecationWarning.
 
 Counts are exact at any size, whichever kernel runs. The protocol a kernel follows
-(``dlx.driver.Driver``; ``dlx/kernel.py`` for the dancing-links one): it keeps its
+(``dlx.driver.driver.Driver``; ``dlx/kernels/links/kernel.py`` for the dancing-links one):
+it keeps its
 counts in K unsigned 64-bit limbs (least significant first; K = 1 to start, its memo
 storing K limbs per entry too); an addition that carries out of the top limb returns
-the code ``dlx.codes.OVERFLOW``, and the driver then starts the search again from
+the code ``dlx.driver.codes.OVERFLOW``, and the driver then starts the search again from
 scratch with counts of 2K limbs (``Driver.run``); its ``solutions`` (and
 ``stats.solutions``) is the exact Python int. Everything above a search (splits,
 workers, parallel sums, checkpoints, ``Count``) holds Python ints.
@@ -29,11 +30,13 @@ import numbers
 import warnings
 from dataclasses import replace
 
-from dlx import engines, search, tightsearch
-from dlx.driver import forced_nodes, option_indices
+from dlx import engines
+from dlx.driver.driver import forced_nodes, option_indices
+from dlx.kernels.links import search
+from dlx.kernels.links.search import Count, Solution, SolutionStream, count_search
+from dlx.kernels.tight import search as tightsearch
 from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
-from dlx.search import Count, Solution, SolutionStream, count_search
 from dlx.stopping import Interrupted
 
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
@@ -165,7 +168,7 @@ def count(
     problem = _prepare("count", problem, forced, propagate, limit, node_limit, time_limit)
     options = _parallel_settings("count", parallel, deprecated)
     if options is not None:
-        from dlx import parallel
+        from dlx.parallel import run as parallel
 
         choice = _select(
             engine, problem, limit, parallel.kernel_choice, options=options, forced=forced
@@ -227,7 +230,7 @@ def solutions(
     options = _parallel_settings("solutions", parallel, deprecated)
     choice = _select(engine, problem, limit, kept=False, forced=forced)  # a race, then dropped
     if options is not None:
-        from dlx.parallel import ParallelSolutionStream
+        from dlx.parallel.run import ParallelSolutionStream
 
         if node_limit is not None or time_limit is not None:
             raise ValueError("a parallel solutions() takes no node or time limit")
@@ -288,7 +291,7 @@ def batch(
     ``start`` offsets (set ``k`` is ``forced_sets[start[k]:start[k+1]]``); ``depth``
     bounds the options a solution adds beyond the forced ones; ``propagate`` as for
     ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
-    links) or ``"tight"`` (``dlx/tight.py``: the tightest item first, its own item
+    links) or ``"tight"`` (``dlx/kernels/tight/kernel.py``: the tightest item first, its own item
     domination; no multiplicities). ``domination`` (tight only, with
     ``propagate="domination"``): check the items with at most this many live options
     (default 2; 1: singles only, taken in place). Returns a ``dlx.BatchResult``.

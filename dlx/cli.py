@@ -12,15 +12,16 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from dlx import __version__, graphcli
+from dlx import __version__
 from dlx.api import count, solutions
-from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
 from dlx.errors import ProblemError, WorkerError
 from dlx.numbers import integer, real
 from dlx.options import Parallel
 from dlx.outputs import OutputError, Outputs, run_writing
+from dlx.parallel.checkpoint import CheckpointError
+from dlx.solution_graph import cli as graphcli
 from dlx.stopping import Interrupted, TimeLimitReached
 
 
@@ -41,7 +42,7 @@ class Request:
     tasks: int | None
     engine: str
     propagate: str | None
-    sample: int | None  # the solution graph's flags (``dlx.graphcli``)
+    sample: int | None  # the solution graph's flags (``dlx.solution_graph.cli``)
     seed: int | None
     nth: int | None
     max_graph_nodes: int | None
@@ -141,7 +142,7 @@ def _parallel_settings(request: Request, task_runner=None) -> Parallel | None:
 def main(argv=None, *, task_runner=None) -> int:
     """Run the command line; return the exit status (2 for bad input, 130 when Ctrl-C
     or SIGTERM stopped it). ``task_runner``: how a parallel search runs a task (see
-    ``dlx.workers``; tests inject one)."""
+    ``dlx.parallel.workers``; tests inject one)."""
     return run_writing(_main, argv, task_runner)
 
 

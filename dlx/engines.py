@@ -3,21 +3,21 @@
 Every search of the package (a serial count or stream, the split into tasks, a
 worker's task) is made by ``make_search``, and every memo by ``make_memo``, so a
 kernel plugs in as one row of ``ENGINES``: its search class (a subclass of
-``dlx.driver.Driver``, whose docstring lists the hooks to fill in) and a memo factory
+``dlx.driver.driver.Driver``, whose docstring lists the hooks to fill in) and a memo factory
 (``problem -> memo or None``; the memo is the kernel's own business, handed back to
 its searches only).
 
 A row may also say which problems its kernel refuses (``refuses``: problem -> reason or
 None), whether it is compiled (``ready``: () -> bool) and which problems look like its
 kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
-``dlx.choose``) and makes the kernel's search where a row has no ``refuses``: its
+``dlx.driver.choose``) and makes the kernel's search where a row has no ``refuses``: its
 error is the reason.
 
-Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills
-the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
+Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/kernels/bitset/kernel.py``: fills
+the first empty item, for tilings); ``"tight"`` (``dlx/kernels/tight/kernel.py``: branches on the
 primary item with the fewest live options, kept by bit operations; no multiplicities);
 ``"auto"`` (the default): the kernel that samples of the problem, counted by every
-kernel that takes it, say is fastest on it (``dlx.choose``).
+kernel that takes it, say is fastest on it (``dlx.driver.choose``).
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from functools import partial
 from typing import NamedTuple
 
 from dlx import compiling
-from dlx.bitlayout import suits, why_not
-from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.choose import Choice, Kernel, Lineup, choose, line_up
+from dlx.driver.choose import Choice, Kernel, Lineup, choose, line_up
 from dlx.errors import ProblemError
+from dlx.kernels.bitset.layout import suits, why_not
+from dlx.kernels.bitset.search import BitMemo, BitsetSearch
+from dlx.kernels.links.search import Memo, Search
+from dlx.kernels.tight.layout import why_not as tight_why_not
+from dlx.kernels.tight.search import TightMemo, TightSearch
 from dlx.problem import Problem
-from dlx.search import Memo, Search
-from dlx.tightlayout import why_not as tight_why_not
-from dlx.tightsearch import TightMemo, TightSearch
 
 
 class Engine(NamedTuple):
@@ -54,7 +54,7 @@ def _takes_all(problem: Problem) -> None:
 
 def _tight_suits(problem: Problem) -> bool:
     """The tight kernel's kind: every problem it takes that does not look like a flat
-    tiling (``dlx.bitlayout.suits``): branching on the item of fewest options pays."""
+    tiling (``dlx.kernels.bitset.layout.suits``): branching on the item of fewest options pays."""
     return tight_why_not(problem) is None and not suits(problem)
 
 
@@ -80,7 +80,7 @@ def select(
     **options,
 ) -> Choice:
     """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
-    (``dlx.choose``) also the winner's search when it ran as the count: made with
+    (``dlx.driver.choose``) also the winner's search when it ran as the count: made with
     ``options`` (keywords as for ``make_search``) and, for a count that takes a memo
     (``memo``), its memo from the start, run as a count to ``limit``, to be continued
     by such a count (None: the count makes its search afresh). ``kept=False``: the
@@ -102,7 +102,7 @@ def select(
 
 
 def _lineup(problem: Problem) -> Lineup:
-    """The kernels of the registry lined up for ``problem`` (``dlx.choose.line_up``),
+    """The kernels of the registry lined up for ``problem`` (``dlx.driver.choose.line_up``),
     kept by ``Problem.layout_of`` while the problem stays as it is: a count of it asks
     no row again (a small count's race would pay as much for that as for its search).
     Picklable, as a problem sent to workers is."""

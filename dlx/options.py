@@ -20,14 +20,14 @@ class Parallel:
         process may use, ``1`` this process alone (the tasks one by one, e.g. to keep
         a checkpoint); ignored with a Dask client.
     tasks : the split's granularity: tasks no heavier than ``1 / tasks`` of the tree
-        (default 32 per worker; see ``dlx.split.split``).
+        (default 32 per worker; see ``dlx.parallel.split.split``).
     split_depth : split at this depth instead (every node there is a task).
     checkpoint : a file recording finished tasks (counts only); a rerun skips them.
     client : a ``dask.distributed.Client``; or ``dask``: a scheduler's address.
     executor : any ``concurrent.futures.Executor`` to run the tasks on.
     mp_context : the ``multiprocessing`` context of a process pool made here.
     task_runner : a picklable function ``(task, job=None) -> TaskResult`` that runs
-        one task (default ``dlx.workers.run_task``; tests inject theirs).
+        one task (default ``dlx.parallel.workers.run_task``; tests inject theirs).
 
     Notes
     -----

@@ -18,9 +18,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx import layout
 from dlx.errors import ProblemError
-from dlx.layout import Arrays
+from dlx.kernels.links import layout
+from dlx.kernels.links.layout import Arrays
 from dlx.numbers import whole
 
 __all__ = ["Arrays", "Problem", "ProblemError"]
@@ -409,7 +409,7 @@ class Problem:
         self._layouts = {}
 
     def _compile(self) -> Arrays:
-        """Lay the problem out for the kernel (``dlx.layout``)."""
+        """Lay the problem out for the kernel (``dlx.kernels.links.layout``)."""
         if not self._primary:
             raise ProblemError("the problem has no primary items")
         arrays = layout.compile_options(

@@ -15,7 +15,7 @@ one by one, and takes the same shared flags with the same meaning:
   search so that a rerun goes on where it stopped;
   ``--progress/--no-progress`` (default: a bar when standard error is a terminal);
   ``--stats`` prints each puzzle's search nodes on standard error, and the kernel
-  that searched it with why (``auto`` measures: see ``dlx.choose``).
+  that searched it with why (``auto`` measures: see ``dlx.driver.choose``).
 
 Solutions go to standard output, a one-line summary to standard error; bad input is
 refused in one line naming the file, line and cell (exit status 2).

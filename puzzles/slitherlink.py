@@ -13,7 +13,7 @@ Glossary:
 - The kernel keeps the on-edges as paths while it searches and refuses a cycle that
   leaves an on-edge out, so every solution it reports is a single loop. It also
   settles every edge that all the options left to a vertex or clue agree on, and
-  probes the items before it branches ("Settling" and "Probing" in dlx/kernel.py), so
+  probes the items before it branches ("Settling" and "Probing" in dlx/kernels/links/kernel.py), so
   most puzzles need about one search node per item.
 
 Input: puzzlekit text (a line ``R C``, then R rows of C tokens ``0``-``3`` or ``-``),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's dlx
 
-from dlx.workers import run_task  # noqa: E402
+from dlx.parallel.workers import run_task  # noqa: E402
 
 SLOW_SECONDS = 0.2
 

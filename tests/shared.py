@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 import dlx
+from dlx.driver import codes
 from dlx.verify import check
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
@@ -57,7 +58,7 @@ def option_sets(stream) -> set[frozenset[int]]:
 
 def run_to_end(search):
     """Run a search until it is done, checking its links at every pause."""
-    while search.run() != dlx.layout.DONE:
+    while search.run() != codes.DONE:
         search.sanity()
     search.sanity()
     return search
@@ -70,12 +71,12 @@ def stream_to_end(search) -> list[tuple[int, ...]]:
     while True:
         code = search.run(stream=True)
         search.sanity()
-        if code == dlx.layout.SOLUTION:
+        if code == codes.SOLUTION:
             found.append(search.current_options())
-        elif code == dlx.layout.DONE:
+        elif code == codes.DONE:
             return found
         else:
-            assert code == dlx.layout.PAUSED, code
+            assert code == codes.PAUSED, code
 
 
 def checked_solutions(search) -> list[tuple[int, ...]]:

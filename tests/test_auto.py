@@ -1,4 +1,4 @@
-"""``engine="auto"`` (``dlx.choose``): it picks by measuring, gives the counts of every
+"""``engine="auto"`` (``dlx.driver.choose``): it picks by measuring, gives the counts of every
 kernel, never picks one that refuses the problem, and says what it ran and why; and the
 board of the 25 one-sided tetrasticks on the order-5 Aztec diamond."""
 
@@ -17,8 +17,9 @@ import pytest
 from test_polyform import check_tiling
 
 import dlx
-from dlx import choose, engines
+from dlx import engines
 from dlx.cli import main as dlx_main
+from dlx.driver import choose
 from puzzles.cli import main as puzzles_main
 from puzzles.lattices import LATTICES
 from puzzles.polyform import tiling

@@ -10,6 +10,7 @@ import pytest
 
 import dlx
 from dlx.cli import main
+from dlx.driver import codes
 
 
 def fibonacci(n: int) -> int:
@@ -75,7 +76,7 @@ def test_two_to_the_64():
 def test_a_search_widens_its_counts_and_keeps_its_memo():
     p = twins(70)
     search = dlx.Search(p, memo=dlx.Memo.of(p))
-    while search.run() != dlx.layout.DONE:
+    while search.run() != codes.DONE:
         search.sanity()
     assert search.solutions == 2**70 and search.memo.limbs == 2
 

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from shared import as_set, checked_solutions
 
 import dlx
-from dlx import bitsearch, engines
-from dlx.bitlayout import fits, layout, suits, why_not
-from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.layout import PAUSED
+from dlx import engines
+from dlx.kernels.bitset import search as bitsearch
+from dlx.kernels.bitset.layout import fits, layout, suits, why_not
+from dlx.kernels.bitset.search import BitMemo, BitsetSearch
+from dlx.kernels.links.layout import PAUSED
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
 from tests.boards import dominoes
@@ -48,7 +49,7 @@ def bit_count(problem, memo=True, memo_bytes=None, **choices) -> int:
     table = BitMemo.of(problem) if memo_bytes is None else BitMemo.of(problem, memo_bytes)
     search = BitsetSearch(problem, memo=table if memo else None, **choices)
     while search.run() == PAUSED:
-        search.sanity()  # the state holds at every pause (see dlx.bitlayout.sanity)
+        search.sanity()  # the state holds at every pause (see dlx.kernels.bitset.layout.sanity)
     assert search.done
     return search.solutions
 
@@ -341,7 +342,7 @@ def test_engines_agree_in_parallel_and_with_checkpoints(tmp_path):
 
 
 def test_auto_picks_bitset_for_tilings_only():
-    """auto measures (``dlx.choose``): on a tiling the bitset kernel, which suits its
+    """auto measures (``dlx.driver.choose``): on a tiling the bitset kernel, which suits its
     shape; elsewhere whichever of the kernels that take the problem is faster."""
     sudoku = dlx.read(str(DATA / "dlx" / "sudoku_escargot.dlx"))
     assert engines.resolve("auto", _scott()) == "bitset" and suits(_scott())

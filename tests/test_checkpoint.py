@@ -56,7 +56,7 @@ def test_the_lock_is_given_back_while_forked_children_live(tmp_path):
     import multiprocessing
     import time
 
-    from dlx.checkpoint import Checkpoint
+    from dlx.parallel.checkpoint import Checkpoint
 
     path = tmp_path / "run.ckpt"
     first = Checkpoint(path)
@@ -142,7 +142,7 @@ def test_json_of_the_wrong_shape_is_refused(tmp_path):
 
 
 def test_workers_one_with_a_checkpoint_runs_in_this_process(tmp_path):
-    run = dlx.parallel.run_count(
+    run = dlx.parallel.run.run_count(
         load("scott_sym"), dlx.Parallel(workers=1, checkpoint=tmp_path / "c")
     )
     assert run.count.solutions == EXPECTED["scott_sym"]
@@ -171,9 +171,9 @@ class _FillingFile:
 
 def test_a_full_disk_is_one_line_and_the_records_before_it_survive(tmp_path, monkeypatch):
     path = tmp_path / "run.ckpt"
-    real_open = dlx.checkpoint.Checkpoint._open
+    real_open = dlx.parallel.checkpoint.Checkpoint._open
     monkeypatch.setattr(
-        dlx.checkpoint.Checkpoint,
+        dlx.parallel.checkpoint.Checkpoint,
         "_open",
         lambda self, mode: _FillingFile(real_open(self, mode), 1500),
     )
@@ -185,7 +185,7 @@ def test_a_full_disk_is_one_line_and_the_records_before_it_survive(tmp_path, mon
     assert 0 < written.count(b"\n") and not written.endswith(b"\n")  # a half line at the end
     monkeypatch.undo()
     kept = written[: written.rindex(b"\n") + 1]
-    run = dlx.parallel.run_count(load("scott_sym"), dlx.Parallel(workers=1, checkpoint=path))
+    run = dlx.parallel.run.run_count(load("scott_sym"), dlx.Parallel(workers=1, checkpoint=path))
     assert run.count.solutions == EXPECTED["scott_sym"]
     assert path.read_bytes().startswith(kept)  # the records before the full disk are kept
     assert run.resumed == kept.count(b"\n") - 1 > 0  # the header, then finished tasks
@@ -198,7 +198,7 @@ def test_a_resumed_bar_rates_only_this_runs_work(monkeypatch):
     import io
     import re
 
-    from dlx.search import Progress
+    from dlx.kernels.links.search import Progress
 
     monkeypatch.setattr("sys.stderr", io.StringIO())
     bar = Progress(True, "count", initial=0.5)

@@ -81,7 +81,7 @@ def test_first_run_in_an_empty_cache(tmp_path):
 
 
 def test_warm_up_all_leaves_every_kind_ready(capsys):
-    from dlx import kernel
+    from dlx.kernels.links import kernel
 
     compiling.warm_up_all()
     assert len(kernel.search.signatures) >= 2 and len(kernel.search_batch.signatures) >= 2

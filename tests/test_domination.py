@@ -16,7 +16,7 @@ from strategies import problems
 from test_loop_items import on_edges, one_cycle, random_problem
 
 import dlx
-from dlx.search import Search
+from dlx.kernels.links.search import Search
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino, sudoku
 
@@ -79,7 +79,7 @@ def test_random_problems_with_loop_items(seed):
 def test_links_restored_at_every_pause(problem, budget):
     """A search paused every ``budget`` nodes is whole again once done, and each pause
     leaves consistent links (Knuth's sanity check)."""
-    from dlx import kernel
+    from dlx.kernels.links import kernel
 
     search = Search(dominated(problem), budget=budget)
     arrays = problem.arrays()

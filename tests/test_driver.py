@@ -1,4 +1,4 @@
-"""The driver under every kernel (``dlx.driver``): one budget, limit and restart loop
+"""The driver under every kernel (``dlx.driver.driver``): one budget, limit and restart loop
 for all of them; each kernel's layout built from the problem alone, once; and the
 bitset kernel's ``sanity()`` at every pause."""
 
@@ -12,11 +12,11 @@ import pytest
 from shared import as_set, checked_solutions, stream_to_end
 
 import dlx
-from dlx import bitlayout
-from dlx.bitsearch import BitMemo, BitsetSearch
-from dlx.codes import DONE, LEAF, PAUSED
-from dlx.driver import Driver
+from dlx.driver.codes import DONE, LEAF, PAUSED
+from dlx.driver.driver import Driver
 from dlx.engines import ENGINES
+from dlx.kernels.bitset import layout as bitlayout
+from dlx.kernels.bitset.search import BitMemo, BitsetSearch
 from dlx.verify import check
 from tests.boards import dominoes, fibonacci, queens
 

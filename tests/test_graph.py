@@ -366,7 +366,7 @@ def test_the_dlx_command_prints_one_line_when_interrupted(capsys, monkeypatch):
     def interrupted(*args, **keywords):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("dlx.graphcli.graph", interrupted)
+    monkeypatch.setattr("dlx.solution_graph.cli.graph", interrupted)
     assert main([str(DATA / "pent3x20_all.dlx"), "--sample", "1", "--no-progress"]) == 130
     assert capsys.readouterr()[1] == "interrupted\n"
 

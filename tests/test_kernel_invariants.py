@@ -1,6 +1,6 @@
 """The kernel's own invariants: known counts, the naive solver, and links put back.
 
-Quick checks for work on ``dlx/kernel.py``: every search here runs to its end (or is
+Quick checks for work on ``dlx/kernels/links/kernel.py``: every search here runs to its end (or is
 unwound by ``batch``) and must leave the link arrays exactly as ``Problem.arrays()``
 built them; early stops of a commit (a dead branch) must undo exactly what they did.
 """
@@ -15,7 +15,7 @@ from shared import DATA, EXPECTED, assert_links_restored, examples, run_to_end
 from strategies import problems
 
 import dlx
-from dlx import kernel
+from dlx.kernels.links import kernel, layout
 from dlx.verify import check, naive_solutions
 
 QUICK = [name for name in EXPECTED if not name.startswith(("pent5", "pent6", "scott_all"))]
@@ -120,7 +120,7 @@ def test_batch_restores_links_and_matches_forced_counts():
 def test_batch_kernel_leaves_links_as_found():
     p = dlx.read(DATA / "pent3x20_sym.dlx")
     arrays = p.arrays()
-    state = dlx.layout.new_state(arrays, arrays.max_level)
+    state = layout.new_state(arrays, arrays.max_level)
     counts = np.zeros(2, np.int64)
     first = np.zeros((2, arrays.max_level), np.int32)
     stats = np.zeros((2, 3), np.int64)
@@ -135,11 +135,11 @@ def test_sanity_finds_a_broken_link():
     p = dlx.read(DATA / "pent3x20_sym.dlx")
     search = dlx.Search(p)
     search.sanity()
-    x = int(search.node[dlx.layout.DLINK, 1])
-    search.node[dlx.layout.ULINK, x] = 0  # the first node of item 1 no longer points up
+    x = int(search.node[layout.DLINK, 1])
+    search.node[layout.ULINK, x] = 0  # the first node of item 1 no longer points up
     with pytest.raises(AssertionError, match="fault 3 at item 1"):
         search.sanity()
-    search.node[dlx.layout.ULINK, x] = 1
-    search.node[dlx.layout.TOP, 1] += 1  # item 1's length is wrong
+    search.node[layout.ULINK, x] = 1
+    search.node[layout.TOP, 1] += 1  # item 1's length is wrong
     with pytest.raises(AssertionError, match="fault 5 at item 1"):
         search.sanity()

@@ -10,7 +10,7 @@ from boards import queens, queens_ok, rooks
 from shared import DATA, EXPECTED, option_sets
 
 import dlx
-from dlx import kernel
+from dlx.kernels.links import kernel
 from dlx.verify import check
 
 # -- known counts -----------------------------------------------------------------------

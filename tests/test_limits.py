@@ -9,7 +9,7 @@ from boards import queens, queens_ok
 from shared import DATA
 
 import dlx
-from dlx import kernel
+from dlx.kernels.links import kernel
 
 # -- limits, progress, interruption ---------------------------------------------------
 

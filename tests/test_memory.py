@@ -1,6 +1,6 @@
 """What each kernel's tables take (``Driver.tables``): the parts add up to the arrays
 the search holds, the figure worked out before the arrays exist is theirs, a search
-past ``dlx.layout.MAX_BYTES`` is refused with that figure, and the memo grows no
+past ``dlx.kernels.links.layout.MAX_BYTES`` is refused with that figure, and the memo grows no
 further than the cap leaves."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import dlx
-from dlx import bitsearch, layout
-from dlx.bitsearch import (
+from dlx.cli import main as dlx_main
+from dlx.driver.driver import TableBytes, tiny_problem
+from dlx.kernels.bitset import search as bitsearch
+from dlx.kernels.bitset.search import (
     MEMO_BIG_BYTES,
     MEMO_BYTES,
     MEMO_FIRST_BYTES,
@@ -21,10 +23,9 @@ from dlx.bitsearch import (
     BitMemo,
     BitsetSearch,
 )
-from dlx.cli import main as dlx_main
-from dlx.driver import TableBytes, tiny_problem
-from dlx.search import Memo, Search
-from dlx.tightsearch import TightMemo, TightSearch
+from dlx.kernels.links import layout
+from dlx.kernels.links.search import Memo, Search
+from dlx.kernels.tight.search import TightMemo, TightSearch
 from dlx.verify import naive_solutions
 from puzzles.cli import main as puzzles_main
 from tests.boards import dominoes, queens

@@ -11,7 +11,7 @@ from shared import examples, option_sets, run_to_end
 from strategies import problems
 
 import dlx
-from dlx import kernel
+from dlx.kernels.links import kernel
 from dlx.verify import naive_solutions
 
 pytestmark = pytest.mark.oracle

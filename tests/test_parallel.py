@@ -1,4 +1,4 @@
-"""Parallel counting and streaming (dlx.parallel): equal to the serial search, whatever
+"""Parallel counting and streaming (dlx.parallel.run): equal to the serial search, whatever
 the split, the number of workers, dead workers, kills and restarts from a checkpoint."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from strategies import problems
 import dlx
 from dlx.cli import main
 from dlx.dlxfile import format_option
-from dlx.parallel import CheckpointError, run_count, split
+from dlx.parallel.run import CheckpointError, run_count, split
 from dlx.verify import check, naive_solutions
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ PACKAGE = ROOT / "dlx"
 
 
 def module_name(path: Path) -> str:
-    """``dlx/search.py`` -> ``dlx.search``; ``dlx/__init__.py`` -> ``dlx``."""
+    """``dlx/driver/driver.py`` -> ``dlx.driver.driver``; ``dlx/__init__.py`` -> ``dlx``."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -84,31 +84,36 @@ def test_no_import_cycle_among_dlx_modules():
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 
 
-SHARED_JIT = {"dlx.memo"}  # jitted helpers that kernels in other files may call
+SHARED_JIT = {"dlx.kernels.shared"}  # jitted helpers that kernels in other files may call
 
 
 def test_each_kernel_calls_jitted_code_of_its_own_file_or_the_shared_memo():
     """The house rule (each kernel and every jitted helper it calls in one file, as
     numba's cache keys a function on its own file only) with one exception,
-    ``dlx/memo.py``, shared by the bitset and tight kernels: a file that imports it
-    records its digest (``MEMO_DIGEST``), so that an edit of ``dlx/memo.py`` must edit
+    ``dlx/kernels/shared.py``, shared by the bitset and tight kernels: a file that imports it
+    records its digest (``MEMO_DIGEST``), so that an edit of ``dlx/kernels/shared.py`` must edit
     the kernel's file too, which makes numba compile that kernel afresh."""
     modules = dlx_modules()
     jitted = {
         n for n, p in modules.items() if re.search(r"^@(njit|intrinsic)", p.read_text(), re.M)
     }
-    digest = hashlib.sha256((ROOT / "dlx" / "memo.py").read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256((ROOT / "dlx" / "kernels" / "shared.py").read_bytes()).hexdigest()[:16]
     faults = []
     for name in sorted(jitted):
         text = modules[name].read_text()
         for other in sorted((imports_of(modules[name], modules) & jitted) - {name}):
             if other not in SHARED_JIT:
                 faults.append(f"{name} calls jitted code of {other}")
-        if "dlx.memo" in imports_of(modules[name], modules) and name != "dlx.memo":
+        if (
+            "dlx.kernels.shared" in imports_of(modules[name], modules)
+            and name != "dlx.kernels.shared"
+        ):
             if f'MEMO_DIGEST = "{digest}"' not in text:
-                faults.append(f'{name}: set MEMO_DIGEST = "{digest}" (dlx/memo.py changed)')
-    users = {n for n in jitted if "dlx.memo" in imports_of(modules[n], modules)}
-    assert users == {"dlx.bitset", "dlx.tight"}
+                faults.append(
+                    f'{name}: set MEMO_DIGEST = "{digest}" (dlx/kernels/shared.py changed)'
+                )
+    users = {n for n in jitted if "dlx.kernels.shared" in imports_of(modules[n], modules)}
+    assert users == {"dlx.kernels.bitset.kernel", "dlx.kernels.tight.kernel"}
     assert not faults, "\n".join(faults)
 
 
@@ -282,10 +287,16 @@ def unknown_names(paths, known: set[str], modules: dict[str, Path]) -> list[str]
 
 def test_unknown_names_are_found(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text('"""See ``_leave_level`` and ``dlx.search.nothing`` and ``missing()``."""\n')
+    bad.write_text(
+        '"""See ``_leave_level`` and ``dlx.kernels.links.search.nothing`` and ``missing()``."""\n'
+    )
     modules = dlx_modules()
     found = unknown_names([bad], defined_names(modules.values()), modules)
-    assert found == ["bad.py: missing()", "bad.py: _leave_level", "bad.py: dlx.search.nothing"]
+    assert found == [
+        "bad.py: missing()",
+        "bad.py: _leave_level",
+        "bad.py: dlx.kernels.links.search.nothing",
+    ]
 
 
 def test_docstrings_and_comments_name_only_what_exists():

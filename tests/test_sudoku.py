@@ -321,11 +321,13 @@ def test_cli_sets_up_while_reading_and_says_so(monkeypatch, capsys):
     """The empty grid's problem and its batch layout are built while the puzzles are
     read (``sudoku.prepare``), once: the search uses them; the summary line gives the
     reading and set-up seconds apart from the search's."""
-    import dlx.tightsearch
+    import dlx.kernels.tight.search
 
     built = []
-    kit = dlx.tightsearch._kit
-    monkeypatch.setattr(dlx.tightsearch, "_kit", lambda p: built.append(p.n_options) or kit(p))
+    kit = dlx.kernels.tight.search._kit
+    monkeypatch.setattr(
+        dlx.kernels.tight.search, "_kit", lambda p: built.append(p.n_options) or kit(p)
+    )
     sudoku.empty_problem.cache_clear()  # (no layout kept from other tests)
     puzzles = sudoku.parse_all((DATA / "top95.txt").read_text())
     sudoku.prepare(puzzles)

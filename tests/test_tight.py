@@ -14,11 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import dlx
-from dlx import engines, tightlayout, tightsearch
-from dlx.codes import DONE, LEAF, PAUSED
-from dlx.split import split
-from dlx.tightlayout import fits, layout, why_not
-from dlx.tightsearch import TightMemo, TightSearch
+from dlx import engines
+from dlx.driver.codes import DONE, LEAF, PAUSED
+from dlx.kernels.tight import layout as tightlayout
+from dlx.kernels.tight import search as tightsearch
+from dlx.kernels.tight.layout import fits, layout, why_not
+from dlx.kernels.tight.search import TightMemo, TightSearch
+from dlx.parallel.split import split
 from dlx.verify import check, naive_solutions
 from tests.boards import dominoes, fibonacci, queens, queens_ok
 from tests.shared import EXPECTED, as_set, checked_solutions, examples, load
@@ -65,9 +67,9 @@ def test_why_not_names_the_reason():
 
 
 def test_tables_past_the_limit_are_refused(monkeypatch):
-    """The layout is refused as it is built (``dlx.layout.check_bytes``, the cap of
+    """The layout is refused as it is built (``dlx.kernels.links.layout.check_bytes``, the cap of
     every kernel; tests/test_memory.py checks the searches)."""
-    monkeypatch.setattr(dlx.layout, "MAX_BYTES", 1000)
+    monkeypatch.setattr(dlx.kernels.links.layout, "MAX_BYTES", 1000)
     with pytest.raises(dlx.ProblemError, match=r"would need [\d.]+ KiB .* use engine='dlx'"):
         TightSearch(queens(8))
 
@@ -369,7 +371,7 @@ def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
 
 def test_a_memo_that_paid_is_kept_by_later_searches_without_a_trial(monkeypatch):
     """A parallel count's tasks, each a search, share their process's memo
-    (``dlx.workers``): once it has paid in one search's trial it is marked ``paid``, and
+    (``dlx.parallel.workers``): once it has paid in one search's trial it is marked ``paid``, and
     later searches keep it without one (a task's first nodes, deep in the tree with few
     of its subtrees stored yet, would often fail it). Counts stay exact."""
     monkeypatch.setattr(tightsearch, "MEMO_TRIAL", 60)

@@ -14,8 +14,8 @@ from strategies import problems
 from sudoku_checks import DIAGONAL_JIGSAWS, check_solution, load_lines, puzzlekit_pairs
 
 import dlx
-from dlx import tightlayout
-from dlx.tightlayout import batch_layout, fits
+from dlx.kernels.tight import layout as tightlayout
+from dlx.kernels.tight.layout import batch_layout, fits
 from dlx.verify import check, naive_solutions
 from puzzles import sudoku
 
@@ -138,7 +138,7 @@ def test_limit_depth_and_engine_are_checked():
 def test_an_item_of_too_many_options_is_refused(monkeypatch):
     """A covered item's count must stay above any item's options (``_UNCOVERED_MAX``):
     a batch refuses an item of more, in one line (the limit lowered to see it)."""
-    from dlx import tightsearch
+    from dlx.kernels.tight import search as tightsearch
 
     problem = dlx.Problem(primary=["a", "b"])
     for option in (["a"], ["a", "b"], ["b"]):

@@ -27,7 +27,7 @@ def test_workers_that_keep_dying_give_up_with_one_line():
 
 def test_cli_says_so_in_one_line(capsys, monkeypatch):
     pytest.importorskip("dask.distributed")  # without Dask the command says that instead
-    monkeypatch.setattr(dlx.workers, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(dlx.parallel.workers, "CONNECT_SECONDS", 1)
     with socket.socket() as server:  # a port that accepts and never speaks Dask
         server.bind(("127.0.0.1", 0))
         server.listen()

@@ -1,13 +1,13 @@
 """The solution-graph kernel: the DAG of an exact-cover problem's subproblems, counted.
 
 Every ``@njit(cache=True)`` function this kernel calls lives in this file;
-``dlx/graphlayout.py`` builds its arrays and ``dlx/solution_graph.py`` drives it.
+``dlx/solution_graph/layout.py`` builds its arrays and ``dlx/solution_graph/graph.py`` drives it.
 
 Data structures
 ---------------
 A subproblem is its *key*, the bits covered so far (``words`` uint64 words, primary
 bits first). The kernel branches on an urgent piece while one is uncovered (see
-``dlx/graphlayout.py``), else on the first uncovered primary bit ``b``, over the
+``dlx/solution_graph/layout.py``), else on the first uncovered primary bit ``b``, over the
 options of ``b``'s list that fit (``mask & key == 0``) and leave no lone cell (a free
 cell with no free neighbour, which no option could cover: ``halo``, ``neighbours``), so
 a key decides its children, and two paths that cover the same items meet in one node:
@@ -55,7 +55,7 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from dlx.graphlayout import (
+from dlx.solution_graph.layout import (
     BOUND,
     DEAD,
     DONE,
@@ -110,7 +110,7 @@ else:
 FORWARD, ADVANCE, FINISH = 0, 1, 2
 # Nothing but ``unrank`` allocates: compiled without numba's reference counting, which
 # would incref and decref every array of the namedtuples handed to each helper (as
-# ``dlx/bitset.py`` does)
+# ``dlx/kernels/bitset/kernel.py`` does)
 PLAIN = {"cache": True, "_nrt": False}
 NO_OPTION = -2  # an urgent piece has no option left
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -232,7 +232,7 @@ def _fits(t, key, row, o):
 
 @njit(**PLAIN)
 def _urgent(t, key, row):
-    """The urgent piece to branch on at ``key[row]`` (see ``dlx/graphlayout.py``): the
+    """The urgent piece to branch on at ``key[row]`` (see ``dlx/solution_graph/layout.py``): the
     uncovered one with the fewest options that fit; -1 for none, NO_OPTION when one has
     no option left."""
     best, best_n = -1, 1 << 62
@@ -360,8 +360,8 @@ def build(t, s, node_budget, max_entries):
 
     Parameters
     ----------
-    t : dlx.graphlayout.Tables
-    s : dlx.graphlayout.State
+    t : dlx.solution_graph.layout.Tables
+    s : dlx.solution_graph.layout.State
     node_budget : int, subproblems this call may enter.
     max_entries : int, the most keys the table may hold (then ``BOUND``).
 

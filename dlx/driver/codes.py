@@ -1,6 +1,6 @@
 """What a kernel call returns, and the steps of the kernels' level loops: one value each.
 
-Every kernel (``dlx/kernel.py``, ``dlx/bitset.py``, and any later one) and every
+Every kernel (``dlx/kernels/*/kernel.py``, and any later one) and every
 Python class that drives one read these names from here, so that a code means the
 same whichever kernel returned it. numba compiles them into the kernels as
 constants: its cache does not notice an edit of this file, so after changing a value,

@@ -27,7 +27,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from dlx import compiling
-from dlx.codes import DONE, LEAF, PAUSED, SOLUTION
+from dlx.driver.codes import DONE, LEAF, PAUSED, SOLUTION
 from dlx.engines import DEFAULT, make_search, resolve
 from dlx.problem import Problem
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from dlx.dlxfile import format_option
-from dlx.solution_graph import graph
+from dlx.solution_graph.graph import graph
 
 
 def add_arguments(parser) -> None:

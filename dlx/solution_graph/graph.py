@@ -1,6 +1,6 @@
 """The solution graph of an exact-cover problem: count, sample, rank and unrank.
 
-``graph(problem)`` builds the DAG of the problem's subproblems (``dlx/graphkernel.py``):
+``graph(problem)`` builds the DAG of the problem's subproblems (``dlx/solution_graph/kernel.py``):
 a node per distinct subproblem that has a solution, an edge per option taken, and the
 exact number of solutions below every node. Its solutions are the paths from the root
 to the terminal node, in a fixed order (the first edge first, at every node), so that
@@ -30,15 +30,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx import graphlayout as gl
-from dlx.driver import tree_fraction
+from dlx.driver.driver import tree_fraction
 from dlx.errors import ProblemError
+from dlx.kernels.links.search import Solution
 from dlx.problem import Problem
-from dlx.search import Solution
+from dlx.solution_graph import layout as gl
 from dlx.verify import InvalidSolution, check
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given
-DEAD_BYTES = 32 << 20  # the cache of subproblems with no solution (see dlx/graphkernel.py)
+# the cache of subproblems with no solution (see dlx/solution_graph/kernel.py)
+DEAD_BYTES = 32 << 20
 FIRST_BUDGET = 100_000  # subproblems entered in a kernel call, at first
 CALL_SECONDS = 0.2  # ... then about this long a call
 BATCH = 4096  # solutions unranked at a time by a stream
@@ -55,7 +56,7 @@ class GraphTimeLimit(ProblemError):
 
 def _kernel():
     """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
-    from dlx import graphkernel
+    from dlx.solution_graph import kernel as graphkernel
 
     return graphkernel
 

@@ -1,6 +1,6 @@
 """Compile a ``dlx.Problem`` into the tight kernel's arrays (numpy only, no numba).
 
-Glossary (see the essay in ``dlx/tight.py`` for how the kernel uses them)
+Glossary (see the essay in ``dlx/kernels/tight/kernel.py`` for how the kernel uses them)
 ------------------------------------------------------------------------
 option bit
     Each option is a bit of a *live set* of ``words`` uint64 words: the options still
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
-from dlx.layout import array_bytes, check_bytes
+from dlx.kernels.links.layout import array_bytes, check_bytes
 from dlx.problem import Problem
 
 CONFLICT_BYTES = 8 << 20  # dense conflict masks up to this size; past it, groups alone
@@ -55,7 +55,7 @@ BAND_WORDS = 16
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
 
 # What the kernel takes: the arrays of a problem and those of one search, one argument
-# each (see ``dlx/tight.py`` for both).
+# each (see ``dlx/kernels/tight/kernel.py`` for both).
 Tables = namedtuple(
     "Tables",
     "words n_primary key_words option_primary_start option_primary option_group_start "
@@ -122,7 +122,7 @@ class TightLayout:
         return (self.n_primary + 63) // 64
 
     def search_bytes(self, limbs: int = 1) -> int:
-        """Bytes of one search's arrays (``dlx.tightsearch.TightSearch``)."""
+        """Bytes of one search's arrays (``dlx.kernels.tight.search.TightSearch``)."""
         per_row = 8 * (self.words + self.item_words + self.key_words + 8)
         return self.rows * (per_row + 8 * self.max_branches + 8 * limbs)
 
@@ -175,7 +175,7 @@ def layout(problem: Problem) -> TightLayout:
     kept by ``Problem.layout_of``).
 
     A ``ProblemError`` says why a problem does not fit, or what its tables would need
-    past ``dlx.layout.MAX_BYTES``.
+    past ``dlx.kernels.links.layout.MAX_BYTES``.
     """
     return problem.layout_of(_build)
 

@@ -27,12 +27,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from queue import Empty
 
-from dlx.codes import PAUSED, SOLUTION
+from dlx.driver.codes import PAUSED, SOLUTION
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
 from dlx.options import resolve_workers
+from dlx.parallel.split import Task
 from dlx.problem import Problem
-from dlx.split import Task
 from dlx.stopping import children_can_be_waited_for, interrupts_deferred
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run

@@ -1,7 +1,8 @@
 """Count and stream solutions on every core, or on a Dask cluster, with checkpoints.
 
-The pieces live by concern: ``dlx.split`` cuts the tree into tasks, ``dlx.workers``
-runs them, ``dlx.checkpoint`` records the finished ones. This module puts them
+The pieces live by concern: ``dlx.parallel.split`` cuts the tree into tasks,
+``dlx.parallel.workers``
+runs them, ``dlx.parallel.checkpoint`` records the finished ones. This module puts them
 together for one count (``run_count``) or one stream (``ParallelSolutionStream``),
 from one ``dlx.Parallel`` settings object; ``dlx.api`` decides when to call it.
 
@@ -14,18 +15,17 @@ Dask or a given executor a task counts only once it finishes.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, field, replace
 
 from dlx import compiling
-from dlx.checkpoint import Checkpoint, CheckpointError, problem_digest, recorded_problem
 from dlx.engines import DEFAULT, ENGINES, Choice, select
+from dlx.kernels.links.search import Count, GeneratorStream, Progress, Solution, Stats
 from dlx.options import Parallel
+from dlx.parallel.checkpoint import Checkpoint, CheckpointError, problem_digest, recorded_problem
+from dlx.parallel.split import Split, split
+from dlx.parallel.workers import Job, Runner, TaskResult, connect, dask_client_class, worker_count
 from dlx.problem import Problem
-from dlx.search import Count, GeneratorStream, Progress, Solution, Stats
-from dlx.split import Split, split
 from dlx.stopping import Interrupted
-from dlx.workers import Job, Runner, TaskResult, connect, dask_client_class, worker_count
 
 __all__ = [
     "CheckpointError",
@@ -278,20 +278,6 @@ def merge_options(parallel: Parallel | None, **settings) -> Parallel:
     if given:
         raise ValueError(f"give {sorted(given)} inside parallel=Parallel(...), not beside it")
     return parallel if workers is None else replace(parallel, workers=workers)
-
-
-def __getattr__(name: str):
-    """``parallel_run``, public in an earlier version: ``_parallel_run``, with a
-    DeprecationWarning, for one more release (``dlx.count`` is the public call)."""
-    if name == "parallel_run":
-        warnings.warn(
-            "dlx.parallel.parallel_run is private now: use dlx.count(..., "
-            "parallel=dlx.Parallel(...))",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return _parallel_run
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ParallelSolutionStream(GeneratorStream):

@@ -1,7 +1,7 @@
 """The driver under every kernel: the Python loop around a resumable search.
 
-A kernel (``dlx/kernel.py``, ``dlx/bitset.py``, ...) is a numba function that runs a
-search for a budget of nodes and returns a code (``dlx.codes``); its arrays hold where
+A kernel (``dlx/kernels/*/kernel.py``) is a numba function that runs a
+search for a budget of nodes and returns a code (``dlx.driver.codes``); its arrays hold where
 it stopped, so the next call goes on. ``Driver`` is everything around that call that
 does not depend on the kernel, written once:
 
@@ -22,9 +22,9 @@ does not depend on the kernel, written once:
 Hooks
 -----
 A kernel's search class subclasses ``Driver`` and fills in these (see
-``dlx.search.Search``, ``dlx.bitsearch.BitsetSearch`` and
-``dlx.tightsearch.TightSearch``; a kernel whose state and layout read as the bitset
-kernel's subclasses ``dlx.bitsearch.LayoutSearch``, which fills in ``level``,
+``dlx.kernels.links.search.Search``, ``dlx.kernels.bitset.search.BitsetSearch`` and
+``dlx.kernels.tight.search.TightSearch``; a kernel whose state and layout read as the bitset
+kernel's subclasses ``dlx.kernels.bitset.search.LayoutSearch``, which fills in ``level``,
 ``solutions``, ``limbs``, ``_branches``, ``current_options`` and ``_memo_fits``; a
 kernel that shares another one's layout and arrays subclasses that kernel's class and
 sets only ``kind`` and ``kernel_module``):
@@ -58,7 +58,8 @@ sets only ``kind`` and ``kernel_module``):
     Bytes of the layout's arrays, of one search's arrays with counts in ``limbs``
     words (worked out from the layout, before they exist), and of the search's arrays
     as they are. The driver refuses a search whose layout and arrays pass
-    ``dlx.layout.MAX_BYTES`` before making them (``dlx.layout.check_bytes``), and keeps
+    ``dlx.kernels.links.layout.MAX_BYTES`` before making them
+    (``dlx.kernels.links.layout.check_bytes``), and keeps
     the memo within what is left (``tables``).
 ``_variant()`` (optional)
     The kernel's specialisation for this problem (e.g. loop items), warmed up apart.
@@ -88,9 +89,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx import compiling, layout
-from dlx.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
+from dlx import compiling
+from dlx.driver.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
 from dlx.errors import ProblemError
+from dlx.kernels.links import layout
 from dlx.problem import Problem
 from dlx.stopping import stop_if_swallowed
 
@@ -123,7 +125,7 @@ class Stats:
 
 class TableBytes(NamedTuple):
     """The bytes one search holds: the layout's arrays, the search's own, the memo's
-    table now and what it may grow to (``dlx.layout.MAX_BYTES`` in all, at most)."""
+    table now and what it may grow to (``dlx.kernels.links.layout.MAX_BYTES`` in all, at most)."""
 
     layout: int
     search: int
@@ -172,7 +174,7 @@ def option_indices(argument: str, options) -> list[int]:
 
 
 def forced_nodes(problem: Problem, options, start) -> np.ndarray:
-    """Check sets of forced options (``dlx.layout.forced_nodes``: ProblemError for
+    """Check sets of forced options (``dlx.kernels.links.layout.forced_nodes``: ProblemError for
     one that cannot be forced); one dancing-links node of each."""
     return layout.forced_nodes(
         problem.arrays(),
@@ -184,7 +186,7 @@ def forced_nodes(problem: Problem, options, start) -> np.ndarray:
 
 
 def _anchors(problem: Problem) -> np.ndarray:
-    """``dlx.layout.anchor_nodes`` of the problem's arrays (kept by ``layout_of``)."""
+    """``dlx.kernels.links.layout.anchor_nodes`` of the problem's arrays (kept by ``layout_of``)."""
     return layout.anchor_nodes(problem.arrays())
 
 
@@ -211,7 +213,7 @@ class Driver:
     forced : option indices that every solution must contain (each must have a
         primary item with bounds 1:1); they are part of the solutions reported.
     prefix : branch numbers to follow at the first levels (a subproblem of a split).
-    split_depth : stop at this depth and report leaves (see ``dlx.split``).
+    split_depth : stop at this depth and report leaves (see ``dlx.parallel.split``).
     node_limit, time_limit : stop early (the result then says it is incomplete); the
         time limit is wall time from the search's creation (the call of ``count`` or
         ``solutions``), checked between kernel calls (a tenth of a second each).
@@ -224,7 +226,7 @@ class Driver:
     """
 
     kind = "search"  # the kernel's name in the compile notice
-    kernel_module = "dlx.kernel"  # the module of its jitted ``search``
+    kernel_module = "dlx.kernels.links.kernel"  # the module of its jitted ``search``
     prefix_dtype = np.int64  # the kernel's type of branch numbers
 
     def __init__(
@@ -323,7 +325,7 @@ class Driver:
     # -- the bytes it holds ---------------------------------------------------------------
 
     def _fit_tables(self) -> None:
-        """Refuse a search whose layout and arrays would pass ``dlx.layout.MAX_BYTES``
+        """Refuse a search whose layout and arrays would pass ``dlx.kernels.links.layout.MAX_BYTES``
         (before making the arrays); keep the memo's growth within what is left, and
         drop a memo that does not fit at all."""
         need = self._layout_bytes() + self._search_bytes(1)

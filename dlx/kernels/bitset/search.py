@@ -1,4 +1,4 @@
-"""The Python side of the bitset kernel: ``BitsetSearch``, its ``dlx.driver.Driver``.
+"""The Python side of the bitset kernel: ``BitsetSearch``, its ``dlx.driver.driver.Driver``.
 
 ``BitsetSearch`` takes the arguments of every driver (and the kernel's own choices)
 and answers the same calls, so the progress bar, limits, Ctrl-C, streams, splits,
@@ -19,9 +19,9 @@ import mmap
 import numpy as np
 
 from dlx import compiling
-from dlx.bitlayout import BitLayout, State, Tables, layout, sanity
-from dlx.driver import MIN_BUDGET, Driver, forced_nodes
-from dlx.layout import array_bytes
+from dlx.driver.driver import MIN_BUDGET, Driver, forced_nodes
+from dlx.kernels.bitset.layout import BitLayout, State, Tables, layout, sanity
+from dlx.kernels.links.layout import array_bytes
 from dlx.problem import Problem
 
 MEMO_FIRST_BYTES = 64 << 10  # the memo table at first (one-limb counts) ...
@@ -50,7 +50,7 @@ def _tables(lay: BitLayout) -> Tables:
 
 class BitMemo:
     """A table of subtree counts for full counts of one problem (see "Memo" in
-    ``dlx/bitset.py``); the searches of one problem's subproblems may share it.
+    ``dlx/kernels/bitset/kernel.py``); the searches of one problem's subproblems may share it.
 
     ``table``: uint64[2 * buckets, width], a row per entry (the key's words, the nodes
     its subtree took, 0 for an empty row, then the count's limbs), two rows a bucket;
@@ -176,7 +176,7 @@ NO_MEMO = np.zeros((0, 4), np.uint64)  # the table of a kernel call without a me
 
 
 class LayoutSearch(Driver):
-    """The hooks of ``dlx.driver.Driver`` that read a kernel's state the same way for
+    """The hooks of ``dlx.driver.driver.Driver`` that read a kernel's state the same way for
     the bitset and tight kernels: a ``State`` (``self._state``) with the count's limbs
     (``total``), ``state`` (level, step), ``choice``, ``branch_index`` and
     ``branch_degree`` by level; a layout (``self._layout``) whose ``option`` maps the
@@ -266,12 +266,12 @@ class LayoutSearch(Driver):
 
 
 class BitsetSearch(LayoutSearch):
-    """One search of a problem by the bitset kernel, resumable (see ``dlx.driver.Driver``).
+    """One search of a problem by the bitset kernel, resumable (see ``dlx.driver.driver.Driver``).
 
     Parameters
     ----------
     problem : the problem to search.
-    urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/bitset.py``):
+    urgent, prune_cap, memo_levels : the kernel's choices (see ``dlx/kernels/bitset/kernel.py``):
         branch on urgent items first; judge the regions of at most ``prune_cap`` cells
         next to the option just taken (default 1: lone cells only, checked without a
         fill; 0: no pruning); keep memo counts of levels ``<= memo_levels`` only
@@ -281,12 +281,12 @@ class BitsetSearch(LayoutSearch):
     Other Parameters
     ----------------
     forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget : object
-        as for ``dlx.driver.Driver``.
+        as for ``dlx.driver.driver.Driver``.
     memo : a ``BitMemo`` of this problem, used by full counts only.
     """
 
     kind = "bitset"
-    kernel_module = "dlx.bitset"
+    kernel_module = "dlx.kernels.bitset.kernel"
     prefix_dtype = np.int64
 
     def __init__(
@@ -353,7 +353,7 @@ class BitsetSearch(LayoutSearch):
         )  # fmt: skip
 
     def sanity(self) -> None:
-        """Check the search's arrays at a pause (``sanity`` in ``dlx.bitlayout``)."""
+        """Check the search's arrays at a pause (``sanity`` in ``dlx.kernels.bitset.layout``)."""
         sanity(self._layout, self._state, self.n_fixed)
 
 

@@ -1,10 +1,10 @@
 """Compile a ``dlx.Problem`` into the solution-graph kernel's arrays (numpy only, no numba).
 
-Glossary (see the essay in ``dlx/graphkernel.py`` for how the kernel uses them)
+Glossary (see the essay in ``dlx/solution_graph/kernel.py`` for how the kernel uses them)
 ------------------------------------------------------------------------------
 bit
     Every item is one bit of a key of ``words`` uint64 words: the primary items first
-    (the *cells*, then the *pieces*: see ``dlx/bitlayout.py``, whose piece rule and
+    (the *cells*, then the *pieces*: see ``dlx/kernels/bitset/layout.py``, whose piece rule and
     sweep order of the cells this layout takes), then the secondary items.
 key
     The items covered so far: the whole state of a subproblem, since the kernel always
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx.bitlayout import _adjacency, _pieces, _sweep
-from dlx.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
+from dlx.driver.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.errors import ProblemError
+from dlx.kernels.bitset.layout import _adjacency, _pieces, _sweep
 from dlx.problem import Problem
 
 FULL = 6  # the node or edge arrays are full: grow them and call again
@@ -121,7 +121,7 @@ def layout(problem: Problem) -> GraphLayout:
     n_primary = len(problem.primary)
     n_items = n_primary + len(problem.secondary)
     entries = problem.entries()
-    # items numbered as dlx.layout does: 1..n_primary, then the secondary ones
+    # items numbered as dlx.kernels.links.layout does: 1..n_primary, then the secondary ones
     option_of, item_of = entries.option, entries.item
     second = n_primary + 1
     n_options = problem.n_options
@@ -167,7 +167,7 @@ def _urgent(piece_bits, entry_row, bit) -> tuple[np.ndarray, np.ndarray, np.ndar
 def _lone_cells(mask, entry_row, bit, n_cells) -> tuple[np.ndarray, np.ndarray]:
     """``halo``: uint64[n_options, words], the cells next to each option's cells, less
     those that some option of one cell covers; ``neighbours``: uint64[n_cells, words]
-    (see ``dlx/bitlayout.py``: every option's cells are joined by neighbours). A cell of
+    (see ``dlx/kernels/bitset/layout.py``: every option's cells are joined by neighbours). A cell of
     the halo left with no free neighbour once the option is taken can be covered by no
     option. Empty (no pruning) where the cells hold too many pairs."""
     n_options, words = mask.shape
@@ -226,7 +226,7 @@ def new_state(
 
 
 def empty_table(slots: int, words: int) -> np.ndarray:
-    """A key table of ``slots`` rows, every one ``EMPTY`` (see ``dlx/graphkernel.py``)."""
+    """A key table of ``slots`` rows, every one ``EMPTY`` (see ``dlx/solution_graph/kernel.py``)."""
     table = np.zeros((slots, words + 1), np.uint64)
     table[:, words] = np.uint64(EMPTY & ((1 << 64) - 1))
     return table

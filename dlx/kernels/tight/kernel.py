@@ -1,8 +1,8 @@
 """The tight kernel: exact cover with colours, branching on the tightest primary item.
 
 Every ``@njit(cache=True)`` function this kernel calls lives in this file (numba's cache
-only notices edits to the file a function is defined in); ``dlx/tightlayout.py`` builds
-its arrays and ``dlx/tightsearch.py`` drives it.
+only notices edits to the file a function is defined in); ``dlx/kernels/tight/layout.py`` builds
+its arrays and ``dlx/kernels/tight/search.py`` drives it.
 
 Data structures
 ---------------
@@ -10,11 +10,11 @@ Option ``k`` is bit ``k`` of a *live set*, ``live[l]`` (``words`` uint64 words):
 options compatible with the ``l`` chosen at levels ``0..l-1``; ``uncovered[l]`` is the
 set of primary items not yet covered. An item's live options are counted when needed,
 by popcount over its *band* (the words of the live set where it has options, padded
-to a multiple of ``BAND_WORDS`` on wide sets (``dlx/tightlayout.py``), with its own
+to a multiple of ``BAND_WORDS`` on wide sets (``dlx/kernels/tight/layout.py``), with its own
 dense mask beside them: contiguous loads, no per-option work). Counting this way
 costs a few words per item instead of an update per option killed for each of its
 items, which is what made decremented counts (and dancing links) slow. ``key[l]``
-(for the memo) is the OR of the chosen options' key bits (``dlx/tightlayout.py``), and
+(for the memo) is the OR of the chosen options' key bits (``dlx/kernels/tight/layout.py``), and
 ``key_hash[l]`` the sum of a random word per key bit set. A child's rows are its
 parent's, changed: nothing is ever undone, and going back up a level is ``level -= 1``.
 
@@ -45,7 +45,7 @@ the child is skipped, not entered (not a node): where solutions are many, most n
 were such leaves and their parents. Branch numbers, paths and estimates stay those
 of the whole tree.
 
-The branch numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and
+The branch numbers are those of Knuth's estimate (``dlx.driver.driver.tree_fraction``) and
 the paths of a parallel split.
 
 Memo: for full counts, the solutions below a node depend only on its key (the options
@@ -74,12 +74,22 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
-from dlx.memo import add_count as _add
-from dlx.memo import add_one as _add_one
-from dlx.memo import at_least as _at_least
-from dlx.memo import find as _memo_find
-from dlx.memo import store as _memo_store
+from dlx.driver.codes import (
+    ADVANCE,
+    BACKDOWN,
+    DONE,
+    FORWARD,
+    LEAF,
+    LIMIT,
+    OVERFLOW,
+    PAUSED,
+    SOLUTION,
+)
+from dlx.kernels.shared import add_count as _add
+from dlx.kernels.shared import add_one as _add_one
+from dlx.kernels.shared import at_least as _at_least
+from dlx.kernels.shared import find as _memo_find
+from dlx.kernels.shared import store as _memo_store
 
 if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
 
@@ -109,12 +119,12 @@ else:
 
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
-# dlx/memo.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# kernel goes stale when dlx/memo.py changes, unless this file changes with it
-MEMO_DIGEST = "75b3080e21c5d057"
+# dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
+MEMO_DIGEST = "9d1d54565f3dbc01"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 
-_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
+_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _NONE = 1 << 62  # more options than any item has
@@ -367,9 +377,9 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
 
     Parameters
     ----------
-    t : dlx.tightlayout.Tables
-        The problem's arrays (``dlx.tightlayout.TightLayout``, as a namedtuple).
-    s : dlx.tightlayout.State
+    t : dlx.kernels.tight.layout.Tables
+        The problem's arrays (``dlx.kernels.tight.layout.TightLayout``, as a namedtuple).
+    s : dlx.kernels.tight.layout.State
         This search's arrays: ``live`` uint64[rows, words]; ``uncovered``
         uint64[rows, item_words]; ``key`` uint64[rows, key_words]; ``key_hash`` uint64[rows];
         ``cand`` int64[rows * max_branches]; ``cand_start``, ``choice``,
@@ -391,7 +401,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         Return at each solution (the options chosen are ``choice[:level]``); else the
         children whose solutions are known are counted, not entered (see the essay).
 
-    Returns the code (``dlx.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
+    Returns the code (``dlx.driver.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
     cand = s.cand
     stats = s.stats
@@ -556,7 +566,7 @@ def sanity(t, s, root_live, check_key):
 # and claiming; for A of one option, what a single eliminates before it is taken).
 
 _COVERED = 1 << 30  # the count of an item when it is covered
-_UNCOVERED_MAX = _COVERED >> 1  # more than any item's options (dlx.tightsearch.batch)
+_UNCOVERED_MAX = _COVERED >> 1  # more than any item's options (dlx.kernels.tight.search.batch)
 
 
 @njit(**PLAIN, inline="always")
@@ -883,7 +893,7 @@ def _batch_one(t, b, forced, limit, cap, first):
 def search_batch(t, b, root_live, root_count, forced, forced_start, limit, cap, out):
     """Search once per forced set: set ``k`` takes the options (bits)
     ``forced[forced_start[k]:forced_start[k + 1]]`` first, and counts up to ``limit``.
-    ``b``: a batch's arrays (``dlx.tightsearch.BatchState``); ``root_live``,
+    ``b``: a batch's arrays (``dlx.kernels.tight.search.BatchState``); ``root_live``,
     ``root_count``: every option live, each primary item's options. Item domination
     checks items of at most ``cap`` live options (0: off). Writes ``out.counts[k]``,
     ``out.first[k]`` (the first solution's options past the forced ones, bits, -1

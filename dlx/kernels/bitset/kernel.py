@@ -1,14 +1,14 @@
 """The bitset kernel: exact cover over a few hundred items, filling the first empty item.
 
 Every ``@njit(cache=True)`` function this kernel calls lives in this file (numba's cache
-only notices edits to the file a function is defined in); ``dlx/bitlayout.py`` builds
-its arrays and ``dlx/bitsearch.py`` drives it.
+only notices edits to the file a function is defined in); ``dlx/kernels/bitset/layout.py`` builds
+its arrays and ``dlx/kernels/bitset/search.py`` drives it.
 
 Data structures
 ---------------
 The items that must be covered exactly once, and the secondary items, are *bits* of a
 mask of ``words`` uint64 words; the other primary items are *counters* (see the
-glossary of ``dlx/bitlayout.py``). The state of the search at level ``l`` is one row
+glossary of ``dlx/kernels/bitset/layout.py``). The state of the search at level ``l`` is one row
 ``key[l]``: the bits covered so far, then one word per counter, the number of options
 chosen that hold it. The child's row is the parent's with the option's mask or-ed in
 and its counters raised, so nothing is ever undone: going back up a level is
@@ -28,7 +28,7 @@ uncovered primary bit in the order. The options that fit are written to
 ``cand[cand_start[l]:...]`` (``cand_start[l + 1]`` is the end), their number to
 ``branch_degree[l]``; ``branch_index[l]`` is the one being tried (``ADVANCE``), and
 ``choice[l]`` the option of the child (``BACKDOWN`` goes back to it). The branch
-numbers are those of Knuth's estimate (``dlx.driver.tree_fraction``) and the paths of
+numbers are those of Knuth's estimate (``dlx.driver.driver.tree_fraction``) and the paths of
 a parallel split.
 
 Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
@@ -78,26 +78,36 @@ else:
         return types.none(array, row), codegen
 
 
-from dlx.codes import ADVANCE, BACKDOWN, DONE, FORWARD, LEAF, LIMIT, OVERFLOW, PAUSED, SOLUTION
-from dlx.memo import add_count as _add
-from dlx.memo import add_one as _add_one
-from dlx.memo import at_least as _at_least
-from dlx.memo import bucket as _bucket
-from dlx.memo import find as _memo_find
-from dlx.memo import store as _memo_store
+from dlx.driver.codes import (
+    ADVANCE,
+    BACKDOWN,
+    DONE,
+    FORWARD,
+    LEAF,
+    LIMIT,
+    OVERFLOW,
+    PAUSED,
+    SOLUTION,
+)
+from dlx.kernels.shared import add_count as _add
+from dlx.kernels.shared import add_one as _add_one
+from dlx.kernels.shared import at_least as _at_least
+from dlx.kernels.shared import bucket as _bucket
+from dlx.kernels.shared import find as _memo_find
+from dlx.kernels.shared import store as _memo_store
 
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
 # which would incref and decref every array handed to an inlined helper (as in
-# ``dlx/kernel.py``).
+# ``dlx/kernels/links/kernel.py``).
 PLAIN = {"cache": True, "_nrt": False}
-# dlx/memo.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# kernel goes stale when dlx/memo.py changes, unless this file changes with it
-MEMO_DIGEST = "75b3080e21c5d057"
+# dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
+MEMO_DIGEST = "9d1d54565f3dbc01"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_branch did (or OVERFLOW)
 
-_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
+_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
@@ -338,7 +348,8 @@ def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
 # Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold each
 # count as ``limbs`` uint64 words, least significant first, added with carry. A carry out
 # of the top limb returns ``OVERFLOW``; the caller starts again with twice the limbs.
-# The table's find and store and the limb sums are the tight kernel's too: ``dlx/memo.py``.
+# The table's find and store and the limb sums are the tight kernel's too:
+# ``dlx/kernels/shared.py``.
 
 
 @njit(**PLAIN, inline="always")
@@ -505,9 +516,9 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
 
     Parameters
     ----------
-    t : dlx.bitlayout.Tables
-        The problem's arrays (``dlx.bitlayout.BitLayout``, as a namedtuple).
-    s : dlx.bitlayout.State
+    t : dlx.kernels.bitset.layout.Tables
+        The problem's arrays (``dlx.kernels.bitset.layout.BitLayout``, as a namedtuple).
+    s : dlx.kernels.bitset.layout.State
         This search's arrays: ``key`` uint64[max_level + 1, key_words]; ``cand``
         int64[(max_level + 1) * max_branches]; ``cand_start``, ``choice``,
         ``branch_index``, ``branch_degree``, ``level_nodes`` int64[max_level + 1];

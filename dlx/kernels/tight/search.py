@@ -1,4 +1,4 @@
-"""The Python side of the tight kernel: ``TightSearch``, its ``dlx.driver.Driver``.
+"""The Python side of the tight kernel: ``TightSearch``, its ``dlx.driver.driver.Driver``.
 
 ``TightSearch`` takes the arguments of every driver (and the kernel's own choice,
 ``memo_levels``) and answers the same calls, so the progress bar, limits, Ctrl-C,
@@ -20,12 +20,11 @@ from collections import namedtuple
 import numpy as np
 
 from dlx import compiling
-from dlx.bitsearch import BitMemo, LayoutSearch
-from dlx.driver import forced_nodes, tiny_problem
+from dlx.driver.driver import forced_nodes, tiny_problem
 from dlx.errors import ProblemError
-from dlx.problem import Problem
-from dlx.search import BatchResult, flat_sets
-from dlx.tightlayout import (
+from dlx.kernels.bitset.search import BitMemo, LayoutSearch
+from dlx.kernels.links.search import BatchResult, flat_sets
+from dlx.kernels.tight.layout import (
     State,
     TightLayout,
     batch_layout,
@@ -34,6 +33,7 @@ from dlx.tightlayout import (
     root_uncovered,
     tables,
 )
+from dlx.problem import Problem
 
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
@@ -44,7 +44,8 @@ MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
 
 class TightMemo(BitMemo):
     """A table of subtree counts for full counts of one problem (see "Memo" in
-    ``dlx/tight.py``), laid out as ``dlx.bitsearch.BitMemo``'s; the searches of one
+    ``dlx/kernels/tight/kernel.py``), laid out as ``dlx.kernels.bitset.search.BitMemo``'s;
+    the searches of one
     problem's subproblems may share it. ``paid``: it has paid its way in one search's
     trial (``TightSearch._judge_memo``), and later searches keep it without one."""
 
@@ -66,7 +67,7 @@ class TightMemo(BitMemo):
 
 
 class TightSearch(LayoutSearch):
-    """One search of a problem by the tight kernel, resumable (see ``dlx.driver.Driver``).
+    """One search of a problem by the tight kernel, resumable (see ``dlx.driver.driver.Driver``).
 
     Parameters
     ----------
@@ -76,13 +77,13 @@ class TightSearch(LayoutSearch):
     Other Parameters
     ----------------
     forced, prefix, split_depth, node_limit, time_limit, progress, desc, budget : object
-        as for ``dlx.driver.Driver``.
+        as for ``dlx.driver.driver.Driver``.
     memo : a ``TightMemo`` of this problem, used by full counts only, and dropped where
         it does not pay (``_judge_memo``).
     """
 
     kind = "tight"
-    kernel_module = "dlx.tight"
+    kernel_module = "dlx.kernels.tight.kernel"
 
     def __init__(self, problem: Problem, *, memo_levels: int | None = None, **driver):
         self.memo_levels = MEMO_LEVELS if memo_levels is None else int(memo_levels)
@@ -166,14 +167,15 @@ class TightSearch(LayoutSearch):
 # -- batches ----------------------------------------------------------------------------
 
 # item domination in a batch (``propagate="domination"``): by default the items checked
-# are those with at most this many live options (see "batches" in ``dlx/tight.py``)
+# are those with at most this many live options (see "batches" in ``dlx/kernels/tight/kernel.py``)
 DOMINATION_CAP = 2
-# the most options an item of a batch may have (``_UNCOVERED_MAX`` in ``dlx/tight.py``:
+# the most options an item of a batch may have (``_UNCOVERED_MAX`` in
+# ``dlx/kernels/tight/kernel.py``:
 # a covered item's count stays above it)
 BATCH_MAX_OPTIONS = 1 << 29
 
 
-# What a batch's kernel call takes (see "batches" in ``dlx/tight.py``): its search
+# What a batch's kernel call takes (see "batches" in ``dlx/kernels/tight/kernel.py``): its search
 # arrays, and where the answers go.
 BatchState = namedtuple(
     "BatchState",
@@ -247,9 +249,9 @@ def batch(
     domination: int | None = None,
 ) -> BatchResult:
     """``dlx.batch`` on the tight kernel: one search of ``problem`` per forced set, all
-    in one kernel call (arguments and result as for ``dlx.search.batch``; with
+    in one kernel call (arguments and result as for ``dlx.kernels.links.search.batch``; with
     ``propagate="domination"``, the kernel's own item domination, see "batches" in
-    ``dlx/tight.py``, of the items with at most ``domination`` live options, default
+    ``dlx/kernels/tight/kernel.py``, of the items with at most ``domination`` live options, default
     ``DOMINATION_CAP``; 1: singles only). The forced options are taken at the root: the
     nodes are the search's below them."""
     if propagate is not None:

@@ -1,5 +1,6 @@
 """The memo's table and the counts in limbs, shared by the bitset and tight kernels
-(``dlx/bitset.py``, ``dlx/tight.py``; "Memo" in their essays): jitted helpers inlined
+(``dlx/kernels/bitset/kernel.py``, ``dlx/kernels/tight/kernel.py``; "Memo" in their
+essays): jitted helpers inlined
 into each kernel.
 
 The table is uint64[2 * buckets, width], a row per entry: the key's words, the nodes
@@ -22,7 +23,7 @@ from numba import njit
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
 
-_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernel.py)
+_u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 

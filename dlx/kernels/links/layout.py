@@ -2,7 +2,7 @@
 
 Pure numpy (no numba import): a problem is compiled to arrays here, forced options are
 checked and turned into nodes here, a search's working arrays are made here, and the
-digest that tells two problems apart is taken here. ``dlx/kernel.py`` explains what
+digest that tells two problems apart is taken here. ``dlx/kernels/links/kernel.py`` explains what
 the arrays mean (its essay) and imports its field numbers from this module.
 
 Glossary
@@ -22,12 +22,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx import codes
+from dlx.driver import codes
 from dlx.errors import ProblemError
 
 # The field numbers below are compiled into the kernel as constants: numba's cache
 # does not notice an edit here, so after changing one, clear the cache (``__pycache__``)
-# or touch ``dlx/kernel.py``.
+# or touch ``dlx/kernels/links/kernel.py``.
 
 # node[field, x] and item[field, i]
 TOP, ULINK, DLINK, COLOR = 0, 1, 2, 3
@@ -71,7 +71,7 @@ KEY_BITS = 64  # items per word of a memo key
 
 def __getattr__(name: str):
     """The kernels' return codes and step names, read here by callers of an earlier
-    version: they live in ``dlx.codes``."""
+    version: they live in ``dlx.driver.codes``."""
     if name.isupper() and hasattr(codes, name):
         return getattr(codes, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -79,7 +79,7 @@ def __getattr__(name: str):
 
 @dataclass(frozen=True)
 class Arrays:
-    """A problem compiled for the kernel (see ``dlx/kernel.py`` for the layout).
+    """A problem compiled for the kernel (see ``dlx/kernels/links/kernel.py`` for the layout).
 
     ``node``: int32[NODE_FIELDS, n_nodes]; ``item``: int32[ITEM_FIELDS, n_items + 1];
     ``second``: the first secondary item; ``option_of_node``: int32[n_nodes], the option
@@ -122,7 +122,7 @@ class Arrays:
 
 
 def compile_options(lo, hi, n_secondary: int, item_code, colour, option_start) -> Arrays:
-    """Lay a problem out as in Knuth's DLX3 (see the essay in ``dlx/kernel.py``).
+    """Lay a problem out as in Knuth's DLX3 (see the essay in ``dlx/kernels/links/kernel.py``).
 
     ``lo``, ``hi``: the bounds of the primary items; ``item_code``: the items of every
     option, flat (``p`` for primary item p, ``~s`` for secondary item s), with their
@@ -332,7 +332,8 @@ class SearchState(NamedTuple):
     ``work``: int64[5 (n_items + 1)], five rows of ``n_items + 1`` end to end (None
     when the rule is off: numba then compiles the search without it): the rule's stack
     of items to check (entries from 1; 0 holds the stamp counter), its length and a
-    flag per item, the stamps of ``dlx.kernel._common_items``, the singles stack (its length at 0)
+    flag per item, the stamps of ``dlx.kernels.links.kernel._common_items``, the singles
+    stack (its length at 0)
     and a flag per item;
     ``second``, ``has_bounds``: as in ``Arrays``.
     """
@@ -351,7 +352,7 @@ class SearchState(NamedTuple):
 
 
 class LoopState(NamedTuple):
-    """One search's loop-item arrays (see "Loop items" in ``dlx/kernel.py``):
+    """One search's loop-item arrays (see "Loop items" in ``dlx/kernels/links/kernel.py``):
     ``edge``: int32[n_items + 1, LOOP_EDGE_FIELDS]; ``vertex``: int32[n_vertices + 1,
     LOOP_VERTEX_FIELDS]; ``incident``: int32[2 * loop items]; ``total``:
     int32[LOOP_TOTAL_FIELDS]; ``trail``: int32[n_options + n_items + 1], the hidden

@@ -21,9 +21,9 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None
 
-from dlx import layout
+from dlx.kernels.links import layout
+from dlx.parallel.split import Split, Task
 from dlx.problem import Problem
-from dlx.split import Split, Task
 
 CHECKPOINT_FORMAT = "dlx-checkpoint"
 CHECKPOINT_VERSION = 2  # 2: every line carries its "check"

@@ -1,7 +1,8 @@
 """The dancing-links kernel's search class, and the ways to consume a search.
 
-``Search`` is the ``dlx.driver.Driver`` of ``dlx/kernel.py``: each search works on
-its own copy of the problem's arrays (``dlx.layout``). ``count_search`` and
+``Search`` is the ``dlx.driver.driver.Driver`` of ``dlx/kernels/links/kernel.py``: each
+search works on
+its own copy of the problem's arrays (``dlx.kernels.links.layout``). ``count_search`` and
 ``SolutionStream`` run any kernel's search to its end or a limit, with the progress
 bar (``Progress``) and Ctrl-C; ``batch`` runs many small searches in one kernel call.
 The kernel (and numba) is imported at the first search, not with this module.
@@ -19,10 +20,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dlx import compiling, layout
-from dlx.codes import LEAF, PAUSED, SOLUTION
-from dlx.driver import Driver, Stats, forced_nodes, tiny_problem
+from dlx import compiling
+from dlx.driver.codes import LEAF, PAUSED, SOLUTION
+from dlx.driver.driver import Driver, Stats, forced_nodes, tiny_problem
 from dlx.errors import ProblemError
+from dlx.kernels.links import layout
 from dlx.problem import Problem
 from dlx.stopping import Interrupted
 
@@ -61,7 +63,7 @@ class Count(int):
         self.stopped_by = stopped_by
         self.resumed = resumed  # tasks a checkpoint held
         self.tasks = tasks  # tasks of a parallel count
-        # a parallel count's ``dlx.parallel.ParallelRun`` (its split and each task's
+        # a parallel count's ``dlx.parallel.run.ParallelRun`` (its split and each task's
         # result, for benchmarks); not pickled with the count
         self.details = details
         return self
@@ -174,7 +176,7 @@ class Progress:
 
 class Memo:
     """A table of subtree counts for full counts of one problem (see "Memo" in
-    ``dlx/kernel.py``); the searches of one problem's subproblems may share it.
+    ``dlx/kernels/links/kernel.py``); the searches of one problem's subproblems may share it.
 
     Only for problems without colours, multiplicities or loop items, whose residual
     problem is a function of the items covered: ``Memo.of(problem)`` is None otherwise.
@@ -218,11 +220,11 @@ NO_LIMIT = 1 << 62  # max_solutions of a kernel call without a solution limit
 
 class Search(Driver):
     """One search of a problem by the dancing-links kernel, resumable; ``solutions``
-    and ``count`` are built on it (parameters: see ``dlx.driver.Driver``; ``memo``: a
+    and ``count`` are built on it (parameters: see ``dlx.driver.driver.Driver``; ``memo``: a
     ``Memo`` of this problem)."""
 
     kind = "search"
-    kernel_module = "dlx.kernel"
+    kernel_module = "dlx.kernels.links.kernel"
     prefix_dtype = np.int32
 
     # -- the hooks of ``Driver`` ----------------------------------------------------------
@@ -319,7 +321,7 @@ class Search(Driver):
 
     @property
     def node(self) -> np.ndarray:
-        """The search's node links (``dlx.layout``), as the kernel left them."""
+        """The search's node links (``dlx.kernels.links.layout``), as the kernel left them."""
         return self.state.node
 
     @property

@@ -2,7 +2,7 @@
 
 Every ``@njit(cache=True)`` function of this kernel lives in this file: numba's cache
 only notices edits to the file a function is defined in. The arrays are built by
-``dlx/layout.py`` (numpy only), which also owns the field numbers used here.
+``dlx/kernels/links/layout.py`` (numpy only), which also owns the field numbers used here.
 
 Data structures
 ---------------
@@ -42,7 +42,7 @@ The search is iterative: ``level`` and the rows of ``level_data`` (one row a lev
 ``CHOICE``, ``BEST``, ``FIRST_TWEAK``, ``BRANCH_INDEX``, ``BRANCH_DEGREE``, and the
 memo's two columns) hold everything, with ``progress`` (level, step and the counters),
 so a call can stop after a budget of nodes and a later call resumes where it stopped.
-These arrays travel together as one ``SearchState`` (``dlx.layout``), the loop items'
+These arrays travel together as one ``SearchState`` (``dlx.kernels.links.layout``), the loop items'
 as one ``LoopState`` (or None). The step names follow Knuth, one function each:
 FORWARD is "enter level" (M2, ``_enter_level``; M3, ``_choose``; M4, ``_prepare``),
 ADVANCE "try x_l" (M5-M6, ``_try_option``), BACKUP "restore i" (M8,
@@ -62,7 +62,7 @@ each under its own heading below.
 import numpy as np
 from numba import njit
 
-from dlx.codes import (  # noqa: F401 (the codes are the kernel's too)
+from dlx.driver.codes import (  # noqa: F401 (the codes are the kernel's too)
     ADVANCE,
     BACKDOWN,
     BACKUP,
@@ -75,7 +75,7 @@ from dlx.codes import (  # noqa: F401 (the codes are the kernel's too)
     PAUSED,
     SOLUTION,
 )
-from dlx.layout import (
+from dlx.kernels.links.layout import (
     BEST,
     BOUND,
     BRANCH_DEGREE,
@@ -285,7 +285,7 @@ def _unhide_option(node, rr):
 # claiming), and what a single (an item with one option left) eliminates, before a branch.
 #
 # It runs after each commit past the forced options (``_dominate``), until nothing
-# changes, on a work stack (``st.work``, see ``dlx.layout``) of items to check, filled
+# changes, on a work stack (``st.work``, see ``dlx.kernels.links.layout``) of items to check, filled
 # without a second pass over the lists: ``_hide_option`` notes each primary item whose
 # list it leaves at most ``DOMINATION_LENGTH`` long (``cap``; -1 where nothing is to be
 # noted: the cover of M4, tweaks, probes, the rule off), so the commit notes the items it
@@ -860,7 +860,8 @@ def _choose_item(node, item, has_bounds, least):
 # add in ``st.extra``, an unsigned number of K 64-bit limbs (least significant first),
 # ``st.level_count[l]`` being its value on entry to level ``l``. The memo stores K
 # limbs too. An addition that carries out of the top limb stops the search with
-# OVERFLOW; the caller then starts it again with 2K limbs (``dlx.driver.Driver.run``), so every
+# OVERFLOW; the caller then starts it again with 2K limbs
+# (``dlx.driver.driver.Driver.run``), so every
 # count is exact, and the total is ``progress[SOLUTIONS] + extra`` as a Python int.
 #
 # Every stored count is that of a whole subtree, so the table stays exact whatever the
@@ -1124,7 +1125,7 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
 
     Parameters
     ----------
-    st : SearchState (``dlx.layout``)
+    st : SearchState (``dlx.kernels.links.layout``)
         Links (changed in place, restored when done), a row per level, and
         ``progress``: ``0, FORWARD, 0, 0, 0`` to start, then as the last call left
         it (``nodes`` counts the levels entered, not the children found dead).

@@ -1,6 +1,6 @@
 """Compile a ``dlx.Problem`` into the bitset kernel's arrays (numpy only, no numba).
 
-Glossary (see the essay in ``dlx/bitset.py`` for how the kernel uses them)
+Glossary (see the essay in ``dlx/kernels/bitset/kernel.py`` for how the kernel uses them)
 --------------------------------------------------------------------------
 bit
     An item kept as one bit of a mask of ``words`` uint64 words: every primary item
@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx.codes import ADVANCE, BACKDOWN, FORWARD, OVERFLOW  # noqa: F401 (earlier callers read OVERFLOW here)
+from dlx.driver.codes import ADVANCE, BACKDOWN, FORWARD, OVERFLOW  # noqa: F401 (earlier callers read OVERFLOW here)
 from dlx.errors import ProblemError
 from dlx.problem import Entries, Problem
 
@@ -63,7 +63,8 @@ HASH_SEED = 20261124  # the memo's random words: the same on every run and machi
 
 
 # What the kernel takes: the arrays of a problem (``BitLayout``) and those of one
-# search (``dlx.bitsearch``), one argument each (see ``dlx/bitset.py`` for both).
+# search (``dlx.kernels.bitset.search``), one argument each (see
+# ``dlx/kernels/bitset/kernel.py`` for both).
 Tables = namedtuple(
     "Tables",
     "words n_cells mask test_mask list_start group_start slot_group bit_slots "
@@ -529,7 +530,7 @@ def _option_hash(entry_row, entry_bit, entry_counter, n_options) -> np.ndarray:
     """Each option's share of a memo key's hash: a key hashes to the sum (mod 2**64) of a
     fixed random word per bit covered and per use of each counter, so a child's hash is
     its parent's plus the option's, known before the child is made (see "Memo" in
-    ``dlx/bitset.py``)."""
+    ``dlx/kernels/bitset/kernel.py``)."""
     rng = np.random.default_rng(HASH_SEED)
     n_bits = int(entry_bit.max(initial=-1)) + 1
     n_counters = int(entry_counter.max(initial=-1)) + 1

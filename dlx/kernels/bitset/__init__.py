@@ -1,0 +1,1 @@
+"""The bitset kernel (engine ``"bitset"``): items as bits, for tilings."""
