@@ -22,18 +22,11 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.api import batch, count, first, is_unique, solutions
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
     from dlx.driver.driver import Stats
+    from dlx.driver.results import BatchResult, Count, Solution, SolutionStream, count_search
     from dlx.engines import CHOICES as ENGINE_CHOICES
     from dlx.errors import WorkerError
     from dlx.kernels.bitset.search import BitMemo, BitsetSearch
-    from dlx.kernels.links.search import (
-        BatchResult,
-        Count,
-        Memo,
-        Search,
-        Solution,
-        SolutionStream,
-        count_search,
-    )
+    from dlx.kernels.links.search import Memo, Search
     from dlx.kernels.tight.search import TightMemo, TightSearch
     from dlx.options import Parallel
     from dlx.parallel.checkpoint import CheckpointError
@@ -58,17 +51,10 @@ _HOME = {  # public name: (module, name there)
     "Problem": ("dlx.problem", "Problem"),
     "ProblemError": ("dlx.problem", "ProblemError"),
     **{
-        n: ("dlx.kernels.links.search", n)
-        for n in (
-            "BatchResult",
-            "Count",
-            "Memo",
-            "Search",
-            "Solution",
-            "SolutionStream",
-            "count_search",
-        )
+        n: ("dlx.driver.results", n)
+        for n in ("BatchResult", "Count", "Solution", "SolutionStream", "count_search")
     },
+    **{n: ("dlx.kernels.links.search", n) for n in ("Memo", "Search")},
     **{n: ("dlx.stopping", n) for n in ("Interrupted", "run_command")},
     **{n: ("dlx.kernels.tight.search", n) for n in ("TightMemo", "TightSearch")},
     **{

@@ -31,9 +31,9 @@ import warnings
 from dataclasses import replace
 
 from dlx import engines
-from dlx.driver.driver import forced_nodes, option_indices
+from dlx.driver.driver import option_indices
+from dlx.driver.results import Count, Solution, SolutionStream, count_search
 from dlx.kernels.links import search
-from dlx.kernels.links.search import Count, Solution, SolutionStream, count_search
 from dlx.kernels.tight import search as tightsearch
 from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
@@ -66,7 +66,7 @@ def _prepare(name: str, problem, forced, propagate, limit, node_limit, time_limi
     _check_call(name, problem, limit, node_limit, time_limit)
     indices = option_indices("forced", forced)
     if indices:  # (a problem with none never builds the dancing-links arrays here)
-        forced_nodes(problem, indices, [0, len(indices)])
+        problem.check_forced(indices)
     if propagate is not None:
         problem = problem.with_propagation(propagate)
     return problem

@@ -403,6 +403,77 @@ class Problem:
             n_secondary=len(self._secondary),
         )
 
+    def check_forced(self, options, start=None) -> None:
+        """Check sets of forced options: ProblemError for a set that cannot be forced.
+
+        Set ``k`` is ``options[start[k]:start[k + 1]]`` (one set, all of ``options``,
+        when ``start`` is None). Each option must exist and hold a primary item with
+        bounds 1:1, through which every kernel forces it. Within a set, no primary item
+        may be covered more than its upper bound, and a secondary item used twice must
+        have the same colour both times. The checks are vectorised; sets without a
+        repeated item (the usual case) cost no sort.
+
+        >>> p = Problem(primary=["a", "b"])
+        >>> for option in (["a"], ["a", "b"], ["b"]):
+        ...     _ = p.add_option(option)
+        >>> p.check_forced([0, 2])
+        >>> p.check_forced([0, 1])
+        Traceback (most recent call last):
+        ...
+        dlx.errors.ProblemError: forced options cover item 'a' more than 1 times
+        """
+        options = np.asarray(options, dtype=np.int64).ravel()
+        start = np.asarray([0, len(options)] if start is None else start, dtype=np.int64)
+        n_sets = len(start) - 1
+        if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
+            raise ProblemError("forced sets: start must rise from 0 to the number of options")
+        bad = (options < 0) | (options >= self.n_options)
+        if bad.any():
+            raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
+        entries = self.layout_of(Problem.entries)
+        forcible = self.layout_of(_forcible)[options]
+        if not forcible.all():
+            k = int(options[np.flatnonzero(~forcible)[0]])
+            raise ProblemError(
+                f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
+            )
+        # the entries of each forced option, and the (set, item) pair of each
+        entry_start = self.layout_of(_entry_start)
+        length = np.diff(entry_start)[options]
+        entry_set = np.repeat(np.repeat(np.arange(n_sets), np.diff(start)), length)
+        entry_option = np.repeat(options, length)
+        offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
+        entry = entry_start[entry_option] + offsets
+        stride = len(entries.lo) + entries.n_secondary + 1
+        key = entry_set * stride + entries.item[entry]  # at most once unless bounds
+        if _repeated_keys(key, max(n_sets, 1) * stride):
+            self._check_repeated_items(key, entry_option, entries.colour[entry], stride)
+
+    def _check_repeated_items(self, key, entry_option, colour, stride: int) -> None:
+        """Raise ProblemError for an item that forced options of one set repeat beyond
+        its bounds (primary) or with different colours (secondary); ``key``: set times
+        ``stride`` plus the item's number, one an entry."""
+        item_id = key % stride
+        n_primary = len(self._primary)
+        names = self._primary + self._secondary
+        order = np.argsort(key, kind="stable")
+        groups, group_start, group_count = np.unique(
+            key[order], return_index=True, return_counts=True
+        )
+        for g in np.flatnonzero(group_count > 1):
+            j = order[group_start[g]]
+            name = names[item_id[j] - 1]
+            members = order[group_start[g] : group_start[g] + group_count[g]]
+            if item_id[j] <= n_primary:  # compare its count with the upper bound
+                bound = self._hi[item_id[j] - 1]
+                if group_count[g] > bound:
+                    raise ProblemError(
+                        f"forced options cover item {name!r} more than {bound} times"
+                    )
+            elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
+                a, b = (int(entry_option[m]) for m in members[:2])
+                raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
+
     def _changed(self) -> None:
         """Forget what was compiled from the problem as it was."""
         self._arrays = None
@@ -430,3 +501,28 @@ class Problem:
                         f"option {k}: loop edge {self._secondary[~code]!r} needs a colour"
                     )
         return layout.with_loop_edges(arrays, self._loop)
+
+
+def _forcible(problem: Problem) -> np.ndarray:
+    """Whether each option holds a primary item with bounds 1:1 (kept by ``layout_of``)."""
+    entries = problem.entries()
+    n_primary = len(entries.lo)
+    index = np.where(entries.item <= n_primary, entries.item - 1, 0)
+    one = (entries.item <= n_primary) & (entries.lo[index] == 1) & (entries.hi[index] == 1)
+    return np.bincount(entries.option[one], minlength=problem.n_options) > 0
+
+
+def _entry_start(problem: Problem) -> np.ndarray:
+    """Where each option's entries start in ``Problem.entries`` (kept by ``layout_of``)."""
+    counts = np.bincount(problem.layout_of(Problem.entries).option, minlength=problem.n_options)
+    return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
+
+def _repeated_keys(key: np.ndarray, n_keys: int) -> bool:
+    """Whether ``key`` (ints in ``0..n_keys-1``) holds a value twice."""
+    if n_keys <= 8 * len(key) + (1 << 20):  # a mark per possible key: no sort
+        mark = np.zeros(n_keys, dtype=bool)
+        mark[key] = True
+        return int(np.count_nonzero(mark)) < len(key)
+    ordered = np.sort(key)
+    return bool(np.any(ordered[1:] == ordered[:-1]))

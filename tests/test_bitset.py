@@ -18,10 +18,10 @@ from shared import as_set, checked_solutions
 
 import dlx
 from dlx import engines
+from dlx.driver.codes import PAUSED
 from dlx.kernels.bitset import search as bitsearch
 from dlx.kernels.bitset.layout import fits, layout, suits, why_not
 from dlx.kernels.bitset.search import BitMemo, BitsetSearch
-from dlx.kernels.links.layout import PAUSED
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino as pm
 from tests.boards import dominoes

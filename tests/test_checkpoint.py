@@ -198,7 +198,7 @@ def test_a_resumed_bar_rates_only_this_runs_work(monkeypatch):
     import io
     import re
 
-    from dlx.kernels.links.search import Progress
+    from dlx.driver.results import Progress
 
     monkeypatch.setattr("sys.stderr", io.StringIO())
     bar = Progress(True, "count", initial=0.5)

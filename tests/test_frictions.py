@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import dlx
-from dlx.kernels.links.search import Progress
+from dlx.driver.results import Progress
 from dlx.verify import check
 from puzzles import polyomino as P
 from puzzles import sudoku

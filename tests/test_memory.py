@@ -1,6 +1,6 @@
 """What each kernel's tables take (``Driver.tables``): the parts add up to the arrays
 the search holds, the figure worked out before the arrays exist is theirs, a search
-past ``dlx.kernels.links.layout.MAX_BYTES`` is refused with that figure, and the memo grows no
+past ``dlx.kernels.links.tables.MAX_BYTES`` is refused with that figure, and the memo grows no
 further than the cap leaves."""
 
 from __future__ import annotations
@@ -12,18 +12,16 @@ import pytest
 
 import dlx
 from dlx.cli import main as dlx_main
+from dlx.driver import rows, tables
 from dlx.driver.driver import TableBytes, tiny_problem
-from dlx.kernels.bitset import search as bitsearch
-from dlx.kernels.bitset.search import (
+from dlx.driver.rows import (
     MEMO_BIG_BYTES,
     MEMO_BYTES,
     MEMO_FIRST_BYTES,
     MEMO_GROW_AFTER,
     MEMO_GROW_NODES,
-    BitMemo,
-    BitsetSearch,
 )
-from dlx.kernels.links import layout
+from dlx.kernels.bitset.search import BitMemo, BitsetSearch
 from dlx.kernels.links.search import Memo, Search
 from dlx.kernels.tight.search import TightMemo, TightSearch
 from dlx.verify import naive_solutions
@@ -95,16 +93,16 @@ def test_past_the_cap_a_search_is_refused_with_its_figure(kernel, memo, monkeypa
     then take: one byte under it refuses, the figure itself does not."""
     problem = dominoes(4, 5)
     need = sum(kernel(problem).tables()[:2])
-    monkeypatch.setattr(layout, "MAX_BYTES", need)
+    monkeypatch.setattr(tables, "MAX_BYTES", need)
     assert kernel(problem).table_bytes() == need
-    monkeypatch.setattr(layout, "MAX_BYTES", need - 1)
-    figure = layout.size(need).replace(".", r"\.")
+    monkeypatch.setattr(tables, "MAX_BYTES", need - 1)
+    figure = tables.size(need).replace(".", r"\.")
     with pytest.raises(dlx.ProblemError, match=rf"would need {figure} for this problem's tables"):
         kernel(problem)
 
 
 def test_the_refusal_is_one_line_from_count(monkeypatch):
-    monkeypatch.setattr(layout, "MAX_BYTES", 100)
+    monkeypatch.setattr(tables, "MAX_BYTES", 100)
     with pytest.raises(dlx.ProblemError) as error:
         dlx.count(dominoes(4, 5), engine="dlx")
     assert "\n" not in str(error.value) and "(at most 100 B)" in str(error.value)
@@ -119,16 +117,16 @@ def test_the_memo_grows_no_further_than_the_cap(kernel, memo, monkeypatch):
     expected = len(naive_solutions(problem))
     need = sum(kernel(problem).tables()[:2])
     first = memo.of(problem).table_bytes
-    monkeypatch.setattr(layout, "MAX_BYTES", need + first + first // 2)
+    monkeypatch.setattr(tables, "MAX_BYTES", need + first + first // 2)
     search = kernel(problem, memo=memo.of(problem))
     parts = search.tables()
-    assert parts.memo == first and parts.layout + parts.search + parts.memo_max <= layout.MAX_BYTES
+    assert parts.memo == first and parts.layout + parts.search + parts.memo_max <= tables.MAX_BYTES
     if hasattr(search.memo, "used_for"):
         search.memo.used_for(MEMO_GROW_AFTER)  # time to grow: it may not
-        assert search.table_bytes() <= layout.MAX_BYTES
+        assert search.table_bytes() <= tables.MAX_BYTES
     search.run()
     assert search.solutions == expected
-    monkeypatch.setattr(layout, "MAX_BYTES", need + first - 1)
+    monkeypatch.setattr(tables, "MAX_BYTES", need + first - 1)
     search = kernel(problem, memo=memo.of(problem))
     assert search.memo is None and search.tables().memo == 0
     search.run()
@@ -186,9 +184,9 @@ def test_small_tables_come_from_the_heap_and_large_ones_from_their_own_mapping()
             array = getattr(array, "base", getattr(array, "obj", None))  # or a memoryview
         return array is not None
 
-    small = bitsearch._anonymous((bitsearch.HUGE_PAGE // 64, 4))
-    large = bitsearch._anonymous((bitsearch.HUGE_PAGE // 32, 4))
-    assert small.nbytes < bitsearch.HUGE_PAGE <= large.nbytes
+    small = rows._anonymous((rows.HUGE_PAGE // 64, 4))
+    large = rows._anonymous((rows.HUGE_PAGE // 32, 4))
+    assert small.nbytes < rows.HUGE_PAGE <= large.nbytes
     assert not mapped(small) and mapped(large) == hasattr(mmap, "MAP_ANONYMOUS")
     assert not small.any() and not large.any()
 

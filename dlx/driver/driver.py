@@ -23,8 +23,8 @@ Hooks
 -----
 A kernel's search class subclasses ``Driver`` and fills in these (see
 ``dlx.kernels.links.search.Search``, ``dlx.kernels.bitset.search.BitsetSearch`` and
-``dlx.kernels.tight.search.TightSearch``; a kernel whose state and layout read as the bitset
-kernel's subclasses ``dlx.kernels.bitset.search.LayoutSearch``, which fills in ``level``,
+``dlx.kernels.tight.search.TightSearch``; a kernel whose state reads as the bit-parallel
+kernels' subclasses ``dlx.driver.rows.RowSearch``, which fills in ``level``,
 ``solutions``, ``limbs``, ``_branches``, ``current_options`` and ``_memo_fits``; a
 kernel that shares another one's layout and arrays subclasses that kernel's class and
 sets only ``kind`` and ``kernel_module``):
@@ -58,8 +58,8 @@ sets only ``kind`` and ``kernel_module``):
     Bytes of the layout's arrays, of one search's arrays with counts in ``limbs``
     words (worked out from the layout, before they exist), and of the search's arrays
     as they are. The driver refuses a search whose layout and arrays pass
-    ``dlx.kernels.links.layout.MAX_BYTES`` before making them
-    (``dlx.kernels.links.layout.check_bytes``), and keeps
+    ``dlx.driver.tables.MAX_BYTES`` before making them
+    (``dlx.driver.tables.check_bytes``), and keeps
     the memo within what is left (``tables``).
 ``_variant()`` (optional)
     The kernel's specialisation for this problem (e.g. loop items), warmed up apart.
@@ -71,14 +71,11 @@ it, and ``cut(budget)``, the budget of the next call cut to its liking. On
 ``OVERFLOW`` the driver calls ``_new_state(2 * self.limbs)`` and goes on (the memo
 widens itself, or the hook makes a wider one).
 
-Porting a search class written before the driver (in ``BitsetSearch``'s old shape):
-keep in ``__init__`` only the kernel's own keywords and pass the rest to
-``super().__init__``; move the layout and forced-option code into ``_prepare``; keep
-``_new_state``; put the kernel call (and the choice of memo table) in ``_call``;
-delete ``run``, ``fraction``, ``path``, ``path_weight``, ``stats``, the budget, limit
-and clock fields and the warm-up call; register the warm-up
-(``compiling.register(TheClass.warm_up)``), give the kernel's usual first compile
-time in ``dlx.compiling.USUAL`` and add the class's row to ``dlx.engines.ENGINES``.
+A new kernel's search class takes in ``__init__`` only the kernel's own keywords and
+passes the rest to ``super().__init__``; lays the problem out and checks the forced
+options in ``_prepare``; calls the kernel in ``_call``; registers its warm-up
+(``compiling.register(TheClass.warm_up)``), and its kernel has its usual first compile
+time in ``dlx.compiling.USUAL`` and its row in ``dlx.engines.ENGINES``.
 """
 
 from __future__ import annotations
@@ -90,9 +87,9 @@ from typing import NamedTuple
 import numpy as np
 
 from dlx import compiling
+from dlx.driver import tables
 from dlx.driver.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
 from dlx.errors import ProblemError
-from dlx.kernels.links import layout
 from dlx.problem import Problem
 from dlx.stopping import stop_if_swallowed
 
@@ -125,7 +122,7 @@ class Stats:
 
 class TableBytes(NamedTuple):
     """The bytes one search holds: the layout's arrays, the search's own, the memo's
-    table now and what it may grow to (``dlx.kernels.links.layout.MAX_BYTES`` in all, at most)."""
+    table now and what it may grow to (``dlx.driver.tables.MAX_BYTES`` in all, at most)."""
 
     layout: int
     search: int
@@ -171,23 +168,6 @@ def option_indices(argument: str, options) -> list[int]:
             )
         indices.append(int(k))
     return indices
-
-
-def forced_nodes(problem: Problem, options, start) -> np.ndarray:
-    """Check sets of forced options (``dlx.kernels.links.layout.forced_nodes``: ProblemError for
-    one that cannot be forced); one dancing-links node of each."""
-    return layout.forced_nodes(
-        problem.arrays(),
-        options,
-        start,
-        lambda: problem.primary + problem.secondary,
-        problem.layout_of(_anchors),
-    )
-
-
-def _anchors(problem: Problem) -> np.ndarray:
-    """``dlx.kernels.links.layout.anchor_nodes`` of the problem's arrays (kept by ``layout_of``)."""
-    return layout.anchor_nodes(problem.arrays())
 
 
 def tiny_problem(loop: bool) -> Problem:
@@ -325,15 +305,15 @@ class Driver:
     # -- the bytes it holds ---------------------------------------------------------------
 
     def _fit_tables(self) -> None:
-        """Refuse a search whose layout and arrays would pass ``dlx.kernels.links.layout.MAX_BYTES``
+        """Refuse a search whose layout and arrays would pass ``dlx.driver.tables.MAX_BYTES``
         (before making the arrays); keep the memo's growth within what is left, and
         drop a memo that does not fit at all."""
         need = self._layout_bytes() + self._search_bytes(1)
-        layout.check_bytes(
+        tables.check_bytes(
             self.kind, need, "split the problem into smaller ones (or try another engine)"
         )
         if self.memo is not None:
-            room = layout.MAX_BYTES - need
+            room = tables.MAX_BYTES - need
             if self.memo.table_bytes > room:
                 self.memo = None
             else:

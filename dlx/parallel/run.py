@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass, field, replace
 
 from dlx import compiling
+from dlx.driver.driver import Stats
+from dlx.driver.results import Count, GeneratorStream, Progress, Solution
 from dlx.engines import DEFAULT, ENGINES, Choice, select
-from dlx.kernels.links.search import Count, GeneratorStream, Progress, Solution, Stats
 from dlx.options import Parallel
 from dlx.parallel.checkpoint import Checkpoint, CheckpointError, problem_digest, recorded_problem
 from dlx.parallel.split import Split, split

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.driver.driver import tree_fraction
+from dlx.driver.results import Solution
 from dlx.errors import ProblemError
-from dlx.kernels.links.search import Solution
 from dlx.problem import Problem
 from dlx.solution_graph import layout as gl
 from dlx.verify import InvalidSolution, check

@@ -32,7 +32,9 @@ import numpy as np
 
 from dlx.driver.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.errors import ProblemError
-from dlx.kernels.bitset.layout import _adjacency, _pieces, _sweep
+from dlx.kernels.cells import adjacency as _adjacency
+from dlx.kernels.cells import pieces_of as _pieces
+from dlx.kernels.cells import sweep as _sweep
 from dlx.problem import Problem
 
 FULL = 6  # the node or edge arrays are full: grow them and call again

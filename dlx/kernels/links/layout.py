@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx.driver import codes
 from dlx.errors import ProblemError
 
 # The field numbers below are compiled into the kernel as constants: numba's cache
@@ -62,19 +61,10 @@ EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = range(5)
 MAX_NODES = 1 << 31  # int32 links
 MAX_BOUND = 1 << 30  # an item's upper bound, a loop vertex number: below this
 
-MAX_BYTES = 2 << 30  # one search's tables (layout, search arrays, memo), at most
 MEMO_BYTES = 1 << 23  # the memo table, at most (see README for the table sizes measured)
 MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
 MEMO_MIN_SLOTS = 16
 KEY_BITS = 64  # items per word of a memo key
-
-
-def __getattr__(name: str):
-    """The kernels' return codes and step names, read here by callers of an earlier
-    version: they live in ``dlx.driver.codes``."""
-    if name.isupper() and hasattr(codes, name):
-        return getattr(codes, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -240,81 +230,6 @@ def anchor_nodes(arrays: Arrays) -> np.ndarray:
     return np.where(anchor < spacer, anchor, -1)
 
 
-def _repeated_keys(key: np.ndarray, n_keys: int) -> bool:
-    """Whether ``key`` (ints in ``0..n_keys-1``) holds a value twice."""
-    if n_keys <= 8 * len(key) + (1 << 20):  # a mark per possible key: no sort
-        mark = np.zeros(n_keys, dtype=bool)
-        mark[key] = True
-        return int(np.count_nonzero(mark)) < len(key)
-    ordered = np.sort(key)
-    return bool(np.any(ordered[1:] == ordered[:-1]))
-
-
-def forced_nodes(arrays: Arrays, options, start, item_names, anchor=None) -> np.ndarray:
-    """Check sets of forced options; return one exact-cover node of each option.
-
-    Set ``k`` is ``options[start[k]:start[k + 1]]``. Within a set, no primary item may
-    be covered more than its upper bound, and a secondary item used twice must have
-    the same colour both times. Each option must have a primary item with bounds 1:1:
-    the kernel forces the option through that item. All checks are vectorised; sets
-    without a repeated item (the usual case) cost no sort. ``item_names()``: the items'
-    names (primary, then secondary), asked for only to name an item in an error.
-    ``anchor``: ``anchor_nodes(arrays)``, when the caller keeps it.
-    """
-    options = np.asarray(options, dtype=np.int64).ravel()
-    start = np.asarray(start, dtype=np.int64)
-    n_sets = len(start) - 1
-    if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
-        raise ProblemError("forced sets: start must rise from 0 to the number of options")
-    bad = (options < 0) | (options >= arrays.n_options)
-    if bad.any():
-        raise ProblemError(f"forced option {int(options[bad][0])} does not exist")
-    anchor = (anchor_nodes(arrays) if anchor is None else anchor)[options]
-    if np.any(anchor < 0):
-        k = int(options[np.flatnonzero(anchor < 0)[0]])
-        raise ProblemError(
-            f"forced option {k} has no primary item with bounds 1:1 (cannot force it)"
-        )
-    first = arrays.first_node[options].astype(np.int64)
-    length = arrays.option_length(options)
-    option_set = np.repeat(np.arange(n_sets), np.diff(start))
-    # the item of each node of each forced option: a row per option, -1 past its end
-    column = np.arange(int(length.max()) if len(options) else 0)
-    inside = column < length[:, None]
-    item_id = arrays.node[TOP, np.where(inside, first[:, None] + column, 0)]
-    stride = arrays.item.shape[1] + 1
-    key = option_set[:, None] * stride + item_id  # (set, item): at most once unless bounds
-    if _repeated_keys(key.ravel() if inside.all() else key[inside], max(n_sets, 1) * stride):
-        _check_repeated_items(arrays, item_names(), options, option_set, length)
-    return anchor.astype(np.int32)
-
-
-def _check_repeated_items(arrays: Arrays, names, options, option_set, length) -> None:
-    """Raise ProblemError for an item that forced options of one set repeat beyond its
-    bounds (primary) or with different colours (secondary)."""
-    entry_set = np.repeat(option_set, length)
-    entry_option = np.repeat(options, length)
-    offsets = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)
-    entry_node = arrays.first_node[entry_option].astype(np.int64) + offsets
-    item_id = arrays.node[TOP, entry_node].astype(np.int64)
-    key = entry_set * (arrays.item.shape[1] + 1) + item_id
-    colour = arrays.node[COLOR, entry_node]
-    primary = item_id < arrays.second
-    bound = arrays.item[BOUND, np.where(primary, item_id, 0)]
-    order = np.argsort(key, kind="stable")
-    groups, group_start, group_count = np.unique(key[order], return_index=True, return_counts=True)
-    for g in np.flatnonzero(group_count > 1):
-        j = order[group_start[g]]
-        name = names[item_id[j] - 1]
-        members = order[group_start[g] : group_start[g] + group_count[g]]
-        if primary[j]:  # compare its count with the upper bound
-            if group_count[g] > bound[j]:
-                raise ProblemError(f"forced options cover item {name!r} more than {bound[j]} times")
-        elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
-            a, b = (int(entry_option[m]) for m in members[:2])
-            raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")
-
-
 # -- one search's arrays --------------------------------------------------------------
 
 
@@ -423,31 +338,6 @@ def state_bytes(
         nbytes += arrays.loop_edge.nbytes + 4 * (loop * LOOP_VERTEX_FIELDS + LOOP_TOTAL_FIELDS)
         nbytes += 4 * (arrays.n_options + items)
     return nbytes
-
-
-def array_bytes(obj) -> int:
-    """Bytes of the numpy arrays among the fields of ``obj`` (a dataclass or named
-    tuple; an array held by two fields counts once; other fields count nothing)."""
-    fields = obj._asdict().values() if hasattr(obj, "_asdict") else vars(obj).values()
-    return sum({id(v): v.nbytes for v in fields if isinstance(v, np.ndarray)}.values())
-
-
-def check_bytes(kernel: str, need: int, advice: str) -> None:
-    """ProblemError if a search's tables, ``need`` bytes, pass ``MAX_BYTES`` (the one
-    cap of every kernel), saying what to do (``advice``)."""
-    if need > MAX_BYTES:
-        raise ProblemError(
-            f"the {kernel} kernel would need {size(need)} for this problem's tables "
-            f"(at most {size(MAX_BYTES)}): {advice}"
-        )
-
-
-def size(nbytes: int) -> str:
-    """``nbytes`` in the largest binary unit it has one of (``1.5 GiB``, ``200 B``)."""
-    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if nbytes >= 1 << shift:
-            return f"{nbytes / (1 << shift):.1f} {unit}"
-    return f"{nbytes} B"
 
 
 def limbs_value(limbs: np.ndarray) -> int:

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx.driver.tables import array_bytes, check_bytes
 from dlx.errors import ProblemError
-from dlx.kernels.links.layout import array_bytes, check_bytes
 from dlx.problem import Problem
 
 CONFLICT_BYTES = 8 << 20  # dense conflict masks up to this size; past it, groups alone
@@ -175,7 +175,7 @@ def layout(problem: Problem) -> TightLayout:
     kept by ``Problem.layout_of``).
 
     A ``ProblemError`` says why a problem does not fit, or what its tables would need
-    past ``dlx.kernels.links.layout.MAX_BYTES``.
+    past ``dlx.driver.tables.MAX_BYTES``.
     """
     return problem.layout_of(_build)
 

@@ -20,10 +20,10 @@ from collections import namedtuple
 import numpy as np
 
 from dlx import compiling
-from dlx.driver.driver import forced_nodes, tiny_problem
+from dlx.driver.driver import tiny_problem
+from dlx.driver.results import BatchResult, flat_sets
+from dlx.driver.rows import RowMemo, RowSearch
 from dlx.errors import ProblemError
-from dlx.kernels.bitset.search import BitMemo, LayoutSearch
-from dlx.kernels.links.search import BatchResult, flat_sets
 from dlx.kernels.tight.layout import (
     State,
     TightLayout,
@@ -42,22 +42,22 @@ MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
 MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
 
 
-class TightMemo(BitMemo):
+class TightMemo(RowMemo):
     """A table of subtree counts for full counts of one problem (see "Memo" in
-    ``dlx/kernels/tight/kernel.py``), laid out as ``dlx.kernels.bitset.search.BitMemo``'s;
-    the searches of one
-    problem's subproblems may share it. ``paid``: it has paid its way in one search's
-    trial (``TightSearch._judge_memo``), and later searches keep it without one."""
+    ``dlx/kernels/tight/kernel.py``), laid out as ``dlx.driver.rows.RowMemo``'s; the
+    searches of one problem's subproblems may share it. ``paid``: it has paid its way in
+    one search's trial (``TightSearch._judge_memo``), and later searches keep it without
+    one."""
 
     paid = False
 
     @staticmethod
     def schedule() -> list[tuple[float, float, int]]:
-        """``BitMemo.schedule``, its first growth to ``MEMO_TRIAL_BYTES`` only, and on to
+        """``RowMemo.schedule``, its first growth to ``MEMO_TRIAL_BYTES`` only, and on to
         its size at ``MEMO_KEPT_NODES``: the trial runs on a table that the caches hold (most
         memos here fail it, and the lookups in a 16 MiB table cost them more), and a
         memo that passes it grows after it."""
-        (seconds, nodes, size), *later = BitMemo.schedule()
+        (seconds, nodes, size), *later = RowMemo.schedule()
         return [(seconds, nodes, MEMO_TRIAL_BYTES), (seconds, MEMO_KEPT_NODES, size), *later]
 
     @classmethod
@@ -66,7 +66,7 @@ class TightMemo(BitMemo):
         return cls(layout(problem), nbytes)
 
 
-class TightSearch(LayoutSearch):
+class TightSearch(RowSearch):
     """One search of a problem by the tight kernel, resumable (see ``dlx.driver.driver.Driver``).
 
     Parameters
@@ -264,9 +264,9 @@ def batch(
     options, start = flat_sets(forced_sets, start)
     n_sets = len(start) - 1
     if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
-        forced_nodes(problem, options, start)  # (its error says what is wrong)
+        problem.check_forced(options, start)  # (its error says what is wrong)
     if len(options) and (options.min() < 0 or options.max() >= problem.n_options):
-        forced_nodes(problem, options, start)
+        problem.check_forced(options, start)
     depth = lay.n_primary if depth is None else max(int(depth), 1)
     out = BatchOut(
         counts=np.zeros(n_sets, np.int64),
@@ -284,7 +284,7 @@ def batch(
     if np.any(out.counts < 0):  # a set whose options clash: say how, as dlx.batch does
         k = int(np.flatnonzero(out.counts < 0)[0])
         clash = options[start[k] : start[k + 1]]
-        forced_nodes(problem, clash, [0, len(clash)])
+        problem.check_forced(clash)
         raise ProblemError(f"forced options {clash.tolist()} clash")
     if np.any(out.first[:, -1] >= 0):
         raise ProblemError(f"depth {depth} is too small for a first solution")
