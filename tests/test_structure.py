@@ -117,6 +117,118 @@ def test_each_kernel_calls_jitted_code_of_its_own_file_or_the_shared_memo():
     assert not faults, "\n".join(faults)
 
 
+# -- the floors: each line may use those below it, never above --------------------------
+
+KERNELS = "dlx.kernels."
+ABOVE_THE_KERNELS = ("dlx.api", "dlx.cli", "dlx.engines", "dlx.parallel", "dlx.solution_graph")
+# what a kernel's folder may import besides its own modules: the floors below it and
+# the small leaves
+BELOW_A_KERNEL = {
+    "dlx.compiling",
+    "dlx.errors",
+    "dlx.kernels.cells",
+    "dlx.kernels.shared",
+    "dlx.problem",
+    "dlx.stopping",
+}
+# ``Problem.arrays()`` (public: the puzzles warm it up) builds the dancing-links layout
+PROBLEM_USES = {"dlx.kernels.links", "dlx.kernels.links.layout"}
+
+
+def reaches(name: str, prefixes) -> bool:
+    """Whether module ``name`` is one of ``prefixes`` or inside one of them."""
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def test_the_driver_floor_imports_no_kernel_and_nothing_above():
+    modules = dlx_modules()
+    found = [
+        f"{name} imports {other}"
+        for name, path in modules.items()
+        if reaches(name, ["dlx.driver"])
+        for other in sorted(imports_of(path, modules))
+        if other.startswith(KERNELS) or reaches(other, ABOVE_THE_KERNELS)
+    ]
+    assert not found, found
+
+
+def test_problem_imports_no_kernel_but_the_links_layout_of_its_arrays():
+    modules = dlx_modules()
+    found = imports_of(modules["dlx.problem"], modules)
+    assert {m for m in found if m.startswith(KERNELS)} <= PROBLEM_USES
+    assert not any(reaches(m, ABOVE_THE_KERNELS) or reaches(m, ["dlx.driver"]) for m in found)
+
+
+def test_a_kernel_folder_imports_only_itself_the_driver_problem_and_the_shared_modules():
+    modules = dlx_modules()
+    found = []
+    for name, path in modules.items():
+        parts = name.split(".")
+        if len(parts) < 3 or not name.startswith(KERNELS) or name.endswith((".shared", ".cells")):
+            continue
+        folder = ".".join(parts[:3])
+        for other in sorted(imports_of(path, modules) - {"dlx", "dlx.kernels"}):
+            if not (reaches(other, [folder, "dlx.driver"]) or other in BELOW_A_KERNEL):
+                found.append(f"{name} imports {other}")
+    assert not found, found
+
+
+MAX_MODULE_LINES = 600
+# one jitted file a kernel: numba's cache keys a function on its own file only, so a
+# kernel and the helpers it calls stay together (see the test above); the puzzles'
+# two are their adapters' own, to split with them
+LONG_MODULES = {
+    "dlx/kernels/links/kernel.py",
+    "dlx/kernels/tight/kernel.py",
+    "dlx/kernels/bitset/kernel.py",
+    "puzzles/polyform/tiling.py",
+    "puzzles/sudoku.py",
+}
+
+
+def test_no_module_is_longer_than_the_rule():
+    long = {
+        str(path.relative_to(ROOT))
+        for folder in ("dlx", "puzzles")
+        for path in (ROOT / folder).rglob("*.py")
+        if len(path.read_text().splitlines()) > MAX_MODULE_LINES
+    }
+    assert long <= LONG_MODULES, sorted(long - LONG_MODULES)
+
+
+# a comment that narrates how the code came to be, not what it is
+DIARY = re.compile(r"this round|\bsessions?\b|main job|\b20\d\d-\d\d-\d\d\b", re.I)
+
+
+def comments_and_docstrings(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of each comment and docstring of a Python file."""
+    import io
+    import tokenize
+
+    found = []
+    source = path.read_text()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            found.append((token.start[0], token.string))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            text = ast.get_docstring(node, clean=False)
+            if text and node.body:
+                found.append((node.body[0].lineno, text))
+    return found
+
+
+def test_no_comment_narrates_history():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {DIARY.search(text).group()!r}"
+        for folder in ("dlx", "puzzles")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line, text in comments_and_docstrings(path)
+        if DIARY.search(text)
+    ]
+    assert not found, found
+
+
 def test_no_module_reads_a_problems_private_arrays():
     """Each kernel's layout is made from the problem's public view (``Problem.entries``:
     the options as compressed rows; ``Problem.layout_of`` keeps it), never from

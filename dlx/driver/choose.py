@@ -86,7 +86,7 @@ DECISIVE = 1.5  # most, before their estimates decide (when the count takes a me
 OVERTURN = 1.06  # the leader keeps the count when its estimate is this many times lower
 SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
 BIAS = 2.0  # a probe's estimate of what is left, times this, before it is trusted to end
-# first (a memo's early hits make the estimate low, several times on the main job)
+# first (a memo's early hits make the estimate low, several times on pentominoes 8x8 + O)
 MAX_PROBE = 3.0  # ... or this many seconds of leader and samples
 CAP = 2.0  # a kernel's sample stops at this many times the leader's time on it
 SAMPLE_LOW = 0.0002  # seconds of a sample by the best kernel so far, at least ...
@@ -370,8 +370,8 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
     Estimates are compared at equal work: early ones grow with the work done (the first
     subtrees of a memo count are its dearest), and a step can overshoot its target (its
     cost per node taken from cheaper first nodes), so the one behind catches up first
-    (else the one ahead looks dearer: on the main job that was decisive, the wrong
-    way)."""
+    (else the one ahead looks dearer: on pentominoes 8x8 + O that was decisive, the
+    wrong way)."""
     rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
     at = max(probe.work(), TRUST)
     while True:
