@@ -1,5 +1,5 @@
-"""The frictions a new user met (issue 27, point 4), one test each: what they typed, and
-what they should see. Every solution shown here goes through a checker."""
+"""A new user's first commands, one test each: what they type, and what they should
+see. Every solution shown here goes through a checker."""
 
 import contextlib
 import io

@@ -1,4 +1,4 @@
-"""Files and terminals used against the user (issue 28): a checkpoint proves its counts,
+"""Files and terminals used against the user: a checkpoint proves its counts,
 a lock file is never followed or emptied, only regular files are checkpoints, no output
 names an input, every failure to write is one line, signals give one line from the
 first instruction, and only ASCII digits are numbers."""
