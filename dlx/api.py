@@ -33,8 +33,6 @@ from dataclasses import replace
 from dlx import engines
 from dlx.driver.driver import option_indices
 from dlx.driver.results import Count, Solution, SolutionStream, count_search
-from dlx.kernels.links import search
-from dlx.kernels.tight import search as tightsearch
 from dlx.options import ALL_CORES, Parallel
 from dlx.problem import Problem
 from dlx.stopping import Interrupted
@@ -269,7 +267,7 @@ def is_unique(problem: Problem, **options) -> bool:
     return result.solutions == 1
 
 
-BATCH_ENGINES = {"dlx": search.batch, "tight": tightsearch.batch}  # kernels with a batch call
+BATCH_ENGINES = {name: row.batch for name, row in engines.ENGINES.items() if row.batch}
 
 
 def batch(

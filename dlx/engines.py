@@ -23,47 +23,26 @@ kernel that takes it, say is fastest on it (``dlx.driver.choose``).
 from __future__ import annotations
 
 from functools import partial
-from typing import NamedTuple
 
-from dlx import compiling
 from dlx.driver.choose import Choice, Kernel, Lineup, choose, line_up
+from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
-from dlx.kernels.bitset.layout import suits, why_not
-from dlx.kernels.bitset.search import BitMemo, BitsetSearch
-from dlx.kernels.links.search import Memo, Search
-from dlx.kernels.tight.layout import why_not as tight_why_not
-from dlx.kernels.tight.search import TightMemo, TightSearch
+from dlx.kernels.bitset.engine import ENGINE as BITSET
+from dlx.kernels.bitset.layout import suits
+from dlx.kernels.links.engine import ENGINE as LINKS
+from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
-
-
-class Engine(NamedTuple):
-    """A kernel: its resumable search class and its memo factory (and for ``auto``,
-    optionally: what it refuses, whether it is compiled, what looks like its kind)."""
-
-    search: type
-    memo: object  # problem -> memo for full counts, or None
-    refuses: object = None  # problem -> why it cannot search it, or None
-    ready: object = None  # () -> True when no compiling is needed
-    suits: object = None  # problem -> True when it looks like this kernel's kind
-
-
-def _takes_all(problem: Problem) -> None:
-    """Dancing links take every problem (no reason against it)."""
-    return None
 
 
 def _tight_suits(problem: Problem) -> bool:
     """The tight kernel's kind: every problem it takes that does not look like a flat
     tiling (``dlx.kernels.bitset.layout.suits``): branching on the item of fewest options pays."""
-    return tight_why_not(problem) is None and not suits(problem)
+    return TIGHT.refuses(problem) is None and not suits(problem)
 
 
+# one row a kernel, each declared in its own folder (``dlx/kernels/<name>/engine.py``)
 ENGINES: dict[str, Engine] = {
-    "dlx": Engine(Search, Memo.of, _takes_all, partial(compiling.ready, "search")),
-    "bitset": Engine(BitsetSearch, BitMemo.of, why_not, partial(compiling.ready, "bitset"), suits),
-    "tight": Engine(
-        TightSearch, TightMemo.of, tight_why_not, partial(compiling.ready, "tight"), _tight_suits
-    ),
+    row.name: row for row in (LINKS, BITSET, TIGHT._replace(suits=_tight_suits))
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given

@@ -1,0 +1,14 @@
+"""The bitset kernel's row of the registry: flat tilings."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from dlx import compiling
+from dlx.driver.engine import Engine
+from dlx.kernels.bitset.layout import suits, why_not
+from dlx.kernels.bitset.search import BitMemo, BitsetSearch
+
+ENGINE = Engine(
+    "bitset", BitsetSearch, BitMemo.of, why_not, partial(compiling.ready, "bitset"), suits
+)

@@ -1,0 +1,15 @@
+"""The tight kernel's row of the registry (what looks like its kind is the registry's
+to say: the problems it takes that look like no other kernel's)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from dlx import compiling
+from dlx.driver.engine import Engine
+from dlx.kernels.tight.layout import why_not
+from dlx.kernels.tight.search import TightMemo, TightSearch, batch
+
+ENGINE = Engine(
+    "tight", TightSearch, TightMemo.of, why_not, partial(compiling.ready, "tight"), batch=batch
+)
