@@ -63,8 +63,8 @@ def ready(kind: str) -> bool:
     cannot be told)."""
     if (kind, False) in _done:
         return True
-    module = {"bitset": "bitset", "tight": "tight"}.get(kind, "kernel")
-    return _cache_is_fresh(kernel_module(f"dlx.{module}").search)
+    module = {"bitset": "bitset.kernel", "tight": "tight.kernel"}.get(kind, "links.kernel")
+    return _cache_is_fresh(kernel_module(f"dlx.kernels.{module}").search)
 
 
 def _say(text: str) -> None:

@@ -18,8 +18,8 @@ from shared import as_set, checked_solutions
 
 import dlx
 from dlx import engines
+from dlx.driver import rows
 from dlx.driver.codes import PAUSED
-from dlx.kernels.bitset import search as bitsearch
 from dlx.kernels.bitset.layout import fits, layout, suits, why_not
 from dlx.kernels.bitset.search import BitMemo, BitsetSearch
 from dlx.verify import check, naive_solutions
@@ -290,7 +290,7 @@ def test_a_memo_that_collides_or_grows_stays_exact(name, monkeypatch):
     expected = EXPECTED[name]
     assert bit_count(problem, memo=False) == expected
     assert bit_count(problem, memo_bytes=1) == expected
-    monkeypatch.setattr(bitsearch, "MEMO_GROW_AFTER", 0.0)
+    monkeypatch.setattr(rows, "MEMO_GROW_AFTER", 0.0)
     memo = BitMemo.of(problem)
     small = memo.table.shape
     search = BitsetSearch(problem, memo=memo, budget=5000)

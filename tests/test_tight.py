@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 
 import dlx
 from dlx import engines
+from dlx.driver import tables
 from dlx.driver.codes import DONE, LEAF, PAUSED
 from dlx.kernels.tight import layout as tightlayout
 from dlx.kernels.tight import search as tightsearch
@@ -67,9 +68,9 @@ def test_why_not_names_the_reason():
 
 
 def test_tables_past_the_limit_are_refused(monkeypatch):
-    """The layout is refused as it is built (``dlx.kernels.links.layout.check_bytes``, the cap of
+    """The layout is refused as it is built (``dlx.driver.tables.check_bytes``, the cap of
     every kernel; tests/test_memory.py checks the searches)."""
-    monkeypatch.setattr(dlx.kernels.links.layout, "MAX_BYTES", 1000)
+    monkeypatch.setattr(tables, "MAX_BYTES", 1000)
     with pytest.raises(dlx.ProblemError, match=r"would need [\d.]+ KiB .* use engine='dlx'"):
         TightSearch(queens(8))
 
