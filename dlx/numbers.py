@@ -46,12 +46,17 @@ def integer(text: str) -> int:
     return number(text.strip())
 
 
-def real(text: str) -> float:
-    """A finite number of seconds or the like (argparse's ``type``), in ASCII."""
+def real(text: str) -> float | None:
+    """A time limit in seconds (argparse's ``type``), in ASCII: a finite number; one
+    over ``LONGEST`` is no limit (None).
+
+    >>> real("2.5"), real("1e308")
+    (2.5, None)
+    """
     value = float(text) if text.isascii() and "_" not in text else math.nan
     if not math.isfinite(value):
         raise ValueError(f"not a finite number: {text!r}")
-    return value
+    return None if value > LONGEST else value
 
 
 def _is_bool(value) -> bool:
