@@ -291,9 +291,10 @@ def batch(
     bounds the options a solution adds beyond the forced ones; ``propagate`` as for
     ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
     links) or ``"tight"`` (``dlx/tight.py``: the tightest item first, its own item
-    domination; no multiplicities). ``limit`` None: no limit. ``domination`` (tight only, with
-    ``propagate="domination"``): check the items with at most this many live options
-    (default 2; 1: singles only, taken in place). Returns a ``dlx.BatchResult``.
+    domination; no multiplicities). ``limit`` >= 1 (None: no limit). ``domination``
+    (tight only, with ``propagate="domination"``): check the items with at most this
+    many live options (default 2; 1: singles only, taken in place). Returns a
+    ``dlx.BatchResult``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -304,6 +305,8 @@ def batch(
     ([1, 1, 2], [(0, 1), (2,), (0, 1)])
     """
     limit = _check_call("batch", problem, limit, None, None)[0]
+    if limit == 0:  # (the kernels stop after a solution is found, so count at least 1)
+        raise ValueError("batch(): limit must be an integer >= 1, not 0")
     limit = numbers.LARGEST if limit is None else limit
     if engine not in BATCH_ENGINES:
         known = ", ".join(repr(k) for k in BATCH_ENGINES)

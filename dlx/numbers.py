@@ -42,8 +42,8 @@ def number(text: str) -> int:
 
 
 def integer(text: str) -> int:
-    """An integer flag (argparse's ``type``): ``number`` with blanks around allowed."""
-    return number(text.strip())
+    """An integer flag (argparse's ``type``): ``number`` with ASCII blanks around allowed."""
+    return number(text.strip(" \t\n\r"))
 
 
 def real(text: str) -> float | None:
