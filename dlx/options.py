@@ -54,7 +54,7 @@ class Parallel:
 
     def __post_init__(self) -> None:
         # the numbers as ``dlx.numbers`` takes them (numpy integers yes, floats no); a
-        # depth past any tree's (over ``numbers.LARGEST``) is that many levels all the same
+        # split depth over ``numbers.LARGEST``, deeper than any tree, is taken as that
         whole("workers", self.workers)
         if self.tasks is not None:
             object.__setattr__(self, "tasks", whole("tasks", self.tasks, minimum=1))
