@@ -26,11 +26,10 @@ workers, parallel sums, checkpoints, ``Count``) holds Python ints.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import replace
 
-from dlx import engines
+from dlx import engines, numbers
 from dlx.driver.driver import option_indices
 from dlx.driver.results import Count, Solution, SolutionStream, count_search
 from dlx.options import ALL_CORES, Parallel
@@ -40,34 +39,33 @@ from dlx.stopping import Interrupted
 __all__ = ["Parallel", "batch", "count", "first", "is_unique", "solutions"]
 
 
-def _check_call(name: str, problem, limit, node_limit, time_limit) -> None:
-    """Refuse what is not a problem, and negative limits, naming the argument."""
+def _check_call(name: str, problem, limit, node_limit, time_limit):
+    """Refuse what is not a problem, and limits that are not whole numbers >= 0 (or
+    seconds >= 0), naming the argument (``dlx.numbers``); return the limits, a limit
+    too large to reach (over ``numbers.LARGEST``) as None: no limit."""
     if not isinstance(problem, Problem):
         raise TypeError(
             f"{name}() takes a dlx.Problem, not {type(problem).__name__} "
             "(build one with dlx.Problem(...) or dlx.parse(text))"
         )
-    for argument, value in (("limit", limit), ("node_limit", node_limit)):
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0
-        ):
-            raise ValueError(f"{name}(): {argument} must be an integer >= 0, not {value!r}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or time_limit < 0
-    ):
-        raise ValueError(f"{name}(): time_limit must be seconds >= 0, not {time_limit!r}")
+    return (
+        numbers.cap(f"{name}(): limit", limit, numbers.LARGEST),
+        numbers.cap(f"{name}(): node_limit", node_limit, numbers.LARGEST),
+        numbers.seconds(f"{name}(): time_limit", time_limit),
+    )
 
 
 def _prepare(name: str, problem, forced, propagate, limit, node_limit, time_limit):
-    """The problem to search (with its propagation rule); the forced options checked
-    before any kernel sees them (``auto`` hands them to several)."""
-    _check_call(name, problem, limit, node_limit, time_limit)
+    """The problem to search (with its propagation rule) and its limits (see
+    ``_check_call``); the forced options checked before any kernel sees them (``auto``
+    hands them to several)."""
+    limits = _check_call(name, problem, limit, node_limit, time_limit)
     indices = option_indices("forced", forced)
     if indices:  # (a problem with none never builds the dancing-links arrays here)
         problem.check_forced(indices)
     if propagate is not None:
         problem = problem.with_propagation(propagate)
-    return problem
+    return (problem, *limits)
 
 
 LOOSE = (
@@ -163,7 +161,9 @@ def count(
     >>> print(count(p))
     2
     """
-    problem = _prepare("count", problem, forced, propagate, limit, node_limit, time_limit)
+    problem, limit, node_limit, time_limit = _prepare(
+        "count", problem, forced, propagate, limit, node_limit, time_limit
+    )
     options = _parallel_settings("count", parallel, deprecated)
     if options is not None:
         from dlx.parallel import run as parallel
@@ -224,7 +224,9 @@ def solutions(
     >>> [s.options for s in solutions(p)]
     [(0, 1), (2,)]
     """
-    problem = _prepare("solutions", problem, forced, propagate, limit, node_limit, time_limit)
+    problem, limit, node_limit, time_limit = _prepare(
+        "solutions", problem, forced, propagate, limit, node_limit, time_limit
+    )
     options = _parallel_settings("solutions", parallel, deprecated)
     choice = _select(engine, problem, limit, kept=False, forced=forced)  # a race, then dropped
     if options is not None:
@@ -289,10 +291,11 @@ def batch(
     ``start`` offsets (set ``k`` is ``forced_sets[start[k]:start[k+1]]``); ``depth``
     bounds the options a solution adds beyond the forced ones; ``propagate`` as for
     ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
-    links) or ``"tight"`` (``dlx/kernels/tight/kernel.py``: the tightest item first, its own item
-    domination; no multiplicities). ``domination`` (tight only, with
-    ``propagate="domination"``): check the items with at most this many live options
-    (default 2; 1: singles only, taken in place). Returns a ``dlx.BatchResult``.
+    links) or ``"tight"`` (``dlx/kernels/tight/kernel.py``: the tightest item first, its own
+    item domination; no multiplicities). ``limit`` >= 1 (None: no limit). ``domination``
+    (tight only, with ``propagate="domination"``): check the items with at most this
+    many live options (default 2; 1: singles only, taken in place). Returns a
+    ``dlx.BatchResult``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -302,7 +305,10 @@ def batch(
     >>> result.counts.tolist(), result.first
     ([1, 1, 2], [(0, 1), (2,), (0, 1)])
     """
-    _check_call("batch", problem, limit, None, None)
+    limit = _check_call("batch", problem, limit, None, None)[0]
+    if limit == 0:  # (the kernels stop after a solution is found, so count at least 1)
+        raise ValueError("batch(): limit must be an integer >= 1, not 0")
+    limit = numbers.LARGEST if limit is None else limit
     if engine not in BATCH_ENGINES:
         known = ", ".join(repr(k) for k in BATCH_ENGINES)
         raise ValueError(f"batch(): unknown engine {engine!r} (known: {known})")

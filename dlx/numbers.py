@@ -16,6 +16,14 @@ from __future__ import annotations
 import math
 import operator
 
+LARGEST = 2**62  # a limit or cap above this is none: no search counts that far by steps
+LONGEST = 1e9  # seconds (31 years): a time limit above this is none
+
+
+class NumberError(TypeError, ValueError):
+    """A value that is no number of the kind asked for (a TypeError, and a ValueError
+    as the checks before ``dlx.numbers`` raised)."""
+
 
 def is_number(text: str) -> bool:
     """Whether ``text`` is a number in ASCII digits (``２`` and ``٢`` are not)."""
@@ -34,37 +42,48 @@ def number(text: str) -> int:
 
 
 def integer(text: str) -> int:
-    """An integer flag (argparse's ``type``): ``number`` with blanks around allowed."""
-    return number(text.strip())
+    """An integer flag (argparse's ``type``): ``number`` with ASCII blanks around allowed."""
+    return number(text.strip(" \t\n\r"))
 
 
-def real(text: str) -> float:
-    """A finite number of seconds or the like (argparse's ``type``), in ASCII."""
+def real(text: str) -> float | None:
+    """A time limit in seconds (argparse's ``type``), in ASCII: a finite number; one
+    over ``LONGEST`` is no limit (None).
+
+    >>> real("2.5"), real("1e308")
+    (2.5, None)
+    """
     value = float(text) if text.isascii() and "_" not in text else math.nan
     if not math.isfinite(value):
         raise ValueError(f"not a finite number: {text!r}")
-    return value
+    return None if value > LONGEST else value
 
 
-def whole(name: str, value, minimum: int = 0) -> int:
+def _is_bool(value) -> bool:
+    """Whether ``value`` is a bool, Python's or numpy's (``numpy.bool_``)."""
+    return isinstance(value, bool) or type(value).__name__ in ("bool_", "bool")
+
+
+def whole(name: str, value, minimum: int | None = 0) -> int:
     """``value`` as an int (``operator.index``) of at least ``minimum`` (else
-    TypeError or ValueError naming ``name``); bools are refused.
+    NumberError, a TypeError, or ValueError, naming ``name``); bools are refused.
 
     >>> whole("limit", 3), whole("seed", -2, minimum=None)
     (3, -2)
     >>> whole("limit", 2.5)
     Traceback (most recent call last):
     ...
-    TypeError: limit must be an integer, not 2.5
+    dlx.numbers.NumberError: limit must be an integer >= 0, not 2.5
     """
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, not {value!r}")
+    at_least = "" if minimum is None else f" >= {minimum}"
+    if _is_bool(value):
+        raise NumberError(f"{name} must be an integer{at_least}, not {value!r}")
     try:
         result = operator.index(value)
     except TypeError:
-        raise TypeError(f"{name} must be an integer, not {value!r}") from None
+        raise NumberError(f"{name} must be an integer{at_least}, not {value!r}") from None
     if minimum is not None and result < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")
+        raise ValueError(f"{name} must be an integer{at_least}, not {value!r}")
     return result
 
 
@@ -82,20 +101,23 @@ def cap(name: str, value, largest: int, minimum: int = 0) -> int | None:
 
 
 def seconds(name: str, value) -> float | None:
-    """A time in seconds (``None`` or ``math.inf``: no limit): a real number >= 0, not
-    NaN, not a bool or a string.
+    """A time in seconds (``None``, ``math.inf`` or over ``LONGEST``: no limit): a real
+    number >= 0, not NaN, not a bool, a string or bytes (else NumberError or
+    ValueError naming ``name``).
 
-    >>> seconds("time_limit", 1), seconds("time_limit", math.inf)
-    (1.0, None)
+    >>> seconds("time_limit", 1), seconds("time_limit", math.inf), seconds("t", 10**400)
+    (1.0, None, None)
     """
     if value is None:
         return None
-    if isinstance(value, (bool, str, bytes)):
-        raise TypeError(f"{name} must be a number of seconds, not {value!r}")
+    if _is_bool(value) or isinstance(value, (str, bytes, bytearray)):
+        raise NumberError(f"{name} must be seconds >= 0, not {value!r}")
     try:
         result = float(value)
+    except OverflowError:  # an int too large for a float: more than any limit
+        result = math.inf if value > 0 else -math.inf
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number of seconds, not {value!r}") from None
+        raise NumberError(f"{name} must be seconds >= 0, not {value!r}") from None
     if math.isnan(result) or result < 0:
-        raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
-    return None if result == math.inf else result
+        raise ValueError(f"{name} must be seconds >= 0, not {value!r}")
+    return None if result > LONGEST else result

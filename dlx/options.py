@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import numbers
 import os
 from dataclasses import dataclass, fields
 from typing import Any
+
+from dlx import numbers
+from dlx.numbers import whole
 
 ALL_CORES = 0  # workers=0: every core this process may use
 
@@ -51,9 +53,14 @@ class Parallel:
     task_runner: Any = None
 
     def __post_init__(self) -> None:
-        workers = self.workers
-        if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
-            raise ValueError(f"workers must be an integer >= 0 (0: all cores), not {workers!r}")
+        # the numbers as ``dlx.numbers`` takes them (numpy integers yes, floats no); a
+        # split depth over ``numbers.LARGEST``, deeper than any tree, is taken as that
+        whole("workers", self.workers)
+        if self.tasks is not None:
+            object.__setattr__(self, "tasks", whole("tasks", self.tasks, minimum=1))
+        if self.split_depth is not None:
+            depth = whole("split_depth", self.split_depth)
+            object.__setattr__(self, "split_depth", min(depth, numbers.LARGEST))
 
     def __repr__(self) -> str:
         given = ", ".join(
@@ -78,6 +85,5 @@ def default_workers() -> int:
 
 def resolve_workers(workers: int) -> int:
     """``workers`` as a number of processes: 0 is every core; ValueError below 0."""
-    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
-        raise ValueError(f"workers must be an integer >= 0 (0: all cores), not {workers!r}")
-    return default_workers() if workers == ALL_CORES else int(workers)
+    workers = whole("workers", workers)
+    return default_workers() if workers == ALL_CORES else workers

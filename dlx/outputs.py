@@ -5,14 +5,18 @@ output is one line (a pipe closed by ``| head``: quietly, status 141).
 The command layers (``python -m dlx`` and ``python -m puzzles``) run their body with
 ``run_writing`` inside ``Outputs({flag: path}, inputs)``; every file read by
 ``dlx.dlxfile.read_bytes`` while it is open counts as an input too (a board or piece
-file named by a flag), and ``open_text`` checks every output against every input read
-so far before it opens one. Stdlib only: the commands import it before numpy.
+file named by a flag, or standard input), and ``open_text`` checks every output against
+every input read so far before it opens one. Standard input redirected from a file
+(``< puzzles.txt``) is that file: it is found by ``os.fstat(0)``, not by a name. A
+checkpoint's lock file (``FILE.lock``) is an output too. Stdlib only: the commands
+import it before numpy.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
 
 from dlx.stopping import run_command
@@ -26,6 +30,25 @@ class OutputError(ValueError):
 
 
 _ACTIVE: list[Outputs] = []  # the Outputs open now (a command's, usually one)
+
+
+def _standard_input_file() -> os.stat_result | None:
+    """The status of the regular file that standard input reads (``< FILE``), or None
+    (a terminal, a pipe, or no standard input)."""
+    try:
+        status = os.fstat(0)
+    except OSError:
+        return None
+    return status if stat.S_ISREG(status.st_mode) else None
+
+
+def _is_standard_input(path: str, source: os.stat_result) -> bool:
+    """Whether ``path`` names the file ``source`` (standard input's)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return False
+    return (status.st_dev, status.st_ino) == (source.st_dev, source.st_ino)
 
 
 def _same(a: str, b: str) -> bool:
@@ -44,6 +67,7 @@ class Outputs:
     def __init__(self, paths: dict[str, str | None], inputs=()):
         self.paths = {flag: str(p) for flag, p in paths.items() if p is not None and p != "-"}
         self.inputs = [str(p) for p in inputs if p is not None and str(p) != "-"]
+        self.reads_standard_input = any(p is not None and str(p) == "-" for p in inputs)
 
     def __enter__(self) -> Outputs:
         self.check()
@@ -56,7 +80,15 @@ class Outputs:
     def check(self) -> None:
         """Refuse, in one line, an output that is an input or another output."""
         seen: list[tuple[str, str]] = []
+        checkpoint = self.paths.get("--checkpoint")
+        if checkpoint is not None:  # its lock is written too (``dlx.parallel.checkpoint``)
+            seen.append(("the lock of --checkpoint", checkpoint + ".lock"))
+        standard_input = _standard_input_file() if self.reads_standard_input else None
         for flag, path in self.paths.items():
+            if standard_input is not None and _is_standard_input(path, standard_input):
+                raise OutputError(
+                    f"{flag} {path} is the file standard input reads; it would be overwritten"
+                )
             for source in self.inputs:
                 if _same(path, source):
                     raise OutputError(
@@ -83,8 +115,10 @@ class Outputs:
 
 def note_input(path) -> None:
     """A file read as input (``dlx.dlxfile.read_bytes`` says so): no output may name it."""
-    if str(path) != "-":
-        for outputs in _ACTIVE:
+    for outputs in _ACTIVE:
+        if str(path) == "-":
+            outputs.reads_standard_input = True
+        else:
             outputs.inputs.append(str(path))
 
 

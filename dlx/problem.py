@@ -132,9 +132,10 @@ class Problem:
     def add_primary(self, name: str, lo: int = 1, hi: int = 1) -> None:
         """Declare a primary item, to be covered at least ``lo`` and at most ``hi`` times."""
         self._check_new_name(name)
-        if isinstance(lo, bool) or isinstance(hi, bool) or int(lo) != lo or int(hi) != hi:
-            raise ProblemError(f"bounds of item {name!r} must be integers")
-        lo, hi = int(lo), int(hi)
+        try:
+            lo, hi = whole("lo", lo, minimum=None), whole("hi", hi, minimum=None)
+        except TypeError:
+            raise ProblemError(f"bounds of item {name!r} must be integers") from None
         if lo < 0 or hi <= 0 or lo > hi:
             raise ProblemError(
                 f"item {name!r}: bounds must satisfy 0 <= lo <= hi and hi >= 1, not {lo}:{hi}"
@@ -326,10 +327,16 @@ class Problem:
         """The name of an item in the encoding of ``_index``."""
         return self._primary[code] if code >= 0 else self._secondary[~code]
 
-    def option(self, k: int) -> list[str]:
-        """Option ``k`` as item names, ``"x:c"`` for coloured items."""
+    def _option_index(self, k) -> int:
+        """``k`` as the index of an option (TypeError or IndexError naming it)."""
+        k = whole("option index", k, minimum=None)
         if not 0 <= k < self.n_options:
             raise IndexError(f"no option {k}: the problem has {self.n_options}")
+        return k
+
+    def option(self, k: int) -> list[str]:
+        """Option ``k`` as item names, ``"x:c"`` for coloured items."""
+        k = self._option_index(k)
         out = []
         for j in range(self._option_start[k], self._option_start[k + 1]):
             name = self._code_name(self._option_items[j])
@@ -339,11 +346,11 @@ class Problem:
 
     def option_name(self, k: int) -> str | None:
         """The name given to option ``k``, if any."""
-        return self._option_names[k]
+        return self._option_names[self._option_index(k)]
 
     def option_cost(self, k: int) -> int:
         """The cost given to option ``k`` (0 when none was given)."""
-        return self._option_costs[k]
+        return self._option_costs[self._option_index(k)]
 
     @property
     def has_costs(self) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+from dlx.numbers import whole
 from dlx.problem import Problem
 
 
@@ -22,9 +23,10 @@ def check(problem: Problem, options) -> None:
     Primary items must be covered between their bounds; a secondary item may be used
     by one option without a colour, or by any number of options that agree on its colour.
     With loop items (``Problem.add_loop_edge``), the edges that get their 'on' colour
-    must form exactly one cycle.
+    must form exactly one cycle. An entry that is not an integer (``operator.index``)
+    is a TypeError.
     """
-    options = list(options)
+    options = [whole("an option of a solution", k, minimum=None) for k in options]
     if len(set(options)) != len(options):
         raise InvalidSolution(f"an option is chosen twice: {options}")
     primary = set(problem.primary)
@@ -85,6 +87,7 @@ def is_solution(problem: Problem, options) -> bool:
 
 def naive_solutions(problem: Problem, max_options: int = 16) -> set[frozenset[int]]:
     """Every solution, by trying every subset of the options (small problems only)."""
+    max_options = whole("max_options", max_options)
     n = problem.n_options
     if n > max_options:
         raise ValueError(f"{n} options is too many for the naive solver")

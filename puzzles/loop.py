@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import dlx
+from dlx import numbers
 from puzzles.command import Command, Request
 from puzzles.common import Answers, as_puzzle, refuse_larger, search_options
 from puzzles.tiles import (
@@ -349,7 +350,8 @@ class PartSearches:
         if search_options(**search).get("node_limit") is not None:
             raise TypeError("loop takes no node_limit (its parts are searched one by one)")
         self.plan = p
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        seconds = numbers.seconds("time_limit", time_limit)
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.time_limit = time_limit
         self.progress = progress
         self.workers = workers
@@ -410,6 +412,7 @@ def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
     1
     """
     p = _as_plan(text_or_puzzle)
+    limit = numbers.cap("limit", limit, numbers.LARGEST)
     parts = PartSearches(p, **search)
     total, visited = int(p.solvable), 0
     for n in parts.run(_count_part, limit) if p.solvable else ():
@@ -436,6 +439,7 @@ def solutions(puzzle_or_plan, limit: int | None = None, **search) -> Answers:
     """Every answer (the parts' solutions in every combination), streamed; ``search``:
     ``time_limit``, ``progress``, ``workers``."""
     p = _as_plan(puzzle_or_plan)
+    limit = numbers.cap("limit", limit, numbers.LARGEST)
     parts = PartSearches(p, **search)
 
     def combine():

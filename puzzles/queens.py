@@ -15,11 +15,18 @@ square ``i,j`` (its name), covering its rank, file and both diagonals. Known cou
 from __future__ import annotations
 
 import dlx
+from dlx.numbers import whole
+
+LARGEST = 2000  # the side of the largest board (four million options)
 
 
 def queens(n: int) -> dlx.Problem:
     """n queens: ranks and files primary, both diagonals secondary; the option of
-    square (i, j) named ``"i,j"``."""
+    square (i, j) named ``"i,j"``; ``n`` a whole number up to ``LARGEST`` (n * n
+    options)."""
+    n = whole("n", n)
+    if n > LARGEST:
+        raise ValueError(f"n must be at most {LARGEST} (n * n options), not {n}")
     p = dlx.Problem(
         primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
         secondary=[f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)],

@@ -161,11 +161,13 @@ def option_indices(argument: str, options) -> list[int]:
         raise ProblemError(f"{argument} must be a list of option indices, not {options!r}")
     indices = []
     for k in options:
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
             raise ProblemError(
                 f"{argument} must be a list of option indices (ints, as add_option returns), "
                 f"not one holding {k!r}"
             )
+        if not -(2**63) <= k < 2**63:  # (no option has such an index)
+            raise ProblemError(f"{argument} option {k} does not exist")
         indices.append(int(k))
     return indices
 

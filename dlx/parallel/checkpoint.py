@@ -29,6 +29,7 @@ CHECKPOINT_FORMAT = "dlx-checkpoint"
 CHECKPOINT_VERSION = 2  # 2: every line carries its "check"
 MAX_LINE = 1 << 16  # bytes in one line of a checkpoint (a task's path is short)
 MAX_BYTES = 1 << 28  # bytes in a checkpoint (millions of task records)
+LOCK_TRIES = 8  # lock files opened, each removed by its holder before it could be taken
 
 
 class CheckpointError(ValueError):
@@ -148,6 +149,16 @@ def recorded_problem(path: str) -> str | None:
     return problem if isinstance(problem, str) else None
 
 
+def _names(path: str, fd: int) -> bool:
+    """Whether ``path`` (not followed if a link) still names the file open as ``fd``."""
+    try:
+        named = os.lstat(path)
+    except OSError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
+
+
 def _lock_is_ours(fd: int) -> bool:
     """Whether a lock file holds nothing or a process id (what dlx writes there)."""
     data = os.pread(fd, 64, 0)
@@ -169,11 +180,35 @@ class Checkpoint:
 
     def _acquire(self) -> None:
         """Take the lock (``F.lock``, fcntl.flock), or say who holds it. A lock file is
-        never followed through a symbolic link, and one that holds anything but a
-        process id is left as it is and refused."""
+        never followed through a symbolic link; one that holds anything but a process
+        id, has another name (a hard link), is not a regular file or belongs to
+        another user is left as it is and refused. A lock file that its holder removed
+        while this process waited for it is opened again (``_open_lock``)."""
         if fcntl is None:  # pragma: no cover - not POSIX
             return
         lock_path = self.path + ".lock"
+        for _ in range(LOCK_TRIES):
+            fd = self._open_lock(lock_path)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.read(fd, 64).decode(errors="replace").strip() or "another process"
+                os.close(fd)
+                raise CheckpointError(
+                    f"{self.path}: in use by process {holder} (its lock is {lock_path}); "
+                    "wait for it or use another file"
+                ) from None
+            if _names(lock_path, fd):
+                break
+            os.close(fd)  # removed by the run that held it: not the lock any more
+        else:
+            raise CheckpointError(f"{self.path}: its lock {lock_path} keeps changing; try again")
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock = fd
+
+    def _open_lock(self, lock_path: str) -> int:
+        """The lock file opened (made if missing), refused as ``_acquire`` says."""
         flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK
         try:
             try:
@@ -188,24 +223,20 @@ class Checkpoint:
                     f"{self.path}: its lock {lock_path} is a symbolic link; remove it"
                 ) from None
             raise _fail(self.path, e, "lock") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode) or not _lock_is_ours(fd):
+        status = os.fstat(fd)
+        fault = None
+        if not stat.S_ISREG(status.st_mode) or not _lock_is_ours(fd):
+            fault = "is not a lock file of dlx"
+        elif status.st_nlink != 1:
+            fault = f"has {status.st_nlink} names (hard links), a lock file of dlx has one"
+        elif hasattr(os, "geteuid") and status.st_uid != os.geteuid():
+            fault = f"belongs to another user (uid {status.st_uid})"
+        if fault is not None:
             os.close(fd)
             raise CheckpointError(
-                f"{self.path}: {lock_path} is not a lock file of dlx; remove it or use "
-                "another checkpoint file"
+                f"{self.path}: {lock_path} {fault}; remove it or use another checkpoint file"
             )
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = os.read(fd, 64).decode(errors="replace").strip() or "another process"
-            os.close(fd)
-            raise CheckpointError(
-                f"{self.path}: in use by process {holder} (its lock is {lock_path}); "
-                "wait for it or use another file"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._lock = fd
+        return fd
 
     def load(self, digest: str) -> dict | None:
         """Lock the file and read it if it exists; return the split parameters it was
@@ -338,21 +369,24 @@ class Checkpoint:
         )
 
     def close(self) -> None:
-        """Close the file and give the lock back."""
+        """Close the file, give the lock back and remove the lock file."""
         if self._file is not None:
             try:
                 self._file.close()
             except OSError:
                 pass  # a full disk already said so at the write
             self._file = None
-        self._release()
+        self._release(remove=True)
 
     def _release(self, remove: bool = False) -> None:
-        """Give the lock back (and remove the lock file, if ``remove``)."""
+        """Give the lock back (and remove the lock file, if ``remove``): removed while
+        still held, so that a process that opened it meanwhile sees, once it holds it,
+        that the name is gone (``_acquire`` then opens the name again)."""
         if self._lock is not None:
-            if remove:
+            if remove and _names(self.path + ".lock", self._lock):
                 os.unlink(self.path + ".lock")
-            os.ftruncate(self._lock, 0)
+            else:
+                os.ftruncate(self._lock, 0)
             # unlocked before closing: processes forked while it was held (the pool's
             # workers) share the descriptor, and closing ours alone would leave it held
             fcntl.flock(self._lock, fcntl.LOCK_UN)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from dlx.dlxfile import format_option
+from dlx.numbers import integer
 from dlx.solution_graph.graph import graph
 
 
@@ -15,24 +16,28 @@ def add_arguments(parser) -> None:
     """The flags of the graph's modes."""
     parser.add_argument(
         "--sample",
-        type=int,
+        type=integer,
         default=None,
         metavar="K",
         help="print K solutions drawn uniformly at random (with repeats), from the solution graph",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="S", help="the seed of --sample (default: random)"
+        "--seed",
+        type=integer,
+        default=None,
+        metavar="S",
+        help="the seed of --sample (default: random)",
     )
     parser.add_argument(
         "--nth",
-        type=int,
+        type=integer,
         default=None,
         metavar="I",
         help="print solution number I (from 0, in the solution graph's fixed order)",
     )
     parser.add_argument(
         "--max-graph-nodes",
-        type=int,
+        type=integer,
         default=None,
         metavar="N",
         help="refuse a solution graph of more than N nodes (default: as many as fit in 2 GB)",

@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 import dlx
+from dlx.numbers import integer
 from puzzles.command import Request
 from puzzles.common import Answers, PuzzleError
 from puzzles.polyform import symmetry as sym
@@ -53,15 +54,15 @@ def add_arguments(parser) -> None:
     """The flags of ``--sample``."""
     parser.add_argument(
         "--sample",
-        type=int,
+        type=integer,
         metavar="K",
         help="K tilings drawn uniformly at random from the solution graph (with repeats): "
         "over the classes with symmetry breaking, over all tilings with --no-symmetry",
     )
-    parser.add_argument("--seed", type=int, help="the seed of --sample (default: random)")
+    parser.add_argument("--seed", type=integer, help="the seed of --sample (default: random)")
     parser.add_argument(
         "--max-graph-nodes",
-        type=int,
+        type=integer,
         metavar="N",
         help="refuse a solution graph of more than N nodes (default: as many as fit in 2 GB)",
     )
