@@ -1,0 +1,313 @@
+"""The branch-and-bound kernel: the k cheapest solutions of an exact-cover problem with
+colours whose options have costs.
+
+Every ``@njit(cache=True)`` function this kernel calls lives in this file;
+``dlx/best.py`` builds its arrays and drives it.
+
+Data structures
+---------------
+Knuth's DLX2 layout in flat arrays (every link an array index). Items are ``1..n_items``
+(the primary ones first); ``llink``/``rlink`` chain the open primary items around the
+root 0 and the secondary ones around ``n_items + 1``. Node ``i`` (``1 <= i <= n_items``)
+heads item ``i``'s list; the option nodes follow, a *spacer* (``top <= 0``) before and
+after each option: a spacer's ``ulink`` is the first node of the option before it, its
+``dlink`` the last node of the option after it. ``colour[x]`` is 0 (none), the colour
+(> 0), or -1 once the colour is known to fit (a purified item's node, left in place).
+
+``cost[x]`` is the *net cost* of node ``x``'s option (the same on all its nodes): its
+cost less the *taxes* of its primary items (``dlx/best.py``), so every net cost is
+``>= 0`` and a solution costs the total tax plus its net costs. Each item's list runs
+in order of net cost, so the options of an item that fit under a bound are a prefix of
+its list.
+
+The search
+----------
+Algorithm X with Knuth's steps, iterative over ``level``: ``partial[level]`` is the net
+cost of the options chosen above ``level``; ``choice[level]`` the node being tried,
+``item[level]`` its item. The *cutoff* is the k-th best net cost found so far (no
+cutoff until k solutions are known): an option whose net cost would bring the partial
+cost to the cutoff or beyond is never tried, so the first options of each list are
+all that count; the item chosen is the open one with the fewest options under the
+cutoff, and one with none ends the branch (the cheapest option of every open item is
+a lower bound, as DLX5's taxes make it).
+
+The best solutions found so far: ``best_cost[0:filled]`` in increasing order (a tie
+after the earlier one), ``best_size``, and their options in the rows of
+``best_option``.
+
+Resuming: ``state`` holds the level, the step, the node count and ``filled``; a call
+stops (``PAUSED``) when the node count reaches ``stop_at``, at the start of a level,
+and the next call goes on from there.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+DONE = 0  # the search is over: the best solutions are proven
+PAUSED = 1  # stopped at stop_at nodes; call again to go on
+NO_CUTOFF = np.iinfo(np.int64).max
+
+STEP_ENTER, STEP_TRY, STEP_NEXT, STEP_LEAVE = 2, 5, 6, 8  # Knuth's X2, X5, X6, X8
+LEVEL, STEP, NODES, FILLED = 0, 1, 2, 3  # the slots of ``state``
+
+
+class State(NamedTuple):
+    """The arrays of one search (int64 each; shapes in the module's docstring)."""
+
+    llink: np.ndarray  # (n_items + 2,)
+    rlink: np.ndarray  # (n_items + 2,)
+    length: np.ndarray  # (n_items + 1,): the options left in each item's list
+    top: np.ndarray  # (n_nodes,): the item of a node; -option (<= 0) for a spacer
+    ulink: np.ndarray  # (n_nodes,)
+    dlink: np.ndarray  # (n_nodes,)
+    colour: np.ndarray  # (n_nodes,)
+    cost: np.ndarray  # (n_nodes,): the net cost of the node's option
+    option: np.ndarray  # (n_nodes,): the problem's index of the node's option
+    choice: np.ndarray  # (max_level + 1,)
+    item: np.ndarray  # (max_level + 1,)
+    partial: np.ndarray  # (max_level + 2,)
+    best_cost: np.ndarray  # (k,)
+    best_size: np.ndarray  # (k,)
+    best_option: np.ndarray  # (k, max_level)
+    state: np.ndarray  # (4,): level, step, nodes, filled
+
+
+@njit(cache=True, inline="always")
+def _hide(s, p):
+    """Take the other nodes of ``p``'s option out of their items' lists."""
+    q = p + 1
+    while q != p:
+        x = s.top[q]
+        if x <= 0:
+            q = s.ulink[q]
+        else:
+            if s.colour[q] >= 0:
+                u = s.ulink[q]
+                d = s.dlink[q]
+                s.dlink[u] = d
+                s.ulink[d] = u
+                s.length[x] -= 1
+            q += 1
+
+
+@njit(cache=True, inline="always")
+def _unhide(s, p):
+    """Undo ``_hide(s, p)``."""
+    q = p - 1
+    while q != p:
+        x = s.top[q]
+        if x <= 0:
+            q = s.dlink[q]
+        else:
+            if s.colour[q] >= 0:
+                u = s.ulink[q]
+                d = s.dlink[q]
+                s.dlink[u] = q
+                s.ulink[d] = q
+                s.length[x] += 1
+            q -= 1
+
+
+@njit(cache=True)
+def _cover(s, i):
+    """Hide every option of item ``i`` and take ``i`` out of its item list."""
+    p = s.dlink[i]
+    while p != i:
+        _hide(s, p)
+        p = s.dlink[p]
+    left = s.llink[i]
+    right = s.rlink[i]
+    s.rlink[left] = right
+    s.llink[right] = left
+
+
+@njit(cache=True)
+def _uncover(s, i):
+    """Undo ``_cover(s, i)``."""
+    left = s.llink[i]
+    right = s.rlink[i]
+    s.rlink[left] = i
+    s.llink[right] = i
+    p = s.ulink[i]
+    while p != i:
+        _unhide(s, p)
+        p = s.ulink[p]
+
+
+@njit(cache=True)
+def _purify(s, p):
+    """Keep only the options that give ``p``'s item ``p``'s colour."""
+    c = s.colour[p]
+    i = s.top[p]
+    r = s.dlink[i]
+    while r != i:
+        if s.colour[r] != c:
+            _hide(s, r)
+        elif r != p:
+            s.colour[r] = -1
+        r = s.dlink[r]
+
+
+@njit(cache=True)
+def _unpurify(s, p):
+    """Undo ``_purify(s, p)``."""
+    c = s.colour[p]
+    i = s.top[p]
+    r = s.ulink[i]
+    while r != i:
+        if s.colour[r] < 0:
+            s.colour[r] = c
+        elif r != p:
+            _unhide(s, r)
+        r = s.ulink[r]
+
+
+@njit(cache=True, inline="always")
+def _commit(s, q):
+    """Cover node ``q``'s item, or purify it when ``q`` has a colour."""
+    if s.colour[q] == 0:
+        _cover(s, s.top[q])
+    elif s.colour[q] > 0:
+        _purify(s, q)
+
+
+@njit(cache=True, inline="always")
+def _uncommit(s, q):
+    """Undo ``_commit(s, q)``."""
+    if s.colour[q] == 0:
+        _uncover(s, s.top[q])
+    elif s.colour[q] > 0:
+        _unpurify(s, q)
+
+
+@njit(cache=True, inline="always")
+def _cutoff(s):
+    """The net cost a new solution must beat."""
+    k = s.best_cost.shape[0]
+    filled = s.state[FILLED]
+    return s.best_cost[k - 1] if filled == k else NO_CUTOFF
+
+
+@njit(cache=True)
+def _record(s, level):
+    """Keep the solution of the options ``choice[0:level]`` among the best (its net cost
+    is under the cutoff)."""
+    k = s.best_cost.shape[0]
+    net = s.partial[level]
+    filled = s.state[FILLED]
+    at = filled if filled < k else k - 1
+    while at > 0 and s.best_cost[at - 1] > net:
+        s.best_cost[at] = s.best_cost[at - 1]
+        s.best_size[at] = s.best_size[at - 1]
+        s.best_option[at, :] = s.best_option[at - 1, :]
+        at -= 1
+    s.best_cost[at] = net
+    s.best_size[at] = level
+    for j in range(level):
+        s.best_option[at, j] = s.option[s.choice[j]]
+    if filled < k:
+        s.state[FILLED] = filled + 1
+
+
+@njit(cache=True)
+def _choose(s, room):
+    """The open primary item with the fewest options of net cost under ``room``, and
+    how many (0 when some item has none: the branch is dead)."""
+    fewest = NO_CUTOFF
+    chosen = 0
+    p = s.rlink[0]
+    while p != 0:
+        n = 0
+        x = s.dlink[p]
+        while x != p and s.cost[x] < room and n < fewest:
+            n += 1
+            x = s.dlink[x]
+        if n < fewest:
+            fewest = n
+            chosen = p
+            if n == 0:
+                break
+        p = s.rlink[p]
+    return chosen, fewest
+
+
+@njit(cache=True)
+def search(s, stop_at):
+    """Run the search until it is over (``DONE``) or ``stop_at`` nodes are counted
+    (``PAUSED``); ``s`` is a ``State``."""
+    level = s.state[LEVEL]
+    step = s.state[STEP]
+    while True:
+        if step == STEP_ENTER:  # X2: a new level; a solution when no item is open
+            if s.state[NODES] >= stop_at:
+                s.state[LEVEL] = level
+                s.state[STEP] = step
+                return PAUSED
+            s.state[NODES] += 1
+            if s.rlink[0] == 0:
+                _record(s, level)
+                step = STEP_LEAVE
+                continue
+            i, n = _choose(s, _cutoff(s) - s.partial[level])  # X3
+            if n == 0:
+                step = STEP_LEAVE
+                continue
+            _cover(s, i)  # X4
+            s.item[level] = i
+            s.choice[level] = s.dlink[i]
+            step = STEP_TRY
+        elif step == STEP_TRY:  # X5: try choice[level], unless too dear or none left
+            x = s.choice[level]
+            i = s.item[level]
+            if x == i or s.partial[level] + s.cost[x] >= _cutoff(s):
+                _uncover(s, i)  # X7
+                step = STEP_LEAVE
+                continue
+            q = x + 1
+            while q != x:
+                if s.top[q] <= 0:
+                    q = s.ulink[q]
+                else:
+                    _commit(s, q)
+                    q += 1
+            s.partial[level + 1] = s.partial[level] + s.cost[x]
+            level += 1
+            step = STEP_ENTER
+        elif step == STEP_NEXT:  # X6: undo choice[level], then try the next option
+            x = s.choice[level]
+            q = x - 1
+            while q != x:
+                if s.top[q] <= 0:
+                    q = s.dlink[q]
+                else:
+                    _uncommit(s, q)
+                    q -= 1
+            s.choice[level] = s.dlink[x]
+            step = STEP_TRY
+        else:  # X8: leave the level
+            if level == 0:
+                s.state[LEVEL] = 0
+                s.state[STEP] = STEP_LEAVE
+                return DONE
+            level -= 1
+            step = STEP_NEXT
+
+
+@njit(cache=True)
+def sanity(s):
+    """The number of broken links and wrong lengths in the item lists (0 when sound)."""
+    faults = 0
+    n_items = s.length.shape[0] - 1
+    for i in range(1, n_items + 1):
+        n = 0
+        x = s.dlink[i]
+        while x != i and n <= s.top.shape[0]:
+            if s.ulink[s.dlink[x]] != x or s.top[x] != i:
+                faults += 1
+            n += 1
+            x = s.dlink[x]
+        if n != s.length[i]:
+            faults += 1
+    return faults
