@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.api import batch, count, first, is_unique, solutions
     from dlx.bitsearch import BitMemo, BitsetSearch
     from dlx.checkpoint import CheckpointError
+    from dlx.costs import Best, best
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
     from dlx.driver import Stats
     from dlx.engines import CHOICES as ENGINE_CHOICES
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
 _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
     "CheckpointError": ("dlx.checkpoint", "CheckpointError"),
+    **{n: ("dlx.costs", n) for n in ("Best", "best")},
     **{n: ("dlx.bitsearch", n) for n in ("BitMemo", "BitsetSearch")},
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
     "Stats": ("dlx.driver", "Stats"),
@@ -106,6 +108,7 @@ def _version() -> str:
 
 __all__ = [
     "BatchResult",
+    "Best",
     "BitMemo",
     "BitsetSearch",
     "CheckpointError",
@@ -129,6 +132,7 @@ __all__ = [
     "TightMemo",
     "TightSearch",
     "batch",
+    "best",
     "check",
     "compiling",
     "dlxfile",

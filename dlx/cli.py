@@ -12,7 +12,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from dlx import __version__, graphcli
+from dlx import __version__, costcli, graphcli
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
@@ -46,6 +46,7 @@ class Request:
     nth: int | None
     max_graph_nodes: int | None
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
+    best: int | None = None  # --best K (``dlx.costcli``)
 
 
 def parse_request(argv) -> Request:
@@ -121,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
         help="prune the tree by item domination (same solutions, fewer nodes)",
     )
     graphcli.add_arguments(parser)
+    costcli.add_arguments(parser)
     return parser
 
 
@@ -163,7 +165,7 @@ def _bad_arguments(request: Request) -> str | None:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
     except OutputError as e:
         return str(e)
-    return graphcli.bad_arguments(request)
+    return costcli.bad_arguments(request) or graphcli.bad_arguments(request)
 
 
 def _main(argv, task_runner) -> int:
@@ -192,6 +194,11 @@ def _main(argv, task_runner) -> int:
         limited = request.node_limit is not None or request.time_limit is not None
         serial = not request.count or limited
         request = replace(request, workers=1 if serial else 0)
+    if costcli.wanted(request):
+        try:
+            return costcli.run(problem, request)
+        except (ProblemError, ValueError) as e:
+            return _error(e)
     if graphcli.wanted(request):
         try:
             return graphcli.run(problem, request, progress)

@@ -2,7 +2,7 @@
 
 A solution costs the sum of its options' costs (``Problem.add_option(..., cost=c)``,
 or ``|c`` in a ``.dlx`` file). ``best(problem, k)`` finds the k cheapest solutions by
-branch and bound (``dlx/bestkernel.py``): before the search each primary item gets a
+branch and bound (``dlx/costkernel.py``): before the search each primary item gets a
 *tax*, and each option's cost becomes its *net cost*, its cost less the taxes of its
 primary items. The taxes are chosen so that no net cost is negative; then every
 solution costs the total tax plus the net costs of its options, so the cheapest option
@@ -143,8 +143,8 @@ class _Layout:
         self.entries = entries
 
     def state(self, k: int):
-        """A fresh ``bestkernel.State`` for the k best."""
-        from dlx.bestkernel import NO_CUTOFF, STEP_ENTER, State
+        """A fresh ``costkernel.State`` for the k best."""
+        from dlx.costkernel import NO_CUTOFF, STEP_ENTER, State
 
         e = self.entries
         n_items = self.n_items
@@ -211,6 +211,8 @@ class _Layout:
             np.zeros(depth + 1, np.int64),
             np.zeros(depth + 1, np.int64),
             np.zeros(depth + 2, np.int64),
+            np.zeros(depth + 1, np.int64),
+            np.zeros(depth + 1, np.int64),
             best_cost,
             np.zeros(k, np.int64),
             np.zeros((k, depth), np.int64),
@@ -240,7 +242,7 @@ def _taxes(cost, size, option, item, n_primary):
 
 def _run(layout: _Layout, k: int, node_limit, time_limit) -> Best:
     """Drive the kernel in chunks of nodes until it is done or a limit stops it."""
-    from dlx.bestkernel import DONE, FILLED, NODES, search
+    from dlx.costkernel import DONE, FILLED, NODES, search
 
     s = layout.state(k)
     deadline = None if time_limit is None else time.monotonic() + time_limit

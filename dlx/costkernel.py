@@ -2,7 +2,7 @@
 colours whose options have costs.
 
 Every ``@njit(cache=True)`` function this kernel calls lives in this file;
-``dlx/best.py`` builds its arrays and drives it.
+``dlx/costs.py`` builds its arrays and drives it.
 
 Data structures
 ---------------
@@ -15,7 +15,7 @@ after each option: a spacer's ``ulink`` is the first node of the option before i
 (> 0), or -1 once the colour is known to fit (a purified item's node, left in place).
 
 ``cost[x]`` is the *net cost* of node ``x``'s option (the same on all its nodes): its
-cost less the *taxes* of its primary items (``dlx/best.py``), so every net cost is
+cost less the *taxes* of its primary items (``dlx/costs.py``), so every net cost is
 ``>= 0`` and a solution costs the total tax plus its net costs. Each item's list runs
 in order of net cost, so the options of an item that fit under a bound are a prefix of
 its list.
@@ -27,7 +27,9 @@ cost of the options chosen above ``level``; ``choice[level]`` the node being tri
 ``item[level]`` its item. The *cutoff* is the k-th best net cost found so far (no
 cutoff until k solutions are known): an option whose net cost would bring the partial
 cost to the cutoff or beyond is never tried, so the first options of each list are
-all that count; the item chosen is the open one with the fewest options under the
+all that count, and covering an item hides only those (``room``: the cutoff less the
+partial cost, kept in ``item_room``/``option_room`` for the uncovering, as the cutoff
+moves meanwhile); the item chosen is the open one with the fewest options under the
 cutoff, and one with none ends the branch (the cheapest option of every open item is
 a lower bound, as DLX5's taxes make it).
 
@@ -68,6 +70,8 @@ class State(NamedTuple):
     choice: np.ndarray  # (max_level + 1,)
     item: np.ndarray  # (max_level + 1,)
     partial: np.ndarray  # (max_level + 2,)
+    item_room: np.ndarray  # (max_level + 1,): the room item[level] was covered with
+    option_room: np.ndarray  # (max_level + 1,): the room of choice[level]'s commits
     best_cost: np.ndarray  # (k,)
     best_size: np.ndarray  # (k,)
     best_option: np.ndarray  # (k, max_level)
@@ -111,38 +115,41 @@ def _unhide(s, p):
 
 
 @njit(cache=True)
-def _cover(s, i):
-    """Hide every option of item ``i`` and take ``i`` out of its item list."""
-    p = s.dlink[i]
-    while p != i:
-        _hide(s, p)
-        p = s.dlink[p]
+def _cover(s, i, room):
+    """Take item ``i`` out of its item list and hide its options of net cost under
+    ``room`` (the others can be chosen nowhere below: the room only shrinks)."""
     left = s.llink[i]
     right = s.rlink[i]
     s.rlink[left] = right
     s.llink[right] = left
+    p = s.dlink[i]
+    while p != i and s.cost[p] < room:
+        _hide(s, p)
+        p = s.dlink[p]
 
 
 @njit(cache=True)
-def _uncover(s, i):
-    """Undo ``_cover(s, i)``."""
+def _uncover(s, i, room):
+    """Undo ``_cover(s, i, room)`` (the same room; the options unhidden in the order
+    they were hidden, which restores the links as well as the reverse order, as Knuth
+    observes in DLX5)."""
+    p = s.dlink[i]
+    while p != i and s.cost[p] < room:
+        _unhide(s, p)
+        p = s.dlink[p]
     left = s.llink[i]
     right = s.rlink[i]
     s.rlink[left] = i
     s.llink[right] = i
-    p = s.ulink[i]
-    while p != i:
-        _unhide(s, p)
-        p = s.ulink[p]
 
 
 @njit(cache=True)
-def _purify(s, p):
-    """Keep only the options that give ``p``'s item ``p``'s colour."""
+def _purify(s, p, room):
+    """Keep only the options under ``room`` that give ``p``'s item ``p``'s colour."""
     c = s.colour[p]
     i = s.top[p]
     r = s.dlink[i]
-    while r != i:
+    while r != i and s.cost[r] < room:
         if s.colour[r] != c:
             _hide(s, r)
         elif r != p:
@@ -151,35 +158,35 @@ def _purify(s, p):
 
 
 @njit(cache=True)
-def _unpurify(s, p):
-    """Undo ``_purify(s, p)``."""
+def _unpurify(s, p, room):
+    """Undo ``_purify(s, p, room)``."""
     c = s.colour[p]
     i = s.top[p]
-    r = s.ulink[i]
-    while r != i:
+    r = s.dlink[i]
+    while r != i and s.cost[r] < room:
         if s.colour[r] < 0:
             s.colour[r] = c
         elif r != p:
             _unhide(s, r)
-        r = s.ulink[r]
+        r = s.dlink[r]
 
 
 @njit(cache=True, inline="always")
-def _commit(s, q):
+def _commit(s, q, room):
     """Cover node ``q``'s item, or purify it when ``q`` has a colour."""
     if s.colour[q] == 0:
-        _cover(s, s.top[q])
+        _cover(s, s.top[q], room)
     elif s.colour[q] > 0:
-        _purify(s, q)
+        _purify(s, q, room)
 
 
 @njit(cache=True, inline="always")
-def _uncommit(s, q):
-    """Undo ``_commit(s, q)``."""
+def _uncommit(s, q, room):
+    """Undo ``_commit(s, q, room)``."""
     if s.colour[q] == 0:
-        _uncover(s, s.top[q])
+        _uncover(s, s.top[q], room)
     elif s.colour[q] > 0:
-        _unpurify(s, q)
+        _unpurify(s, q, room)
 
 
 @njit(cache=True, inline="always")
@@ -250,11 +257,13 @@ def search(s, stop_at):
                 _record(s, level)
                 step = STEP_LEAVE
                 continue
-            i, n = _choose(s, _cutoff(s) - s.partial[level])  # X3
+            room = _cutoff(s) - s.partial[level]
+            i, n = _choose(s, room)  # X3
             if n == 0:
                 step = STEP_LEAVE
                 continue
-            _cover(s, i)  # X4
+            s.item_room[level] = room
+            _cover(s, i, room)  # X4
             s.item[level] = i
             s.choice[level] = s.dlink[i]
             step = STEP_TRY
@@ -262,17 +271,19 @@ def search(s, stop_at):
             x = s.choice[level]
             i = s.item[level]
             if x == i or s.partial[level] + s.cost[x] >= _cutoff(s):
-                _uncover(s, i)  # X7
+                _uncover(s, i, s.item_room[level])  # X7
                 step = STEP_LEAVE
                 continue
+            s.partial[level + 1] = s.partial[level] + s.cost[x]
+            room = _cutoff(s) - s.partial[level + 1]
+            s.option_room[level] = room
             q = x + 1
             while q != x:
                 if s.top[q] <= 0:
                     q = s.ulink[q]
                 else:
-                    _commit(s, q)
+                    _commit(s, q, room)
                     q += 1
-            s.partial[level + 1] = s.partial[level] + s.cost[x]
             level += 1
             step = STEP_ENTER
         elif step == STEP_NEXT:  # X6: undo choice[level], then try the next option
@@ -282,7 +293,7 @@ def search(s, stop_at):
                 if s.top[q] <= 0:
                     q = s.dlink[q]
                 else:
-                    _uncommit(s, q)
+                    _uncommit(s, q, s.option_room[level])
                     q -= 1
             s.choice[level] = s.dlink[x]
             step = STEP_TRY
