@@ -1,24 +1,26 @@
 """The branch-and-bound kernel: the k cheapest solutions of an exact-cover problem with
 colours whose options have costs.
 
-Every ``@njit(cache=True)`` function this kernel calls lives in this file;
+Every ``@njit(**PLAIN)`` function this kernel calls lives in this file;
 ``dlx/costs.py`` builds its arrays and drives it.
 
 Data structures
 ---------------
 Knuth's DLX2 layout in flat arrays (every link an array index). Items are ``1..n_items``
 (the primary ones first); ``llink``/``rlink`` chain the open primary items around the
-root 0 and the secondary ones around ``n_items + 1``. Node ``i`` (``1 <= i <= n_items``)
-heads item ``i``'s list; the option nodes follow, a *spacer* (``top <= 0``) before and
-after each option: a spacer's ``ulink`` is the first node of the option before it, its
-``dlink`` the last node of the option after it. ``colour[x]`` is 0 (none), the colour
-(> 0), or -1 once the colour is known to fit (a purified item's node, left in place).
+root 0 and the secondary ones around ``n_items + 1``. Node ``x`` is the row
+``node[x]``, its fields side by side as in Knuth's node struct (what one visit reads is
+one cache line): ``TOP`` (its item), ``ULINK``, ``DLINK``, ``COLOUR`` and ``COST``.
+Node ``i`` (``1 <= i <= n_items``) heads item ``i``'s list; the option nodes follow, a
+*spacer* (``TOP <= 0``) before and after each option: a spacer's ``ULINK`` is the first
+node of the option before it, its ``DLINK`` the last node of the option after it.
+``COLOUR`` is 0 (none), the colour (> 0), or -1 once the colour is known to fit (a
+purified item's node, left in place).
 
-``cost[x]`` is the *net cost* of node ``x``'s option (the same on all its nodes): its
-cost less the *taxes* of its primary items (``dlx/costs.py``), so every net cost is
-``>= 0`` and a solution costs the total tax plus its net costs. Each item's list runs
-in order of net cost, so the options of an item that fit under a bound are a prefix of
-its list.
+``COST`` is the *net cost* of the node's option (the same on all its nodes): its cost
+less the *taxes* of its primary items (``dlx/costs.py``), so every net cost is ``>= 0``
+and a solution costs the total tax plus its net costs. Each item's list runs in order
+of net cost, so the options of an item that fit under a bound are a prefix of its list.
 
 The search
 ----------
@@ -53,6 +55,18 @@ NO_CUTOFF = np.iinfo(np.int64).max
 
 STEP_ENTER, STEP_TRY, STEP_NEXT, STEP_LEAVE = 2, 5, 6, 8  # Knuth's X2, X5, X6, X8
 LEVEL, STEP, NODES, FILLED = 0, 1, 2, 3  # the slots of ``state``
+TOP, ULINK, DLINK, COLOUR, COST = 0, 1, 2, 3, 4  # the fields of a node
+NODE_FIELDS = 6  # a row of ``node`` (one spare): what one visit reads, in one cache line
+
+
+# Nothing here allocates, so numba's reference counting is left out (``_nrt=False``):
+# with it, each call of a helper would incref and decref every array of the state.
+PLAIN = {"cache": True, "_nrt": False}
+
+# The node indices go through ``_u``: numba reads a negative signed index from the end
+# of the array, at the price of a test and an add on each access; an unsigned index is
+# a plain load. Node indices are never negative.
+_u = np.uint64
 
 
 class State(NamedTuple):
@@ -61,11 +75,7 @@ class State(NamedTuple):
     llink: np.ndarray  # (n_items + 2,)
     rlink: np.ndarray  # (n_items + 2,)
     length: np.ndarray  # (n_items + 1,): the options left in each item's list
-    top: np.ndarray  # (n_nodes,): the item of a node; -option (<= 0) for a spacer
-    ulink: np.ndarray  # (n_nodes,)
-    dlink: np.ndarray  # (n_nodes,)
-    colour: np.ndarray  # (n_nodes,)
-    cost: np.ndarray  # (n_nodes,): the net cost of the node's option
+    node: np.ndarray  # (n_nodes, NODE_FIELDS): top, ulink, dlink, colour, cost a row
     option: np.ndarray  # (n_nodes,): the problem's index of the node's option
     choice: np.ndarray  # (max_level + 1,)
     item: np.ndarray  # (max_level + 1,)
@@ -78,43 +88,43 @@ class State(NamedTuple):
     state: np.ndarray  # (4,): level, step, nodes, filled
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _hide(s, p):
     """Take the other nodes of ``p``'s option out of their items' lists."""
     q = p + 1
     while q != p:
-        x = s.top[q]
+        x = s.node[_u(q), TOP]
         if x <= 0:
-            q = s.ulink[q]
+            q = s.node[_u(q), ULINK]
         else:
-            if s.colour[q] >= 0:
-                u = s.ulink[q]
-                d = s.dlink[q]
-                s.dlink[u] = d
-                s.ulink[d] = u
+            if s.node[_u(q), COLOUR] >= 0:
+                u = s.node[_u(q), ULINK]
+                d = s.node[_u(q), DLINK]
+                s.node[_u(u), DLINK] = d
+                s.node[_u(d), ULINK] = u
                 s.length[x] -= 1
             q += 1
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _unhide(s, p):
     """Undo ``_hide(s, p)``."""
     q = p - 1
     while q != p:
-        x = s.top[q]
+        x = s.node[_u(q), TOP]
         if x <= 0:
-            q = s.dlink[q]
+            q = s.node[_u(q), DLINK]
         else:
-            if s.colour[q] >= 0:
-                u = s.ulink[q]
-                d = s.dlink[q]
-                s.dlink[u] = q
-                s.ulink[d] = q
+            if s.node[_u(q), COLOUR] >= 0:
+                u = s.node[_u(q), ULINK]
+                d = s.node[_u(q), DLINK]
+                s.node[_u(u), DLINK] = q
+                s.node[_u(d), ULINK] = q
                 s.length[x] += 1
             q -= 1
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _cover(s, i, room):
     """Take item ``i`` out of its item list and hide its options of net cost under
     ``room`` (the others can be chosen nowhere below: the room only shrinks)."""
@@ -122,74 +132,74 @@ def _cover(s, i, room):
     right = s.rlink[i]
     s.rlink[left] = right
     s.llink[right] = left
-    p = s.dlink[i]
-    while p != i and s.cost[p] < room:
+    p = s.node[_u(i), DLINK]
+    while p != i and s.node[_u(p), COST] < room:
         _hide(s, p)
-        p = s.dlink[p]
+        p = s.node[_u(p), DLINK]
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _uncover(s, i, room):
     """Undo ``_cover(s, i, room)`` (the same room; the options unhidden in the order
     they were hidden, which restores the links as well as the reverse order, as Knuth
     observes in DLX5)."""
-    p = s.dlink[i]
-    while p != i and s.cost[p] < room:
+    p = s.node[_u(i), DLINK]
+    while p != i and s.node[_u(p), COST] < room:
         _unhide(s, p)
-        p = s.dlink[p]
+        p = s.node[_u(p), DLINK]
     left = s.llink[i]
     right = s.rlink[i]
     s.rlink[left] = i
     s.llink[right] = i
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _purify(s, p, room):
     """Keep only the options under ``room`` that give ``p``'s item ``p``'s colour."""
-    c = s.colour[p]
-    i = s.top[p]
-    r = s.dlink[i]
-    while r != i and s.cost[r] < room:
-        if s.colour[r] != c:
+    c = s.node[_u(p), COLOUR]
+    i = s.node[_u(p), TOP]
+    r = s.node[_u(i), DLINK]
+    while r != i and s.node[_u(r), COST] < room:
+        if s.node[_u(r), COLOUR] != c:
             _hide(s, r)
         elif r != p:
-            s.colour[r] = -1
-        r = s.dlink[r]
+            s.node[_u(r), COLOUR] = -1
+        r = s.node[_u(r), DLINK]
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _unpurify(s, p, room):
     """Undo ``_purify(s, p, room)``."""
-    c = s.colour[p]
-    i = s.top[p]
-    r = s.dlink[i]
-    while r != i and s.cost[r] < room:
-        if s.colour[r] < 0:
-            s.colour[r] = c
+    c = s.node[_u(p), COLOUR]
+    i = s.node[_u(p), TOP]
+    r = s.node[_u(i), DLINK]
+    while r != i and s.node[_u(r), COST] < room:
+        if s.node[_u(r), COLOUR] < 0:
+            s.node[_u(r), COLOUR] = c
         elif r != p:
             _unhide(s, r)
-        r = s.dlink[r]
+        r = s.node[_u(r), DLINK]
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _commit(s, q, room):
     """Cover node ``q``'s item, or purify it when ``q`` has a colour."""
-    if s.colour[q] == 0:
-        _cover(s, s.top[q], room)
-    elif s.colour[q] > 0:
+    if s.node[_u(q), COLOUR] == 0:
+        _cover(s, s.node[_u(q), TOP], room)
+    elif s.node[_u(q), COLOUR] > 0:
         _purify(s, q, room)
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _uncommit(s, q, room):
     """Undo ``_commit(s, q, room)``."""
-    if s.colour[q] == 0:
-        _uncover(s, s.top[q], room)
-    elif s.colour[q] > 0:
+    if s.node[_u(q), COLOUR] == 0:
+        _uncover(s, s.node[_u(q), TOP], room)
+    elif s.node[_u(q), COLOUR] > 0:
         _unpurify(s, q, room)
 
 
-@njit(cache=True, inline="always")
+@njit(**PLAIN, inline="always")
 def _cutoff(s):
     """The net cost a new solution must beat."""
     k = s.best_cost.shape[0]
@@ -197,7 +207,7 @@ def _cutoff(s):
     return s.best_cost[k - 1] if filled == k else NO_CUTOFF
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _record(s, level):
     """Keep the solution of the options ``choice[0:level]`` among the best (its net cost
     is under the cutoff)."""
@@ -208,7 +218,8 @@ def _record(s, level):
     while at > 0 and s.best_cost[at - 1] > net:
         s.best_cost[at] = s.best_cost[at - 1]
         s.best_size[at] = s.best_size[at - 1]
-        s.best_option[at, :] = s.best_option[at - 1, :]
+        for j in range(s.best_size[at]):
+            s.best_option[at, j] = s.best_option[at - 1, j]
         at -= 1
     s.best_cost[at] = net
     s.best_size[at] = level
@@ -218,7 +229,7 @@ def _record(s, level):
         s.state[FILLED] = filled + 1
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _choose(s, room):
     """The open primary item with the fewest options of net cost under ``room``, and
     how many (0 when some item has none: the branch is dead)."""
@@ -227,10 +238,10 @@ def _choose(s, room):
     p = s.rlink[0]
     while p != 0:
         n = 0
-        x = s.dlink[p]
-        while x != p and s.cost[x] < room and n < fewest:
+        x = s.node[_u(p), DLINK]
+        while x != p and s.node[_u(x), COST] < room and n < fewest:
             n += 1
-            x = s.dlink[x]
+            x = s.node[_u(x), DLINK]
         if n < fewest:
             fewest = n
             chosen = p
@@ -240,7 +251,7 @@ def _choose(s, room):
     return chosen, fewest
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def search(s, stop_at):
     """Run the search until it is over (``DONE``) or ``stop_at`` nodes are counted
     (``PAUSED``); ``s`` is a ``State``."""
@@ -265,22 +276,22 @@ def search(s, stop_at):
             s.item_room[level] = room
             _cover(s, i, room)  # X4
             s.item[level] = i
-            s.choice[level] = s.dlink[i]
+            s.choice[level] = s.node[_u(i), DLINK]
             step = STEP_TRY
         elif step == STEP_TRY:  # X5: try choice[level], unless too dear or none left
             x = s.choice[level]
             i = s.item[level]
-            if x == i or s.partial[level] + s.cost[x] >= _cutoff(s):
+            if x == i or s.partial[level] + s.node[_u(x), COST] >= _cutoff(s):
                 _uncover(s, i, s.item_room[level])  # X7
                 step = STEP_LEAVE
                 continue
-            s.partial[level + 1] = s.partial[level] + s.cost[x]
+            s.partial[level + 1] = s.partial[level] + s.node[_u(x), COST]
             room = _cutoff(s) - s.partial[level + 1]
             s.option_room[level] = room
             q = x + 1
             while q != x:
-                if s.top[q] <= 0:
-                    q = s.ulink[q]
+                if s.node[_u(q), TOP] <= 0:
+                    q = s.node[_u(q), ULINK]
                 else:
                     _commit(s, q, room)
                     q += 1
@@ -290,12 +301,12 @@ def search(s, stop_at):
             x = s.choice[level]
             q = x - 1
             while q != x:
-                if s.top[q] <= 0:
-                    q = s.dlink[q]
+                if s.node[_u(q), TOP] <= 0:
+                    q = s.node[_u(q), DLINK]
                 else:
                     _uncommit(s, q, s.option_room[level])
                     q -= 1
-            s.choice[level] = s.dlink[x]
+            s.choice[level] = s.node[_u(x), DLINK]
             step = STEP_TRY
         else:  # X8: leave the level
             if level == 0:
@@ -306,19 +317,19 @@ def search(s, stop_at):
             step = STEP_NEXT
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def sanity(s):
     """The number of broken links and wrong lengths in the item lists (0 when sound)."""
     faults = 0
     n_items = s.length.shape[0] - 1
     for i in range(1, n_items + 1):
         n = 0
-        x = s.dlink[i]
-        while x != i and n <= s.top.shape[0]:
-            if s.ulink[s.dlink[x]] != x or s.top[x] != i:
+        x = s.node[_u(i), DLINK]
+        while x != i and n <= s.node.shape[0]:
+            if s.node[s.node[_u(x), DLINK], ULINK] != x or s.node[_u(x), TOP] != i:
                 faults += 1
             n += 1
-            x = s.dlink[x]
+            x = s.node[_u(x), DLINK]
         if n != s.length[i]:
             faults += 1
     return faults

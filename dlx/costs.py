@@ -144,7 +144,17 @@ class _Layout:
 
     def state(self, k: int):
         """A fresh ``costkernel.State`` for the k best."""
-        from dlx.costkernel import NO_CUTOFF, STEP_ENTER, State
+        from dlx.costkernel import (
+            COLOUR,
+            COST,
+            DLINK,
+            NO_CUTOFF,
+            NODE_FIELDS,
+            STEP_ENTER,
+            TOP,
+            ULINK,
+            State,
+        )
 
         e = self.entries
         n_items = self.n_items
@@ -178,14 +188,20 @@ class _Layout:
         # the item lists, each in order of net cost (ties in the problem's order)
         ulink[: n_items + 1] = np.arange(n_items + 1)
         dlink[: n_items + 1] = np.arange(n_items + 1)
-        length = np.zeros(n_items + 1, np.int64)
-        for x in node[order]:
-            i = top[x]
-            last = ulink[i]
-            ulink[x], dlink[x] = last, i
-            dlink[last] = x
-            ulink[i] = x
-            length[i] += 1
+        chain = node[order][np.argsort(item[order], kind="stable")]  # item by item
+        owner = top[chain]
+        first = np.r_[True, owner[1:] != owner[:-1]]
+        last = np.r_[owner[1:] != owner[:-1], True]
+        ulink[chain] = np.where(first, owner, np.roll(chain, 1))
+        dlink[chain] = np.where(last, owner, np.roll(chain, -1))
+        dlink[owner[first]] = chain[first]
+        ulink[owner[last]] = chain[last]
+        length = np.bincount(owner, minlength=n_items + 1).astype(np.int64)
+        rows = np.zeros((n_nodes, NODE_FIELDS), np.int64)
+        for field, values in ((TOP, top), (ULINK, ulink), (DLINK, dlink)):
+            rows[:, field] = values
+        rows[:, COLOUR] = node_colour
+        rows[:, COST] = node_cost
         llink = np.zeros(n_items + 2, np.int64)
         rlink = np.zeros(n_items + 2, np.int64)
         rings = ((0, 1, self.n_primary), (n_items + 1, self.n_primary + 1, n_items))
@@ -202,11 +218,7 @@ class _Layout:
             llink,
             rlink,
             length,
-            top,
-            ulink,
-            dlink,
-            node_colour,
-            node_cost,
+            rows,
             node_option,
             np.zeros(depth + 1, np.int64),
             np.zeros(depth + 1, np.int64),
