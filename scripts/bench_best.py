@@ -81,6 +81,7 @@ def suite() -> list[tuple[str, dlx.Problem, int]]:
     for n, seed in ((8, 1), (10, 2), (12, 3)):
         for k in (1, 3, 10):
             cases.append((f"queens{n}-s{seed}", queens(n, seed), k))
+    cases.append(("queens8-s1", queens(8, 1), 100))  # more than its 92 solutions
     for height, seed in ((6, 4), (5, 5)):
         for k in (1, 3):
             cases.append(

@@ -52,6 +52,7 @@ def assert_best(problem: dlx.Problem, result: dlx.Best, k: int) -> None:
         assert list(solution) == sorted(solution)
 
 
+@pytest.mark.oracle
 @settings(max_examples=150, deadline=None)
 @given(costed_problems(), st.integers(1, 12))
 def test_random_costed_problems_match_naive(p, k):
