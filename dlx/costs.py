@@ -32,7 +32,7 @@ __all__ = ["Best", "best"]
 
 INT64_ROOM = 2**62  # net costs summed over a path stay under this in the kernel
 CHUNK = 1 << 20  # nodes between two looks at the clock
-MAX_ROWS = 50_000_000  # k times the deepest level: the most the kernel's table may hold
+MAX_ROWS = 10_000_000  # k times the deepest level: the most the table of the best may hold
 
 
 @dataclass(frozen=True)

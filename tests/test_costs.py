@@ -142,6 +142,14 @@ def test_limits_stop_the_search_unproven():
         assert cost == cost_of(p, solution)
 
 
+def test_a_time_limit_stops_between_chunks(monkeypatch):
+    monkeypatch.setattr(dlx.costs, "CHUNK", 10)
+    p = dlx.read(COSTS / "queens12.dlx")
+    result = dlx.best(p, k=2, time_limit=0)
+    assert (result.proven, result.stopped_by, result.nodes) == (False, "time limit 0 s", 10)
+    assert dlx.best(p, k=2, time_limit=60).costs == (283, 287)  # 283 287: DLX5's k2
+
+
 @pytest.mark.parametrize(
     "keywords, error",
     [
