@@ -12,6 +12,7 @@ import sys
 
 from dlx.costs import best
 from dlx.dlxfile import format_option
+from dlx.engines import DEFAULT
 
 
 def add_arguments(parser) -> None:
@@ -44,6 +45,7 @@ def bad_arguments(args) -> str | None:
         "--tasks": args.tasks is not None,
         "--workers": args.workers not in (None, 1),
         "--propagate": args.propagate is not None,
+        "--engine": args.engine != DEFAULT,
         "--sample": args.sample is not None,
         "--nth": args.nth is not None,
     }
@@ -86,10 +88,11 @@ def summary(result, k: int) -> str:
     else:
         found = f"The best {'cost' if k == 1 else 'costs'} found: {dollars}"
     if result.proven:
-        fewer = len(result.costs) < k
-        what = f"all {len(result.costs)} solutions" if fewer else f"the {k} cheapest solutions"
-        if not result.costs:
-            what = "the problem has none"
+        found_all = len(result.costs) < k
+        what = f"the {k} cheapest solutions" if k > 1 else "the cheapest solution"
+        if found_all:
+            n = len(result.costs)
+            what = {0: "the problem has none", 1: "its only solution"}.get(n, f"all {n} solutions")
         status = f"proven: {what}"
     else:
         status = f"not proven: stopped by the {result.stopped_by}"

@@ -31,7 +31,7 @@ from dlx.problem import Problem, ProblemError
 __all__ = ["Best", "best"]
 
 INT64_ROOM = 2**62  # net costs summed over a path stay under this in the kernel
-CHUNK = 1 << 20  # nodes between two looks at the clock
+CHUNK = 1 << 16  # nodes between two looks at the clock (and chances for Ctrl-C)
 MAX_ROWS = 10_000_000  # k times the deepest level: the most the table of the best may hold
 
 
