@@ -33,7 +33,11 @@ all that count, and covering an item hides only those (``room``: the cutoff less
 partial cost, kept in ``item_room``/``option_room`` for the uncovering, as the cutoff
 moves meanwhile); the item chosen is the open one with the fewest options under the
 cutoff, and one with none ends the branch (the cheapest option of every open item is
-a lower bound, as DLX5's taxes make it).
+a lower bound, as DLX5's taxes make it). A second bound ends a branch too: every open
+item must be covered by one option, so the sum over the open items of their cheapest
+net cost divided by ``widest[i]`` (the most primary items an option of item ``i`` has),
+rounded down, is at most what is left to pay (each option's net cost shared among its
+primary items).
 
 The best solutions found so far: ``best_cost[0:filled]`` in increasing order (a tie
 after the earlier one), ``best_size``, and their options in the rows of
@@ -75,6 +79,7 @@ class State(NamedTuple):
     llink: np.ndarray  # (n_items + 2,)
     rlink: np.ndarray  # (n_items + 2,)
     length: np.ndarray  # (n_items + 1,): the options left in each item's list
+    widest: np.ndarray  # (n_items + 1,): the most primary items of an option of the item
     node: np.ndarray  # (n_nodes, NODE_FIELDS): top, ulink, dlink, colour, cost a row
     option: np.ndarray  # (n_nodes,): the problem's index of the node's option
     choice: np.ndarray  # (max_level + 1,)
@@ -231,14 +236,18 @@ def _record(s, level):
 
 @njit(**PLAIN)
 def _choose(s, room):
-    """The open primary item with the fewest options of net cost under ``room``, and
-    how many (0 when some item has none: the branch is dead)."""
+    """The open primary item with the fewest options of net cost under ``room``, how
+    many (0 when some item has none: the branch is dead), and a lower bound on the net
+    cost still to pay: each open item's cheapest option, shared among its primary items
+    (``widest``), summed over the items."""
     fewest = NO_CUTOFF
     chosen = 0
+    bound = 0
     p = s.rlink[0]
     while p != 0:
         n = 0
         x = s.node[_u(p), DLINK]
+        bound += s.node[_u(x), COST] // s.widest[p]
         while x != p and s.node[_u(x), COST] < room and n < fewest:
             n += 1
             x = s.node[_u(x), DLINK]
@@ -248,7 +257,7 @@ def _choose(s, room):
             if n == 0:
                 break
         p = s.rlink[p]
-    return chosen, fewest
+    return chosen, fewest, bound
 
 
 @njit(**PLAIN)
@@ -269,8 +278,8 @@ def search(s, stop_at):
                 step = STEP_LEAVE
                 continue
             room = _cutoff(s) - s.partial[level]
-            i, n = _choose(s, room)  # X3
-            if n == 0:
+            i, n, bound = _choose(s, room)  # X3
+            if n == 0 or bound >= room:
                 step = STEP_LEAVE
                 continue
             s.item_room[level] = room

@@ -7,7 +7,8 @@ branch and bound (``dlx/costkernel.py``): before the search each primary item ge
 primary items. The taxes are chosen so that no net cost is negative; then every
 solution costs the total tax plus the net costs of its options, so the cheapest option
 of every open item bounds the cost of what is left from below, and an option whose net
-cost alone reaches the cutoff is never tried.
+cost alone reaches the cutoff is never tried; so does the sum over the open items of
+their cheapest option's share (see the kernel's essay).
 
 The taxes: first each item gets the least *share* (an option's cost divided by its
 number of primary items, rounded down) among its options; then, item by item in order,
@@ -128,6 +129,7 @@ class _Layout:
         primary = entries.item <= self.n_primary
         size = np.bincount(entries.option[primary], minlength=n_options)
         self.kept = np.flatnonzero(size > 0)  # options with a primary item
+        self.size = size
         costs = [problem.option_cost(o) for o in range(n_options)]
         largest = max((costs[o] for o in self.kept), default=0)
         self.infeasible = bool(
@@ -197,6 +199,8 @@ class _Layout:
         dlink[owner[first]] = chain[first]
         ulink[owner[last]] = chain[last]
         length = np.bincount(owner, minlength=n_items + 1).astype(np.int64)
+        widest = np.ones(n_items + 1, np.int64)
+        np.maximum.at(widest, item, self.size[option_of])
         rows = np.zeros((n_nodes, NODE_FIELDS), np.int64)
         for field, values in ((TOP, top), (ULINK, ulink), (DLINK, dlink)):
             rows[:, field] = values
@@ -218,6 +222,7 @@ class _Layout:
             llink,
             rlink,
             length,
+            widest,
             rows,
             node_option,
             np.zeros(depth + 1, np.int64),
