@@ -132,6 +132,14 @@ def test_knuth_names_renames_what_dlx5_cannot_read():
     assert dlx.write(p).splitlines()[0] == "a ninechars ok345678 | x"  # knuth=False: as given
 
 
+def test_knuth_names_refuses_more_colours_than_characters():
+    p = dlx.Problem(primary=["a"], secondary=["x"])
+    for c in range(100):
+        p.add_option(["a", f"x:colour{c}"])
+    with pytest.raises(dlx.ProblemError, match="100 colours: DLX5 and DLX6 take one-character"):
+        dlx.write(p, knuth=True)
+
+
 def test_limits_stop_the_search_unproven():
     p = dlx.read(COSTS / "queens10.dlx")
     result = dlx.best(p, k=3, node_limit=50)
