@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.engines import CHOICES as ENGINE_CHOICES
     from dlx.errors import WorkerError
     from dlx.kernels.bitset.search import BitMemo, BitsetSearch
+    from dlx.kernels.costs.search import Best, best
     from dlx.kernels.links.search import Memo, Search
     from dlx.kernels.tight.search import TightMemo, TightSearch
     from dlx.options import Parallel
@@ -38,6 +39,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
 _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
     "CheckpointError": ("dlx.parallel.checkpoint", "CheckpointError"),
+    **{n: ("dlx.kernels.costs.search", n) for n in ("Best", "best")},
     **{n: ("dlx.kernels.bitset.search", n) for n in ("BitMemo", "BitsetSearch")},
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
     "Stats": ("dlx.driver.driver", "Stats"),
@@ -100,6 +102,7 @@ def _version() -> str:
 
 __all__ = [
     "BatchResult",
+    "Best",
     "BitMemo",
     "BitsetSearch",
     "CheckpointError",
@@ -123,6 +126,7 @@ __all__ = [
     "TightMemo",
     "TightSearch",
     "batch",
+    "best",
     "check",
     "compiling",
     "dlxfile",

@@ -12,7 +12,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from dlx import __version__
+from dlx import __version__, costcli
 from dlx.api import count, solutions
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
@@ -47,6 +47,7 @@ class Request:
     nth: int | None
     max_graph_nodes: int | None
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
+    best: int | None = None  # --best K (``dlx.costcli``)
 
 
 def parse_request(argv) -> Request:
@@ -122,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
         help="prune the tree by item domination (same solutions, fewer nodes)",
     )
     graphcli.add_arguments(parser)
+    costcli.add_arguments(parser)
     return parser
 
 
@@ -164,7 +166,7 @@ def _bad_arguments(request: Request) -> str | None:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
     except OutputError as e:
         return str(e)
-    return graphcli.bad_arguments(request)
+    return costcli.bad_arguments(request) or graphcli.bad_arguments(request)
 
 
 def _main(argv, task_runner) -> int:
@@ -193,6 +195,11 @@ def _main(argv, task_runner) -> int:
         limited = request.node_limit is not None or request.time_limit is not None
         serial = not request.count or limited
         request = replace(request, workers=1 if serial else 0)
+    if costcli.wanted(request):
+        try:
+            return costcli.run(problem, request)
+        except (ProblemError, ValueError) as e:
+            return _error(e)
     if graphcli.wanted(request):
         try:
             return graphcli.run(problem, request, progress)

@@ -5,7 +5,11 @@
   then secondary items. A primary item may carry bounds: ``u|name`` (exactly u times)
   or ``l:u|name`` (between l and u times).
 - Every later line is an option: item names separated by blanks; ``x:c`` gives the
-  secondary item ``x`` the colour ``c``.
+  secondary item ``x`` the colour ``c``. A word ``|n`` after the first item (``n`` in
+  decimal digits) adds ``n`` to the option's cost, as in DLX5 (several add up).
+
+DLX5 and DLX6 read item names of at most 8 characters (bytes) and colours of one:
+``write(problem, knuth=True)`` renames the others and says so in a comment.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 import time
 
 from dlx import outputs
+from dlx.numbers import is_number
 from dlx.problem import Problem, ProblemError
 from dlx.stopping import TimeLimitReached
 
@@ -65,6 +70,14 @@ def _item_line(problem: Problem, words: list[str], line_no: int) -> None:
             fail(str(e))
 
 
+def _cost(word: str, line_no: int) -> int:
+    """The cost of a word ``|n``."""
+    digits = word[1:]
+    if not is_number(digits):
+        raise DlxFormatError(f"line {line_no}: cost {word!r} is not '|' followed by decimal digits")
+    return int(digits)
+
+
 CHECK_LINES = 4096  # lines read between two looks at the clock
 
 
@@ -94,7 +107,11 @@ def parse(text: str, deadline: float | None = None) -> Problem:
             _item_line(problem, words, line_no)
             continue
         entries = []
+        cost = 0
         for word in words:
+            if word.startswith("|"):
+                cost += _cost(word, line_no)
+                continue
             name, sep, colour = word.partition(":")
             if not name:
                 raise DlxFormatError(f"line {line_no}: empty item name in {word!r}")
@@ -108,7 +125,7 @@ def parse(text: str, deadline: float | None = None) -> Problem:
             if name in (e[0] for e in entries):
                 raise DlxFormatError(f"line {line_no}: item {name!r} appears twice in one option")
             entries.append((name, colour if sep else None))
-        problem.add_option([name if c is None else (name, c) for name, c in entries])
+        problem.add_option([name if c is None else (name, c) for name, c in entries], cost=cost)
     if problem is None:
         raise DlxFormatError("line 1: no item line (the file is empty or all comments)")
     return problem
@@ -174,25 +191,90 @@ def _check_word(name: str) -> str:
     return name
 
 
-def format_option(problem: Problem, k: int) -> str:
-    """Option ``k`` as one line of the format."""
+def format_option(problem: Problem, k: int, items=None, colours=None) -> str:
+    """Option ``k`` as one line of the format (its cost not included); ``items`` and
+    ``colours`` map names to the names to write (see ``knuth_names``)."""
     words = []
     for name, colour in problem.option_entries(k):
-        words.append(_check_word(name) if colour is None else f"{name}:{_check_word(colour)}")
+        name = items.get(name, name) if items else name
+        if colour is None:
+            words.append(_check_word(name))
+        else:
+            colour = colours.get(colour, colour) if colours else colour
+            words.append(f"{name}:{_check_word(colour)}")
     return " ".join(words)
 
 
-def write(problem: Problem, comment: str | None = None) -> str:
-    """The problem in Knuth's ``.dlx`` format (``parse(write(p))`` rebuilds ``p``)."""
+KNUTH_NAME = 8  # the longest item name (in bytes) that DLX5 and DLX6 read
+COLOUR_CHARACTERS = [
+    c for c in map(chr, range(33, 127)) if c not in ":|"
+]  # one-character colours, for the colours renamed
+
+
+def knuth_names(problem: Problem) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """The renamings that make a problem readable by DLX5 and DLX6 (item names of at
+    most 8 bytes, one-byte colours): item -> new name, colour -> new colour, and one
+    note a renaming. Raises ``ProblemError`` when there are more colours than
+    one-character names.
+
+    >>> p = Problem(primary=["a", "longer_than_8"], secondary=["x"])
+    >>> _ = p.add_option(["a", "x:red"])
+    >>> knuth_names(p)[2]
+    ["item 'longer_than_8' written as '#1'", "colour 'red' written as '!'"]
+    """
+    names = problem.primary + problem.secondary
+    taken = set(names)
+    items = {}
+    for j, name in enumerate(names):
+        if len(name.encode()) > KNUTH_NAME:
+            new = f"#{j}"
+            while new in taken:
+                new += "#"
+            taken.add(new)
+            items[name] = new
+    used = sorted(
+        {c for k in range(problem.n_options) for _, c in problem.option_entries(k) if c},
+        key=lambda c: (len(c.encode()) > 1, c),
+    )
+    colours = {}
+    if any(len(c.encode()) > 1 for c in used):
+        if len(used) > len(COLOUR_CHARACTERS):
+            raise ProblemError(
+                f"{len(used)} colours: DLX5 and DLX6 take one-character colours, "
+                f"at most {len(COLOUR_CHARACTERS)} of them"
+            )
+        free = [c for c in COLOUR_CHARACTERS if c not in used]
+        for colour in used:
+            if len(colour.encode()) > 1:
+                colours[colour] = free.pop(0)
+    notes = [f"item {a!r} written as {b!r}" for a, b in items.items()]
+    notes += [f"colour {a!r} written as {b!r}" for a, b in colours.items()]
+    return items, colours, notes
+
+
+def write(problem: Problem, comment: str | None = None, *, knuth: bool = False) -> str:
+    """The problem in Knuth's ``.dlx`` format (``parse(write(p))`` rebuilds ``p``); an
+    option's cost, when not 0, as ``|n`` at the end of its line. ``knuth=True``: item
+    names and colours that DLX5 and DLX6 cannot read are renamed (``knuth_names``), a
+    comment line a renaming.
+
+    >>> p = Problem(primary=["a", "b"])
+    >>> _ = p.add_option(["a", "b"], cost=7)
+    >>> print(write(p), end="")
+    a b
+    a b |7
+    """
     if problem.loop_edges:
         raise DlxFormatError("the .dlx format has no way to write loop items")
+    items, colours, notes = knuth_names(problem) if knuth else ({}, {}, [])
     lines = []
     if comment:
         lines.extend(f"| {c}" for c in comment.splitlines())
+    lines.extend(f"| renamed for DLX5/DLX6: {note}" for note in notes)
     words = []
     for name in problem.primary:
         lo, hi = problem.bounds(name)
-        _check_word(name)
+        name = _check_word(items.get(name, name))
         if (lo, hi) == (1, 1):
             words.append(name)
         elif lo == hi:
@@ -201,7 +283,10 @@ def write(problem: Problem, comment: str | None = None) -> str:
             words.append(f"{lo}:{hi}|{name}")
     if problem.secondary:
         words.append("|")
-        words.extend(_check_word(name) for name in problem.secondary)
+        words.extend(_check_word(items.get(name, name)) for name in problem.secondary)
     lines.append(" ".join(words))
-    lines.extend(format_option(problem, k) for k in range(problem.n_options))
+    for k in range(problem.n_options):
+        line = format_option(problem, k, items, colours)
+        cost = problem.option_cost(k)
+        lines.append(f"{line} |{cost}" if cost else line)
     return "\n".join(lines) + "\n"
