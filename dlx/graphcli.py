@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from dlx.dlxfile import format_option
+from dlx.numbers import integer
 from dlx.solution_graph import graph
 
 
@@ -15,24 +16,28 @@ def add_arguments(parser) -> None:
     """The flags of the graph's modes."""
     parser.add_argument(
         "--sample",
-        type=int,
+        type=integer,
         default=None,
         metavar="K",
         help="print K solutions drawn uniformly at random (with repeats), from the solution graph",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="S", help="the seed of --sample (default: random)"
+        "--seed",
+        type=integer,
+        default=None,
+        metavar="S",
+        help="the seed of --sample (default: random)",
     )
     parser.add_argument(
         "--nth",
-        type=int,
+        type=integer,
         default=None,
         metavar="I",
         help="print solution number I (from 0, in the solution graph's fixed order)",
     )
     parser.add_argument(
         "--max-graph-nodes",
-        type=int,
+        type=integer,
         default=None,
         metavar="N",
         help="refuse a solution graph of more than N nodes (default: as many as fit in 2 GB)",
@@ -61,8 +66,9 @@ def bad_arguments(args) -> str | None:
 
 
 def run(problem, args, progress: bool) -> int:
-    """Build the graph, print the solutions asked for; the exit status (ProblemError,
-    with the graph's bounds, goes to the caller)."""
+    """Build the graph, print the solutions asked for as they are drawn (a sample
+    streams: ``| head -1`` prints at once); the exit status (ProblemError, with the
+    graph's bounds, goes to the caller)."""
     g = graph(
         problem, max_nodes=args.max_graph_nodes, time_limit=args.time_limit, progress=progress
     )
@@ -82,6 +88,8 @@ def run(problem, args, progress: bool) -> int:
             out.write("\n")
         for k in solution.options:
             out.write(format_option(problem, k) + "\n")
+        if n < 16:
+            out.flush()  # the first solutions at once, for a pipe
     out.flush()
     noun = "solution" if g.count == 1 else "solutions"
     print(f"{g.count} {noun} in all; {g.stats}", file=sys.stderr)
