@@ -24,6 +24,7 @@ uniform at any size, the integer being drawn by Python's ``random.Random.randran
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -45,6 +46,7 @@ CALL_SECONDS = 0.2  # ... then about this long a call
 BATCH = 4096  # solutions unranked at a time by a stream
 _LIMB = (1 << 64) - 1
 NO_BOUND = 1 << 62  # max_nodes past this is no bound at all
+TOP_LEVELS = 3  # the levels of the search tree whose share done estimates the graph's
 
 
 class GraphTooLarge(ProblemError):
@@ -115,12 +117,14 @@ def graph(
     time_limit = seconds("time_limit", time_limit)
     lay = gl.layout(problem)
     state, stats = _build(lay, NO_BOUND if unbounded else bound, time_limit, progress)
-    st = state.state
-    nodes, edges = stats.nodes, stats.edges
+    root, nodes, edges = int(state.state[gl.ROOT]), stats.nodes, stats.edges
+    count, node_edge = state.node_count, state.node_edge
+    edge_child, edge_option = state.edge_child, state.edge_option
+    del state  # the key table and the dead cache go before the graph's arrays are copied
     return Graph(
         problem,
-        (state.node_count[:nodes].copy(), state.node_edge[: nodes + 1].copy(),
-         state.edge_child[:edges].copy(), state.edge_option[:edges].copy(), int(st[gl.ROOT])),
+        (count[:nodes].copy(), node_edge[: nodes + 1].copy(), edge_child[:edges].copy(),
+         edge_option[:edges].copy(), root),
         stats,
     )  # fmt: skip
 
@@ -152,22 +156,65 @@ def _grown(state: gl.State, code: int) -> gl.State:
     return gl.State(**fields)
 
 
-def _refusal(state: gl.State, max_nodes: int | None, grown: gl.State | None) -> str | None:
-    """Why the build must stop here (a bound passed), with what it would need."""
-    st = state.state
-    entries = int(st[gl.ENTRIES])
-    level = int(st[gl.LEVEL])
-    done = tree_fraction(state.branch_index, state.branch_degree, 0, level + 1)
-    guess = f"; about {entries / done:.3g} estimated in all" if 0 < done < 1 else ""
+def _growth_bytes(state: gl.State, code: int) -> int:
+    """The bytes the build holds while ``_grown`` makes its arrays for ``code``: the old
+    arrays and the new ones that replace some of them, both at once."""
+    nodes, limbs = state.node_count.shape
+    if code == gl.FULL:
+        edges = state.edge_child.nbytes + state.edge_option.nbytes
+        new = 2 * (nodes * limbs * 8 + 8 * nodes + edges) + 8
+    elif code == gl.GROW:
+        new = 2 * state.table.nbytes
+    else:  # OVERFLOW: one more limb
+        new = nodes * (limbs + 1) * 8 + (limbs + 1) * 8
+    return _nbytes(state) + new
+
+
+def _estimate(state: gl.State, lay: gl.GraphLayout) -> int:
+    """The graph's nodes in all, estimated from a build stopped early: the geometric
+    mean of two estimates that err on opposite sides. One is the largest *layer* so far
+    (the nodes that cover as many primary items) times the layers a solution passes
+    (the primary items over the mean an option covers, and one): the build finishes
+    deep layers first, so this is low while the middle layers fill. The other is the
+    nodes so far over the share done of the search tree's top ``TOP_LEVELS`` levels,
+    where paths rarely meet yet (deeper, the tree's share is far below the graph's):
+    high when the first branches hold most of the graph. Measured in docs/graph.md."""
+    n_primary, words = lay.n_primary, lay.words
+    pw = (n_primary + 63) // 64
+    rest = n_primary - 64 * (pw - 1)
+    last = np.uint64((1 << rest) - 1 if rest < 64 else _LIMB)
+    per_option = np.bitwise_count(lay.mask[:, :pw].copy()).sum(axis=1)
+    if pw:
+        per_option -= np.bitwise_count(lay.mask[:, pw - 1] & ~last).astype(per_option.dtype)
+    mean = per_option[per_option > 0].mean() if (per_option > 0).any() else 1.0
+    sizes = np.zeros(n_primary + 1, np.int64)
+    for lo in range(0, len(state.table), 1 << 16):
+        chunk = state.table[lo : lo + (1 << 16)]
+        keys = chunk[chunk[:, words].astype(np.int64) >= 0, :pw]
+        keys[:, pw - 1] &= last
+        sizes += np.bincount(np.bitwise_count(keys).sum(axis=1), minlength=n_primary + 1)
+    layers = n_primary / mean + 1
+    entries = int(state.state[gl.ENTRIES])
+    level = int(state.state[gl.LEVEL])
+    done = tree_fraction(state.branch_index, state.branch_degree, 0, min(level + 1, TOP_LEVELS))
+    return max(entries, round(math.sqrt(float(sizes.max()) * layers * entries / done)))
+
+
+def _refusal(state, lay, max_nodes: int | None, during: int | None) -> str | None:
+    """Why the build must stop here (a bound passed), with what it would need;
+    ``during``: the bytes that growing the arrays would hold (None: no growth)."""
+    entries = int(state.state[gl.ENTRIES])
     if max_nodes is not None and entries >= max_nodes:
         return (
             f"the solution graph needs more than max_nodes={max_nodes} nodes "
-            f"({_nbytes(state) / 1e6:.0f} MB so far{guess})"
+            f"({_nbytes(state) / 1e6:.0f} MB so far; about {_estimate(state, lay):.3g} "
+            f"estimated in all)"
         )
-    if max_nodes is None and grown is not None and _nbytes(grown) > MAX_BYTES:
+    if max_nodes is None and during is not None and during > MAX_BYTES:
         return (
-            f"the solution graph needs more than {MAX_BYTES / 1e9:.1f} GB ({entries} nodes "
-            f"so far{guess}): give a larger max_nodes (--max-graph-nodes) to allow more"
+            f"the solution graph needs more than {MAX_BYTES / 1e9:.3g} GB ({entries} nodes "
+            f"so far; about {_estimate(state, lay):.3g} estimated in all): give a larger "
+            f"max_nodes (--max-graph-nodes) to allow more"
         )
     return None
 
@@ -195,13 +242,14 @@ def _build(lay, max_nodes, time_limit, progress) -> tuple[gl.State, GraphStats]:
             dt = time.perf_counter() - t0
             if code == gl.DONE:
                 break
-            grown = None if code in (gl.PAUSED, gl.BOUND) else _grown(state, code)
-            reason = _refusal(state, max_nodes, grown)
+            grows = code not in (gl.PAUSED, gl.BOUND)
+            during = _growth_bytes(state, code) if grows else None
+            reason = _refusal(state, lay, max_nodes, during)
             if reason is not None:
                 raise GraphTooLarge(reason)
-            if grown is not None:
-                state = grown
-                peak = max(peak, _nbytes(state))
+            if grows:
+                state = _grown(state, code)
+                peak = max(peak, during)
             elif dt > 0:
                 rate = (int(state.state[gl.VISITED]) - before) / dt
                 budget = int(min(max(rate * CALL_SECONDS, 1000), 1 << 40))

@@ -323,7 +323,9 @@ def test_tiling_command_samples_to_out_and_svg(symmetry, tmp_path, capsys):
     flags += ["--out", str(out), "--svg", str(svg), "--no-progress"]
     assert main(flags + ([] if symmetry else ["--no-symmetry"])) == 0
     err = capsys.readouterr()[1]
-    assert ("2 solutions; graph:" if symmetry else "8 solutions; graph:") in err
+    drawn = "from 2 classes of tilings under" if symmetry else "from 8 tilings"
+    assert f"drawn uniformly {drawn}" in err and "; graph:" in err
+    assert f"6 solutions drawn uniformly {drawn}" in err  # the summary line
     puzzle = polyomino.make_puzzle("3x20")
     plan = polyomino.plan_symmetry(puzzle) if symmetry else None
     drawn = read_solutions(out.read_text())

@@ -60,3 +60,80 @@ def test_a_seed_gives_the_same_sample_as_unrank_of_randrange(name):
     rng = random.Random(17)
     expected = [g.unrank(rng.randrange(g.count)).options for _ in range(40)]
     assert [s.options for s in g.sample(40, seed=17)] == expected
+
+
+# -- memory, estimates ---------------------------------------------------------------------
+
+
+def _dominoes(n: int) -> dlx.Problem:
+    """Domino tilings of the n x n board: a primary item per cell."""
+    p = dlx.Problem(primary=[f"{r},{c}" for r in range(n) for c in range(n)])
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                p.add_option([f"{r},{c}", f"{r},{c + 1}"])
+            if r + 1 < n:
+                p.add_option([f"{r},{c}", f"{r + 1},{c}"])
+    return p
+
+
+@pytest.mark.parametrize("cap_mb", [24, 48])
+def test_the_memory_cap_holds_while_the_arrays_grow(cap_mb, monkeypatch):
+    # numpy reports its arrays to tracemalloc: the build's peak, old and new arrays
+    # together while they grow, stays under the cap (the 16 x 16 board needs about
+    # 130 MB), and a graph that fits is built under it too
+    import tracemalloc
+
+    from dlx import solution_graph as sg
+
+    dlx.graph(_dominoes(4))  # compiled before the measure
+    monkeypatch.setattr(sg, "MAX_BYTES", cap_mb << 20)
+    monkeypatch.setattr(sg, "DEAD_BYTES", 1 << 20)
+    tracemalloc.start()
+    try:
+        with pytest.raises(dlx.GraphTooLarge, match="estimated in all"):
+            dlx.graph(_dominoes(16))
+        assert tracemalloc.get_traced_memory()[1] <= 1.1 * (cap_mb << 20)
+        tracemalloc.reset_peak()
+        g = dlx.graph(_dominoes(12))
+        assert tracemalloc.get_traced_memory()[1] <= 1.1 * (cap_mb << 20)
+    finally:
+        tracemalloc.stop()
+    assert g.count == 53_060_477_521_960_000  # OEIS A004003, n = 6
+    assert g.stats.peak_bytes <= cap_mb << 20
+
+
+@pytest.mark.parametrize(
+    "make, share",
+    [
+        (lambda: _dominoes(12), 0.5),
+        (lambda: _dominoes(12), 0.05),
+        (lambda: load("pent6x10_sym"), 0.2),
+        (lambda: load("pent5x12_all"), 0.05),
+    ],
+)
+def test_the_estimate_of_a_refusal_is_within_ten_times(make, share):
+    # the share of the search tree done gave 1e32 nodes for a graph of 1.2 million;
+    # scripts/graph_estimate.py measures the domino boards to 18 x 18 and the files
+    import re
+
+    problem = make()
+    true = len(dlx.graph(problem))
+    with pytest.raises(dlx.GraphTooLarge) as caught:
+        dlx.graph(problem, max_nodes=int(true * share))
+    estimate = float(re.search(r"about (\S+) estimated in all", str(caught.value))[1])
+    assert true / 10 <= estimate <= 10 * true
+
+
+def test_a_huge_max_nodes_on_the_command_line_is_no_bound(capsys):
+    from shared import DATA
+
+    from dlx.cli import main
+
+    path = str(DATA / "pent3x20_all.dlx")
+    for bound in ("100000000000000", "1" + "0" * 30):
+        assert main([path, "--sample", "1", "--max-graph-nodes", bound, "--no-progress"]) == 0
+        assert "8 solutions in all" in capsys.readouterr()[1]
+    with pytest.raises(SystemExit) as caught:  # argparse: one line, status 2
+        main([path, "--sample", "３", "--no-progress"])
+    assert caught.value.code == 2 and "invalid integer value" in capsys.readouterr()[1]
