@@ -7,6 +7,7 @@ Every solution a test sees goes through ``dlx.check``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -121,6 +122,53 @@ def test_a_numpy_integer_seed_is_the_same_seed():
     for bad in (1.5, "9", b"9"):
         with pytest.raises(TypeError, match="seed"):
             g.sample(2, seed=bad)
+
+
+HOSTILE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(2**80), 2**80),
+    st.text(max_size=3),
+    st.binary(max_size=3),
+    st.sampled_from(
+        ["３", "1_0", "cost", np.int64(2), np.float64(1.0), np.uint8(1), Fraction(1, 2)]
+    ),
+)
+CALLS = {
+    "sample size": lambda g, v: list(itertools.islice(g.sample(v, seed=1), 3)),
+    "seed": lambda g, v: list(g.sample(2, seed=v)),
+    "unrank": lambda g, v: g.unrank(v),
+    "rank": lambda g, v: g.rank(v),
+    "rank of one": lambda g, v: g.rank([v]),
+    "max_nodes": lambda g, v: dlx.graph(g.problem, max_nodes=v),
+    "time_limit": lambda g, v: dlx.graph(g.problem, time_limit=v),
+    "k_lightest": lambda g, v: g.k_lightest(v),
+    "weight": lambda g, v: g.generating_function(v),
+    "given": lambda g, v: list(g.sample(1, given=v)),
+    "forbid": lambda g, v: list(g.sample(1, forbid=v)),
+    "weights": lambda g, v: list(g.sample(1, weights=v)),
+}
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(sorted(CALLS)), HOSTILE)
+def test_hostile_values_get_an_answer_or_a_documented_error(call, value):
+    """Every argument of the graph's API, given None, bools, floats (NaN, infinities),
+    huge ints, strings, bytes, fullwidth digits, numpy scalars: an answer, or TypeError,
+    ValueError or IndexError naming what is wrong; never a hang, an AttributeError, an
+    OverflowError or numba's errors."""
+    g = _hostile_graph()
+    try:
+        CALLS[call](g, value)
+    except (TypeError, ValueError, IndexError) as e:
+        assert str(e) and "\n" not in str(e)
+
+
+@functools.cache
+def _hostile_graph() -> dlx.Graph:
+    """The graph the hostile values are tried on (built once)."""
+    return dlx.graph(_abc())
 
 
 # -- options without a primary item (issue #42, point 5) ---------------------------------
