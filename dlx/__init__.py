@@ -32,7 +32,14 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.options import Parallel
     from dlx.parallel.checkpoint import CheckpointError
     from dlx.problem import Problem, ProblemError
-    from dlx.solution_graph.graph import Graph, GraphStats, GraphTimeLimit, GraphTooLarge, graph
+    from dlx.solution_graph.graph import (
+        Graph,
+        GraphStats,
+        GraphTimeLimit,
+        GraphTooLarge,
+        graph,
+        read_zdd,
+    )
     from dlx.stopping import Interrupted, run_command
     from dlx.verify import InvalidSolution, check, is_solution, naive_solutions
 
@@ -47,7 +54,7 @@ _HOME = {  # public name: (module, name there)
     "WorkerError": ("dlx.errors", "WorkerError"),
     **{
         n: ("dlx.solution_graph.graph", n)
-        for n in ("Graph", "GraphStats", "GraphTimeLimit", "GraphTooLarge", "graph")
+        for n in ("Graph", "GraphStats", "GraphTimeLimit", "GraphTooLarge", "graph", "read_zdd")
     },
     "Parallel": ("dlx.options", "Parallel"),
     "Problem": ("dlx.problem", "Problem"),
@@ -143,6 +150,7 @@ __all__ = [
     "parse",
     "read",
     "read_text",
+    "read_zdd",
     "run_command",
     "solutions",
     "stopping",

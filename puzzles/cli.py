@@ -296,7 +296,7 @@ def run(command: Command, request: Request) -> int:
         rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s; reading and set-up {reading:.3f} s)"
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
     if not (request.count or request.unique):
-        puzzles_text += f"{printer.found} solutions, "
+        puzzles_text += f"{printer.found} solutions{printer.sampled_from}, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
 
@@ -465,6 +465,7 @@ class Printer:
         self.entries = 0  # JSON entries written
         self.blocks = False  # multi-line answers written (a blank line between puzzles)
         self.resumed = ""  # with --checkpoint: what the checkpoint held (as python -m dlx)
+        self.sampled_from = ""  # with --sample: what the solutions were drawn from
         if request.json:
             sink.write('{"puzzles": [\n')
 
@@ -501,6 +502,8 @@ class Printer:
         prefix = f"{self.label}: " if self.many else ""
         self.nodes += o.nodes
         self.found += o.found
+        drawn_from = getattr(puzzle, "drawn_from", None)  # --sample: what it drew from
+        self.sampled_from = f" {drawn_from()}" if drawn_from is not None and drawn_from() else ""
         if request.stats:
             summary = getattr(puzzle, "summary", None)
             extra = f" ({summary()})" if summary is not None else ""

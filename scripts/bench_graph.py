@@ -74,7 +74,7 @@ def bench(case: str, runs: int, samples: int) -> None:
         assert g.count == KNOWN[case], g.count
         times["graph"].append((wall, cpu))
         k = 100 if case == "dominoes14" else samples
-        drawn, wall, cpu = _timed(lambda: g.sample(k, seed=run))  # noqa: B023
+        drawn, wall, cpu = _timed(lambda: list(g.sample(k, seed=run)))  # noqa: B023
         assert len(drawn) == k
         for s in drawn[:100]:
             dlx.check(p, s.options)

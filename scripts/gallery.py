@@ -46,7 +46,7 @@ def _domino_tiling(solution) -> list:
 
 def _draw(g, seed: int, k: int, decode):
     """``k`` tilings drawn with ``seed``: (ranks, tilings)."""
-    drawn = g.sample(k, seed=seed)
+    drawn = list(g.sample(k, seed=seed))
     for s in drawn:
         dlx.check(g.problem, s.options)
     return [g.rank(s) for s in drawn], [decode(s) for s in drawn]

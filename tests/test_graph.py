@@ -140,7 +140,7 @@ def test_samples_pass_a_chi_square_test_and_a_fair_coin_descent_fails_it():
     g = dlx.graph(load("pent5x12_sym"))
     n = g.count
     assert n == EXPECTED["pent5x12_sym"] == 1010
-    samples = g.sample(20 * n, seed=2026)
+    samples = list(g.sample(20 * n, seed=2026))
     for s in samples[:50]:
         dlx.check(g.problem, s.options)
     # chi-square with n - 1 degrees of freedom, about normal for large n: a statistic
@@ -152,7 +152,7 @@ def test_samples_pass_a_chi_square_test_and_a_fair_coin_descent_fails_it():
     rng = random.Random(2026)
     biased = [index[_fair_coin_descent(g, rng)] for _ in range(20 * n)]
     assert _chi_square(biased, n) > bound
-    assert g.sample(10, seed=7) == g.sample(10, seed=7)  # a seed repeats its sample
+    assert list(g.sample(10, seed=7)) == list(g.sample(10, seed=7))  # a seed repeats its sample
 
 
 @pytest.mark.parametrize("name", ["pent6x10_sym", "pent6x10_all"])
@@ -178,7 +178,7 @@ def test_no_solution_gives_an_empty_graph(tmp_path):
     p = dlx.Problem(primary=["a", "b"])
     p.add_option(["a"])
     g = dlx.graph(p)
-    assert (g.count, list(g.solutions()), g.sample(0)) == (0, [], [])
+    assert (g.count, list(g.solutions()), list(g.sample(0))) == (0, [], [])
     with pytest.raises(ValueError, match="no solution"):
         g.sample(1)
     with pytest.raises(IndexError):
@@ -193,7 +193,7 @@ def test_counts_past_two_to_the_64_are_exact():
     g = dlx.graph(_dominoes(14, 14))
     assert g.count == _domino_count(14, 14) == 112_202_208_776_036_178_000_000
     assert g.count > 2**64 and g.node_count.shape[1] >= 2
-    samples = g.sample(20, seed=3)
+    samples = list(g.sample(20, seed=3))
     for s in samples:
         dlx.check(g.problem, s.options)
         assert g.unrank(g.rank(s)) == s
@@ -224,7 +224,6 @@ def test_rank_refuses_what_is_not_a_solution():
     [
         (lambda p: p.add_primary("m", 0, 2), "bounds 0:2"),
         (lambda p: (p.add_secondary("x"), p.add_option(["a", "x:red"])), "colour"),
-        (lambda p: (p.add_secondary("y"), p.add_option(["y"])), "covers no primary"),
     ],
 )
 def test_problems_it_cannot_take_are_refused_in_one_line(make, message):
@@ -241,7 +240,7 @@ def test_bounds_refuse_cleanly():
     assert "\n" not in str(caught.value)
     with pytest.raises(dlx.GraphTimeLimit, match="time limit of 0 s"):
         dlx.graph(_dominoes(6, 6), time_limit=0)
-    with pytest.raises(dlx.ProblemError, match="max_nodes"):
+    with pytest.raises(ValueError, match="max_nodes"):
         dlx.graph(_abc(), max_nodes=0)
 
 
@@ -324,7 +323,9 @@ def test_tiling_command_samples_to_out_and_svg(symmetry, tmp_path, capsys):
     flags += ["--out", str(out), "--svg", str(svg), "--no-progress"]
     assert main(flags + ([] if symmetry else ["--no-symmetry"])) == 0
     err = capsys.readouterr()[1]
-    assert ("2 solutions; graph:" if symmetry else "8 solutions; graph:") in err
+    drawn = "from 2 classes of tilings under" if symmetry else "from 8 tilings"
+    assert f"drawn uniformly {drawn}" in err and "; graph:" in err
+    assert f"6 solutions drawn uniformly {drawn}" in err  # the summary line
     puzzle = polyomino.make_puzzle("3x20")
     plan = polyomino.plan_symmetry(puzzle) if symmetry else None
     drawn = read_solutions(out.read_text())

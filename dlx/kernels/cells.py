@@ -71,7 +71,7 @@ def adjacency(cell_option, cell_bit, n_bits) -> list[tuple[int, int]] | None:
     return sorted(edges)
 
 
-def _span(rank, cell_option, cell_item, n_options) -> float:
+def span(rank, cell_option, cell_item, n_options) -> float:
     """The mean over options of the distance between their first and last cell, when
     cell ``c`` has position ``rank[c]``."""
     pos = rank[cell_item]
@@ -107,6 +107,6 @@ def sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
     order = np.lexsort((declared, np.round(fiedler, 6)))
     rank = np.empty(n, np.int64)
     rank[order] = declared
-    before = _span(declared, cell_option, cell_item, n_options)
-    after = _span(rank, cell_option, cell_item, n_options)
+    before = span(declared, cell_option, cell_item, n_options)
+    after = span(rank, cell_option, cell_item, n_options)
     return cells[order] if after <= SWEEP_GAIN * before else cells

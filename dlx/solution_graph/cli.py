@@ -66,8 +66,9 @@ def bad_arguments(args) -> str | None:
 
 
 def run(problem, args, progress: bool) -> int:
-    """Build the graph, print the solutions asked for; the exit status (ProblemError,
-    with the graph's bounds, goes to the caller)."""
+    """Build the graph, print the solutions asked for as they are drawn (a sample
+    streams: ``| head -1`` prints at once); the exit status (ProblemError, with the
+    graph's bounds, goes to the caller)."""
     g = graph(
         problem, max_nodes=args.max_graph_nodes, time_limit=args.time_limit, progress=progress
     )
@@ -87,6 +88,8 @@ def run(problem, args, progress: bool) -> int:
             out.write("\n")
         for k in solution.options:
             out.write(format_option(problem, k) + "\n")
+        if n < 16:
+            out.flush()  # the first solutions at once, for a pipe
     out.flush()
     noun = "solution" if g.count == 1 else "solutions"
     print(f"{g.count} {noun} in all; {g.stats}", file=sys.stderr)

@@ -24,7 +24,7 @@ uniform at any size, the integer being drawn by Python's ``random.Random.randran
 
 from __future__ import annotations
 
-import random
+import math
 import time
 from dataclasses import dataclass
 
@@ -33,8 +33,12 @@ import numpy as np
 from dlx.driver.driver import tree_fraction
 from dlx.driver.results import Solution
 from dlx.errors import ProblemError
+from dlx.numbers import cap, seconds, whole
 from dlx.problem import Problem
 from dlx.solution_graph import layout as gl
+from dlx.solution_graph import sample as graphsample
+from dlx.solution_graph import weights as graphweights
+from dlx.solution_graph import zdd as graphzdd
 from dlx.verify import InvalidSolution, check
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given
@@ -44,6 +48,8 @@ FIRST_BUDGET = 100_000  # subproblems entered in a kernel call, at first
 CALL_SECONDS = 0.2  # ... then about this long a call
 BATCH = 4096  # solutions unranked at a time by a stream
 _LIMB = (1 << 64) - 1
+NO_BOUND = 1 << 62  # max_nodes past this is no bound at all
+TOP_LEVELS = 3  # the levels of the search tree whose share done estimates the graph's
 
 
 class GraphTooLarge(ProblemError):
@@ -91,17 +97,39 @@ def graph(
     progress: bool = False,
 ) -> Graph:
     """Build the solution graph of ``problem`` (plain exact cover: no colours or
-    multiplicities; ProblemError otherwise).
+    multiplicities; ProblemError otherwise). Options without a primary item are in no
+    solution, as for ``dlx.count`` and Knuth's DLX6: the graph leaves them out.
 
-    ``max_nodes`` bounds the graph's nodes (default: as many as keep the build's arrays
-    under 2 GB): past it, or past
-    ``time_limit`` seconds, it raises ``GraphTooLarge`` or ``GraphTimeLimit``, one line
-    each. Ctrl-C stops it (KeyboardInterrupt) between two kernel calls.
+    ``max_nodes`` bounds the graph's nodes (an integer >= 1; ``math.inf`` or one past
+    2**62: no bound; default: as many as keep the build's arrays under 2 GB): past it,
+    or past ``time_limit`` seconds, it raises ``GraphTooLarge`` or ``GraphTimeLimit``,
+    one line each. Ctrl-C stops it (KeyboardInterrupt) between two kernel calls.
+
+    >>> from dlx import Problem
+    >>> graph(Problem(primary=["a"]), max_nodes=2.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: max_nodes must be an integer, not 2.5
     """
-    if max_nodes is not None and (isinstance(max_nodes, bool) or int(max_nodes) < 1):
-        raise ProblemError(f"max_nodes must be a positive integer, not {max_nodes!r}")
+    if not isinstance(problem, Problem):
+        raise TypeError(
+            f"problem must be a dlx.Problem (dlx.read reads a file), not {problem!r:.60}"
+        )
+    bound = max_nodes if max_nodes is None else cap("max_nodes", max_nodes, NO_BOUND, minimum=1)
+    unbounded = max_nodes is not None and bound is None
+    time_limit = seconds("time_limit", time_limit)
     lay = gl.layout(problem)
-    return Graph(problem, lay, _build(lay, max_nodes, time_limit, progress))
+    state, stats = _build(lay, NO_BOUND if unbounded else bound, time_limit, progress)
+    root, nodes, edges = int(state.state[gl.ROOT]), stats.nodes, stats.edges
+    count, node_edge = state.node_count, state.node_edge
+    edge_child, edge_option = state.edge_child, state.edge_option
+    del state  # the key table and the dead cache go before the graph's arrays are copied
+    return Graph(
+        problem,
+        (count[:nodes].copy(), node_edge[: nodes + 1].copy(), edge_child[:edges].copy(),
+         edge_option[:edges].copy(), root),
+        stats,
+    )  # fmt: skip
 
 
 def _nbytes(state: gl.State) -> int:
@@ -131,22 +159,65 @@ def _grown(state: gl.State, code: int) -> gl.State:
     return gl.State(**fields)
 
 
-def _refusal(state: gl.State, max_nodes: int | None, grown: gl.State | None) -> str | None:
-    """Why the build must stop here (a bound passed), with what it would need."""
-    st = state.state
-    entries = int(st[gl.ENTRIES])
-    level = int(st[gl.LEVEL])
-    done = tree_fraction(state.branch_index, state.branch_degree, 0, level + 1)
-    guess = f"; about {entries / done:.3g} estimated in all" if 0 < done < 1 else ""
+def _growth_bytes(state: gl.State, code: int) -> int:
+    """The bytes the build holds while ``_grown`` makes its arrays for ``code``: the old
+    arrays and the new ones that replace some of them, both at once."""
+    nodes, limbs = state.node_count.shape
+    if code == gl.FULL:
+        edges = state.edge_child.nbytes + state.edge_option.nbytes
+        new = 2 * (nodes * limbs * 8 + 8 * nodes + edges) + 8
+    elif code == gl.GROW:
+        new = 2 * state.table.nbytes
+    else:  # OVERFLOW: one more limb
+        new = nodes * (limbs + 1) * 8 + (limbs + 1) * 8
+    return _nbytes(state) + new
+
+
+def _estimate(state: gl.State, lay: gl.GraphLayout) -> int:
+    """The graph's nodes in all, estimated from a build stopped early: the geometric
+    mean of two estimates that err on opposite sides. One is the largest *layer* so far
+    (the nodes that cover as many primary items) times the layers a solution passes
+    (the primary items over the mean an option covers, and one): the build finishes
+    deep layers first, so this is low while the middle layers fill. The other is the
+    nodes so far over the share done of the search tree's top ``TOP_LEVELS`` levels,
+    where paths rarely meet yet (deeper, the tree's share is far below the graph's):
+    high when the first branches hold most of the graph. Measured in docs/graph.md."""
+    n_primary, words = lay.n_primary, lay.words
+    pw = (n_primary + 63) // 64
+    rest = n_primary - 64 * (pw - 1)
+    last = np.uint64((1 << rest) - 1 if rest < 64 else _LIMB)
+    per_option = np.bitwise_count(lay.mask[:, :pw].copy()).sum(axis=1)
+    if pw:
+        per_option -= np.bitwise_count(lay.mask[:, pw - 1] & ~last).astype(per_option.dtype)
+    mean = per_option[per_option > 0].mean() if (per_option > 0).any() else 1.0
+    sizes = np.zeros(n_primary + 1, np.int64)
+    for lo in range(0, len(state.table), 1 << 16):
+        chunk = state.table[lo : lo + (1 << 16)]
+        keys = chunk[chunk[:, words].astype(np.int64) >= 0, :pw]
+        keys[:, pw - 1] &= last
+        sizes += np.bincount(np.bitwise_count(keys).sum(axis=1), minlength=n_primary + 1)
+    layers = n_primary / mean + 1
+    entries = int(state.state[gl.ENTRIES])
+    level = int(state.state[gl.LEVEL])
+    done = tree_fraction(state.branch_index, state.branch_degree, 0, min(level + 1, TOP_LEVELS))
+    return max(entries, round(math.sqrt(float(sizes.max()) * layers * entries / done)))
+
+
+def _refusal(state, lay, max_nodes: int | None, during: int | None) -> str | None:
+    """Why the build must stop here (a bound passed), with what it would need;
+    ``during``: the bytes that growing the arrays would hold (None: no growth)."""
+    entries = int(state.state[gl.ENTRIES])
     if max_nodes is not None and entries >= max_nodes:
         return (
             f"the solution graph needs more than max_nodes={max_nodes} nodes "
-            f"({_nbytes(state) / 1e6:.0f} MB so far{guess})"
+            f"({_nbytes(state) / 1e6:.0f} MB so far; about {_estimate(state, lay):.3g} "
+            f"estimated in all)"
         )
-    if max_nodes is None and grown is not None and _nbytes(grown) > MAX_BYTES:
+    if max_nodes is None and during is not None and during > MAX_BYTES:
         return (
-            f"the solution graph needs more than {MAX_BYTES / 1e9:.1f} GB ({entries} nodes "
-            f"so far{guess}): give a larger max_nodes (--max-graph-nodes) to allow more"
+            f"the solution graph needs more than {MAX_BYTES / 1e9:.3g} GB ({entries} nodes "
+            f"so far; about {_estimate(state, lay):.3g} estimated in all): give a larger "
+            f"max_nodes (--max-graph-nodes) to allow more"
         )
     return None
 
@@ -159,7 +230,7 @@ def _build(lay, max_nodes, time_limit, progress) -> tuple[gl.State, GraphStats]:
     peak = _nbytes(state)
     started = time.perf_counter()
     budget = FIRST_BUDGET
-    bound = 1 << 62 if max_nodes is None else int(max_nodes)
+    bound = NO_BOUND if max_nodes is None else max_nodes
     bar = _bar(progress)
     try:
         while True:
@@ -174,13 +245,14 @@ def _build(lay, max_nodes, time_limit, progress) -> tuple[gl.State, GraphStats]:
             dt = time.perf_counter() - t0
             if code == gl.DONE:
                 break
-            grown = None if code in (gl.PAUSED, gl.BOUND) else _grown(state, code)
-            reason = _refusal(state, max_nodes, grown)
+            grows = code not in (gl.PAUSED, gl.BOUND)
+            during = _growth_bytes(state, code) if grows else None
+            reason = _refusal(state, lay, max_nodes, during)
             if reason is not None:
                 raise GraphTooLarge(reason)
-            if grown is not None:
-                state = grown
-                peak = max(peak, _nbytes(state))
+            if grows:
+                state = _grown(state, code)
+                peak = max(peak, during)
             elif dt > 0:
                 rate = (int(state.state[gl.VISITED]) - before) / dt
                 budget = int(min(max(rate * CALL_SECONDS, 1000), 1 << 40))
@@ -208,7 +280,8 @@ def _bar(progress: bool):
 
 
 class Graph:
-    """A problem's solution graph (see the module's docstring); made by ``graph``.
+    """A problem's solution graph (see the module's docstring); made by ``graph`` or
+    ``read_zdd``.
 
     ``count``: the number of solutions (an int, exact); ``len(g)``: its nodes, the
     terminal included; ``stats``: its size (``GraphStats``). Node ``n``'s edges are
@@ -217,17 +290,12 @@ class Graph:
     terminal and ``root`` the whole problem (-2: none, for no solution).
     """
 
-    def __init__(self, problem: Problem, lay: gl.GraphLayout, built):
-        state, self.stats = built
-        nodes, edges = self.stats.nodes, self.stats.edges
+    def __init__(self, problem: Problem, arrays, stats: GraphStats):
         self.problem = problem
-        self._layout = lay
-        self.node_count = state.node_count[:nodes].copy()
-        self.node_edge = state.node_edge[: nodes + 1].copy()
-        self.edge_child = state.edge_child[:edges].copy()
-        self.edge_option = state.edge_option[:edges].copy()
-        self.root = int(state.state[gl.ROOT])
+        self.node_count, self.node_edge, self.edge_child, self.edge_option, self.root = arrays
+        self.stats = stats
         self.count = self._node_count(self.root) if self.root >= 0 else 0
+        self._depth = max(len(problem.primary), 1)  # the most options a solution holds
 
     def __len__(self) -> int:
         return self.stats.nodes
@@ -239,6 +307,14 @@ class Graph:
         """The count of ``node`` as a Python int."""
         return sum(int(limb) << (64 * k) for k, limb in enumerate(self.node_count[node]))
 
+    def _counts(self) -> list[int]:
+        """Every node's count as a Python int."""
+        limbs = self.node_count.shape[1]
+        columns = [self.node_count[:, k].tolist() for k in range(limbs)]
+        if limbs == 1:
+            return columns[0]
+        return [sum(x << (64 * k) for k, x in enumerate(row)) for row in zip(*columns, strict=True)]
+
     def _unrank_many(self, ranks) -> list[Solution]:
         """The solutions of ``ranks`` (ints, each checked to be in range)."""
         limbs = self.node_count.shape[1]
@@ -248,7 +324,7 @@ class Graph:
             table = np.array(
                 [[(r >> (64 * k)) & _LIMB for k in range(limbs)] for r in ranks], np.uint64
             ).reshape(-1, limbs)
-        out = np.empty((len(table), max(self._layout.n_primary, 1)), np.int64)
+        out = np.empty((len(table), self._depth), np.int64)
         _kernel().unrank(
             self.node_edge, self.edge_child, self.edge_option, self.node_count, self.root,
             table, out,
@@ -258,26 +334,60 @@ class Graph:
 
     def _check_rank(self, i) -> int:
         """``i`` as an int in ``range(count)`` (IndexError or TypeError otherwise)."""
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
-            raise TypeError(f"a solution's rank must be an integer, not {i!r}")
+        i = whole("a solution's rank", i, minimum=None)
         if not 0 <= i < self.count:
             raise IndexError(f"no solution {i}: the problem has {self.count} (from 0)")
-        return int(i)
+        return i
 
     def unrank(self, i: int) -> Solution:
         """The solution of rank ``i`` (``0 <= i < count``), in the graph's fixed order."""
         return self._unrank_many([self._check_rank(i)])[0]
 
-    def sample(self, k: int, seed=None) -> list[Solution]:
-        """``k`` solutions drawn independently and exactly uniformly (with repeats):
-        ``unrank`` of ``random.Random(seed).randrange(count)``, so the same seed
-        gives the same sample on every machine."""
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-            raise ValueError(f"the sample size must be an integer >= 0, not {k!r}")
-        if k and not self.count:
-            raise ValueError("the problem has no solution to sample")
-        draw = random.Random(seed).randrange
-        return self._unrank_many([draw(self.count) for _ in range(int(k))]) if k else []
+    def sample(self, k: int, seed=None, *, given=None, forbid=None, weights=None, rng=None):
+        """``k`` solutions drawn independently (with repeats), as a lazy iterator of
+        bounded memory (any ``k``: ``itertools.islice`` takes what it needs).
+
+        Uniform by default: ``unrank`` of ``random.Random(seed).randrange(count)``, so
+        the same seed gives the same sample on every machine. ``rng``: a caller's own
+        ``random.Random`` or ``numpy.random.Generator`` instead of ``seed``. ``given``
+        and ``forbid`` (option indices): uniform over the solutions that hold every
+        given option and no forbidden one; ``weights`` (one integer or ``Fraction`` >= 0
+        per option): a solution with probability the product of its options' weights
+        over their sum over all solutions. Exact in every case (see
+        ``dlx/solution_graph/sample.py``). ValueError when no solution qualifies.
+
+        >>> from dlx import Problem
+        >>> p = Problem(primary=["a", "b"])
+        >>> for option in (["a"], ["b"], ["a", "b"]):
+        ...     _ = p.add_option(option)
+        >>> g = graph(p)
+        >>> [s.options for s in g.sample(3, seed=5, given=[2])]
+        [(2,), (2,), (2,)]
+        """
+        k = whole("the sample size", k)
+        rng = graphsample.generator(seed, rng)
+        if given is None and forbid is None and weights is None:
+            if k and not self.count:
+                raise ValueError("the problem has no solution to sample")
+            return self._uniform(k, rng)
+        descent = graphsample.Descent(
+            self, graphsample.option_weights(self.problem, weights, given, forbid)
+        )
+        if k and not descent.total:
+            raise ValueError("no solution has a weight above 0 under these conditions")
+        problem = self.problem
+        return (Solution(descent.draw(rng), problem) for _ in range(k))
+
+    def _uniform(self, k: int, rng):
+        """``k`` uniform draws, unranked a batch at a time (growing to ``BATCH``)."""
+        done, batch = 0, 16
+        while done < k:
+            size = min(batch, k - done)
+            yield from self._unrank_many(
+                [graphsample.randbelow(rng, self.count) for _ in range(size)]
+            )
+            done += size
+            batch = min(2 * batch, BATCH)
 
     def solutions(self):
         """Every solution, in rank order (a generator)."""
@@ -287,12 +397,14 @@ class Graph:
     def rank(self, solution) -> int:
         """The rank of ``solution`` (a ``Solution`` or option indices, in any order);
         ValueError, naming the item at fault (``dlx.check``'s reason), when it is not a
-        solution."""
+        solution; TypeError for what is not option indices (floats, strings, bytes)."""
         options = getattr(solution, "options", solution)
+        if isinstance(options, (str, bytes, bytearray)):
+            raise TypeError(f"a solution is a set of option indices, not {solution!r}")
         try:
-            chosen = [int(k) for k in options]
-        except (TypeError, ValueError):
-            raise ValueError(f"a solution is a set of option indices, not {solution!r}") from None
+            chosen = [whole("an option of the solution", k) for k in options]
+        except TypeError:
+            raise TypeError(f"a solution is a set of option indices, not {solution!r}") from None
         if len(set(chosen)) != len(chosen):
             raise ValueError(f"not a solution: an option is chosen twice in {chosen}")
         try:
@@ -307,34 +419,106 @@ class Graph:
                     break
                 rank += self._node_count(int(self.edge_child[e]))
             else:
-                raise RuntimeError(f"the graph lost solution {sorted(chosen)}")  # a bug
+                raise ValueError(f"not a solution of the graph: {sorted(chosen)}")
             left.discard(int(self.edge_option[e]))
             node = int(self.edge_child[e])
         return rank
 
+    # -- weights (``dlx/solution_graph/weights.py``) ---------------------------------------------
+
+    def generating_function(self, weight=None) -> dict[int, int]:
+        """The number of solutions of each weight, ``{weight: count}`` by increasing
+        weight: by size (``weight=None``), by cost (``"cost"``), or by any integer per
+        option (a sequence); exact integers.
+
+        >>> from dlx import Problem
+        >>> p = Problem(primary=["a", "b"])
+        >>> for option, cost in ((["a"], 1), (["b"], 1), (["a", "b"], 5)):
+        ...     _ = p.add_option(option, cost=cost)
+        >>> g = graph(p)
+        >>> g.generating_function(), g.generating_function("cost")
+        ({1: 1, 2: 1}, {2: 1, 5: 1})
+        """
+        return graphweights.generating_function(self, weight)
+
+    def option_counts(self) -> list[int]:
+        """How many solutions hold each option (a list, one int per option).
+
+        >>> from dlx import Problem
+        >>> p = Problem(primary=["a", "b"])
+        >>> for option in (["a"], ["b"], ["a", "b"]):
+        ...     _ = p.add_option(option)
+        >>> graph(p).option_counts()
+        [1, 1, 1]
+        """
+        return graphweights.option_counts(self, self._counts())
+
+    def min_cost(self, weight="cost") -> int:
+        """The least cost of a solution (``weight`` as for ``generating_function``);
+        ValueError when there is no solution."""
+        return graphweights.min_weight(self, weight)
+
+    def k_lightest(self, k: int, weight="cost") -> list[tuple[int, Solution]]:
+        """The ``k`` cheapest solutions (all when fewer) as ``(cost, solution)``, by
+        increasing cost, ties in rank order (``weight`` as for
+        ``generating_function``, the costs by default).
+
+        >>> from dlx import Problem
+        >>> p = Problem(primary=["a", "b"])
+        >>> for option, cost in ((["a"], 1), (["b"], 1), (["a", "b"], 5)):
+        ...     _ = p.add_option(option, cost=cost)
+        >>> [(c, s.options) for c, s in graph(p).k_lightest(5)]
+        [(2, (0, 1)), (5, (2,))]
+        """
+        return graphweights.k_lightest(self, k, weight)
+
+    # -- Knuth's ZDD format (``dlx/solution_graph/zdd.py``) ---------------------------------------
+
     def write_zdd(self, path) -> None:
         """Write the graph as a ZDD in the text format of Knuth's DLX6 (its ``m``
-        option), which his ZDDREAD programs read: a line ``x: (~v?lo:hi)`` per edge
-        (hexadecimal node numbers, ``v`` the option's number from 1, the nodes 0 and 1
-        the sinks), the edges of a node chained by ``lo`` from its last to its first,
-        and last a dummy root ``(~0?0:r)``."""
+        option), which his ZDDREAD programs read and ``read_zdd`` reads back: a line
+        ``x: (~v?lo:hi)`` per edge (hexadecimal node numbers, ``v`` the option's number
+        from 1, the nodes 0 and 1 the sinks), the edges of a node chained by ``lo`` from
+        its last to its first, and last a dummy root ``(~0?0:r)``."""
         with open(path, "w") as out:
             for line in self.zdd_lines():
                 out.write(line)
 
     def zdd_lines(self):
         """The lines of ``write_zdd``, in chunks (strings of many lines)."""
-        edge_start, child = self.node_edge, self.edge_child.astype(np.int64)
-        top = edge_start[1:] + 1  # the ZDD number of a node's last edge (+2, -1)
-        top[gl.TERMINAL] = 1
-        n_edges = len(child)
-        owner = np.repeat(np.arange(len(edge_start) - 1), np.diff(edge_start))
-        for lo in range(0, n_edges, 1 << 16):
-            hi = min(lo + (1 << 16), n_edges)
-            e = np.arange(lo, hi)
-            low = np.where(e == edge_start[owner[lo:hi]], 0, e + 1)
-            rows = zip((e + 2).tolist(), (self.edge_option[lo:hi] + 1).tolist(),
-                       low.tolist(), top[child[lo:hi]].tolist(), strict=True)  # fmt: skip
-            yield "".join(f"{x:x}: (~{v}?{a:x}:{b:x})\n" for x, v, a, b in rows)
-        root = int(top[self.root]) if self.root >= 0 else 0
-        yield f"{n_edges + 2:x}: (~0?0:{root:x})\n"
+        return graphzdd.zdd_lines(self)
+
+
+def read_zdd(path, problem: Problem) -> Graph:
+    """The solution graph of ``problem`` read from a ZDD in DLX6's text format (what
+    ``Graph.write_zdd`` or DLX6's ``m`` option writes); ProblemError, naming the line or
+    node at fault, for what is not a ZDD or holds a set that is not a solution.
+
+    >>> import os, tempfile
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> for option in (["a"], ["b"], ["a", "b"]):
+    ...     _ = p.add_option(option)
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.zdd")
+    >>> graph(p).write_zdd(path)
+    >>> read_zdd(path, p).count
+    2
+    """
+    if not isinstance(problem, Problem):
+        raise TypeError(f"problem must be a dlx.Problem, not {problem!r:.60}")
+    started = time.perf_counter()
+    where = str(path)
+    with open(path) as text:
+        nodes, root = graphzdd.parse(text, problem.n_options, where)
+    counts, node_edge, edge_child, edge_option, root = graphzdd.arrays(nodes, root, where)
+    graphzdd.check_paths(problem, node_edge, edge_child, edge_option, root, where)
+    limbs = max(1, (max(counts).bit_length() + 63) // 64)
+    node_count = np.array(
+        [[(c >> (64 * k)) & _LIMB for k in range(limbs)] for c in counts], np.uint64
+    ).reshape(-1, limbs)
+    arrays = (node_count, np.array(node_edge, np.int64), np.array(edge_child, np.int32),
+              np.array(edge_option, np.int32), root)  # fmt: skip
+    nbytes = sum(a.nbytes for a in arrays[:4])
+    stats = GraphStats(len(counts), len(edge_child), 0, nbytes, nbytes,
+                       time.perf_counter() - started)  # fmt: skip
+    return Graph(problem, arrays, stats)

@@ -4,8 +4,16 @@ Glossary (see the essay in ``dlx/solution_graph/kernel.py`` for how the kernel u
 ------------------------------------------------------------------------------
 bit
     Every item is one bit of a key of ``words`` uint64 words: the primary items first
-    (the *cells*, then the *pieces*: see ``dlx/kernels/bitset/layout.py``, whose piece rule and
-    sweep order of the cells this layout takes), then the secondary items.
+    (the *cells*, then the *pieces*: see ``dlx/kernels/bitset/layout.py``, whose piece
+    rule this layout takes), then the secondary items.
+sweep
+    The cells in the order of the Fiedler vector of their graph, as
+    ``dlx/kernels/bitset/layout.py`` sweeps them, taken here only where it is fixed by the problem alone: the options
+    span strictly less than ``SWEEP_GAIN`` of what they span in the declared order, and
+    the eigenvalue is simple (``EIGEN_GAP`` from its neighbours: its eigenvector is
+    unique up to sign, the sign that runs the declared way). Otherwise the declared
+    order, so that the order of the solutions (``ORDER_VERSION``) is the same on every
+    machine: ties are broken by the declared index, never by an eigensolver's choice.
 key
     The items covered so far: the whole state of a subproblem, since the kernel always
     branches on the first uncovered primary bit, so that the subproblems met along
@@ -20,7 +28,9 @@ urgent piece
     uncovered cell. The choice depends on the key alone, so keys still repeat.
 
 Only plain exact cover fits: every primary item covered exactly once, secondary items at
-most once, no colours, no loop items, every option holding a primary item.
+most once, no colours, no loop items. An option without a primary item is in no list (its
+lowest primary bit is past the last), so it is in no solution, as for ``dlx.count`` and
+Knuth's DLX6.
 """
 
 from __future__ import annotations
@@ -32,9 +42,9 @@ import numpy as np
 
 from dlx.driver.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.errors import ProblemError
+from dlx.kernels.cells import SWEEP_GAIN, SWEEP_MAX_CELLS, SWEEP_MAX_ENTRIES, span
 from dlx.kernels.cells import adjacency as _adjacency
 from dlx.kernels.cells import pieces_of as _pieces
-from dlx.kernels.cells import sweep as _sweep
 from dlx.problem import Problem
 
 FULL = 6  # the node or edge arrays are full: grow them and call again
@@ -44,6 +54,8 @@ EMPTY, DEAD = -1, -2  # a key table slot: no key; a key whose subproblem has no 
 TERMINAL = 0  # the node of the empty subproblem (every primary item covered)
 DEAD_MIN_NODES = 2  # a subproblem of no solution refuted in fewer nodes is not cached
 URGENT_OPTIONS = 40  # a piece with at most this many options is branched on first
+ORDER_VERSION = 2  # the graph's order of solutions (ranks, samples) as fixed by this layout
+EIGEN_GAP = 1e-6  # the sweep's eigenvalue must stand this far (relative) from its neighbours
 
 Tables = namedtuple(
     "Tables",
@@ -107,11 +119,6 @@ def why_not(problem: Problem) -> str | None:
     if np.any(entries.colour != 0):
         k = int(entries.option[np.flatnonzero(entries.colour)[0]])
         return f"option {k} gives an item a colour (colours are not supported)"
-    n_primary = len(problem.primary)
-    primary_entry = entries.item <= n_primary
-    has_primary = np.bincount(entries.option[primary_entry], minlength=problem.n_options) > 0
-    if not has_primary.all():
-        return f"option {int(np.flatnonzero(~has_primary)[0])} covers no primary item"
     return None
 
 
@@ -130,7 +137,7 @@ def layout(problem: Problem) -> GraphLayout:
     pieces = _pieces(option_of, item_of, n_options, second)
     primary = np.arange(1, second)
     is_piece = np.isin(primary, pieces)
-    cells = _sweep(primary[~is_piece], option_of, item_of, n_options, n_items)
+    cells = sweep(primary[~is_piece], option_of, item_of, n_options, n_items)
     order = np.concatenate([cells, primary[is_piece], np.arange(second, n_items + 1)])
     bit_of = np.empty(n_items + 1, np.int64)
     bit_of[order] = np.arange(n_items)
@@ -152,6 +159,40 @@ def layout(problem: Problem) -> GraphLayout:
         words, n_primary, mask, list_start, list_order.astype(np.int64), bit_item, halo,
         neighbours, *urgent,
     )  # fmt: skip
+
+
+def sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
+    """``cells`` in sweep order where that is fixed by the problem and shortens the
+    options' spans (see the glossary), else as declared."""
+    n = len(cells)
+    if n < 3 or n > SWEEP_MAX_CELLS or n * n_options > SWEEP_MAX_ENTRIES:
+        return cells
+    index = np.full(n_items + 1, -1, np.int64)
+    index[cells] = np.arange(n)
+    held = index[item_of] >= 0
+    cell_option, cell_item = option_of[held], index[item_of[held]]
+    incidence = np.zeros((n_options, n), np.float64)
+    incidence[cell_option, cell_item] = 1.0
+    joined = incidence.T @ incidence
+    np.fill_diagonal(joined, 0.0)
+    laplacian = np.diag(joined.sum(axis=1)) - joined
+    values, vectors = np.linalg.eigh(laplacian)
+    scale = max(float(values[-1]), 1.0)
+    if values[1] - values[0] <= EIGEN_GAP * scale or values[2] - values[1] <= EIGEN_GAP * scale:
+        return cells  # no simple eigenvalue: its eigenvector would be the solver's choice
+    fiedler = vectors[:, 1] / (np.abs(vectors[:, 1]).max() or 1.0)
+    declared = np.arange(n)
+    lean = float(fiedler @ (declared - declared.mean()))
+    if abs(lean) <= EIGEN_GAP * n * n:
+        return cells  # neither way is the declared way
+    if lean < 0:
+        fiedler = -fiedler
+    order = np.lexsort((declared, np.round(fiedler, 6)))  # ties in declared order
+    rank = np.empty(n, np.int64)
+    rank[order] = declared
+    before = span(declared, cell_option, cell_item, n_options)
+    after = span(rank, cell_option, cell_item, n_options)
+    return cells[order] if after < SWEEP_GAIN * before else cells
 
 
 def _urgent(piece_bits, entry_row, bit) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -129,6 +129,10 @@ class Tilings:
         """True when the board has several layers (pictures hold blank lines)."""
         return len({self.puzzle.lattice.layer(c) for c in self.puzzle.board}) > 1
 
+    def drawn_from(self) -> str | None:
+        """With ``--sample``: what the tilings were drawn from (the summary line's)."""
+        return None if self.sample is None else sampling.drawn_from(self.sample)
+
     def summary(self) -> str:
         """How the solutions are counted (for ``--stats``)."""
         if self.sample is not None:

@@ -39,6 +39,7 @@ class Sample:
     seed: int | None = None
     max_nodes: int | None = None
     graph: object = field(default=None, repr=False)
+    plan: object = field(default=None, repr=False)  # the symmetry plan drawn under
 
 
 @dataclass
@@ -113,7 +114,7 @@ def answers(tilings, make_answer, search: dict) -> Answers:
         )
     except dlx.ProblemError as e:
         raise PuzzleError(f"--sample: {e}") from None
-    sample.graph = g
+    sample.graph, sample.plan = g, plan
     account = _Account(dlx.Stats(solutions=g.count, nodes=g.stats.visited, seconds=g.stats.seconds))
     if not g.count:
         return Answers(iter(()), account=account)
@@ -136,7 +137,25 @@ def _draws(g, puzzle, plan, sample: Sample, make_answer):
             )
 
 
+def drawn_from(sample: Sample) -> str:
+    """What the tilings were drawn from: all tilings, the classes (one solution each),
+    or the classes by rejection among the graph's solutions.
+
+    >>> from types import SimpleNamespace
+    >>> print(drawn_from(Sample(2, graph=SimpleNamespace(count=9356))))
+    drawn uniformly from 9356 tilings
+    """
+    g, plan = sample.graph, sample.plan
+    if g is None:
+        return "drawn from no graph"
+    if plan is None:
+        return f"drawn uniformly from {g.count} tilings"
+    if not plan.filter:
+        return f"drawn uniformly from {g.count} classes of tilings under the board's symmetries"
+    return f"drawn uniformly over the classes, by rejection among {g.count} solutions"
+
+
 def summary(sample: Sample) -> str:
-    """The graph's size, for ``--stats``."""
+    """What the sample was drawn from and the graph's size, for ``--stats``."""
     g = sample.graph
-    return "no graph built" if g is None else f"{g.count} solutions; {g.stats}"
+    return "no graph built" if g is None else f"{drawn_from(sample)}; {g.stats}"
