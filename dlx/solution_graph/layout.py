@@ -8,12 +8,13 @@ bit
     rule this layout takes), then the secondary items.
 sweep
     The cells in the order of the Fiedler vector of their graph, as
-    ``dlx/kernels/bitset/layout.py`` sweeps them, taken here only where it is fixed by the problem alone: the options
-    span strictly less than ``SWEEP_GAIN`` of what they span in the declared order, and
-    the eigenvalue is simple (``EIGEN_GAP`` from its neighbours: its eigenvector is
-    unique up to sign, the sign that runs the declared way). Otherwise the declared
-    order, so that the order of the solutions (``ORDER_VERSION``) is the same on every
-    machine: ties are broken by the declared index, never by an eigensolver's choice.
+    ``dlx/kernels/bitset/layout.py`` sweeps them, taken here only where it is fixed by
+    the problem alone: the options span strictly less than ``SWEEP_GAIN`` of what they
+    span in the declared order, and the eigenvalue is simple (``EIGEN_GAP`` from its
+    neighbours: its eigenvector is unique up to sign, the sign that runs the declared
+    way). Otherwise the declared order, so that the order of the solutions
+    (``ORDER_VERSION``) is the same on every machine: ties are broken by the declared
+    index, never by an eigensolver's choice.
 key
     The items covered so far: the whole state of a subproblem, since the kernel always
     branches on the first uncovered primary bit, so that the subproblems met along
