@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.api import batch, count, first, is_unique, solutions
     from dlx.bitsearch import BitMemo, BitsetSearch
     from dlx.checkpoint import CheckpointError
+    from dlx.compiling import compile_all
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
     from dlx.driver import Stats
     from dlx.engines import CHOICES as ENGINE_CHOICES
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
 _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
     "CheckpointError": ("dlx.checkpoint", "CheckpointError"),
+    "compile_all": ("dlx.compiling", "compile_all"),
     **{n: ("dlx.bitsearch", n) for n in ("BitMemo", "BitsetSearch")},
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
     "Stats": ("dlx.driver", "Stats"),
@@ -130,6 +132,7 @@ __all__ = [
     "TightSearch",
     "batch",
     "check",
+    "compile_all",
     "compiling",
     "dlxfile",
     "count",

@@ -261,7 +261,8 @@ class Driver:
         self.progress_enabled = progress
         self.desc = desc
         self.seconds = 0.0  # in the kernel
-        self.started = time.perf_counter()  # the time limit is wall time from here
+        self.started = time.perf_counter()  # the time limit is wall time from here,
+        self.warming = compiling.seconds()  # less the compiling done meanwhile (auto's race)
         self.done = False
         self.stopped_by: str | None = None
         self.fixed_budget = None if budget is None else max(int(budget), 1)
@@ -370,6 +371,10 @@ class Driver:
         """Warm the kernel up for this search's problem."""
         type(self).warm_up(self._variant())
 
+    def elapsed(self) -> float:
+        """Wall seconds since the search was made, less any compiling meanwhile."""
+        return time.perf_counter() - self.started - (compiling.seconds() - self.warming)
+
     # -- the state, read the same way for every kernel ----------------------------------
 
     @property
@@ -415,7 +420,7 @@ class Driver:
                 self.stopped_by = f"node limit {self.node_limit}"
                 return None
             budget = min(budget, left)
-        if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
+        if self.time_limit is not None and self.elapsed() >= self.time_limit:
             self.stopped_by = f"time limit {self.time_limit} s"
             return None
         if max_solutions is not None and self.solutions >= max_solutions:

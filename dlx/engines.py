@@ -8,10 +8,9 @@ kernel plugs in as one row of ``ENGINES``: its search class (a subclass of
 its searches only).
 
 A row may also say which problems its kernel refuses (``refuses``: problem -> reason or
-None), whether it is compiled (``ready``: () -> bool) and which problems look like its
-kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
-``dlx.choose``) and makes the kernel's search where a row has no ``refuses``: its
-error is the reason.
+None) and which problems look like its kind (``suits``: the kernel that leads the
+race); ``auto`` uses them (see ``dlx.choose``) and makes the kernel's search where a
+row has no ``refuses``: its error is the reason.
 
 Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/bitset.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/tight.py``: branches on the
@@ -25,7 +24,6 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple
 
-from dlx import compiling
 from dlx.bitlayout import suits, why_not
 from dlx.bitsearch import BitMemo, BitsetSearch
 from dlx.choose import Choice, Kernel, Lineup, choose, line_up
@@ -38,12 +36,11 @@ from dlx.tightsearch import TightMemo, TightSearch
 
 class Engine(NamedTuple):
     """A kernel: its resumable search class and its memo factory (and for ``auto``,
-    optionally: what it refuses, whether it is compiled, what looks like its kind)."""
+    optionally: what it refuses, what looks like its kind)."""
 
     search: type
     memo: object  # problem -> memo for full counts, or None
     refuses: object = None  # problem -> why it cannot search it, or None
-    ready: object = None  # () -> True when no compiling is needed
     suits: object = None  # problem -> True when it looks like this kernel's kind
 
 
@@ -59,11 +56,9 @@ def _tight_suits(problem: Problem) -> bool:
 
 
 ENGINES: dict[str, Engine] = {
-    "dlx": Engine(Search, Memo.of, _takes_all, partial(compiling.ready, "search")),
-    "bitset": Engine(BitsetSearch, BitMemo.of, why_not, partial(compiling.ready, "bitset"), suits),
-    "tight": Engine(
-        TightSearch, TightMemo.of, tight_why_not, partial(compiling.ready, "tight"), _tight_suits
-    ),
+    "dlx": Engine(Search, Memo.of, _takes_all),
+    "bitset": Engine(BitsetSearch, BitMemo.of, why_not, suits),
+    "tight": Engine(TightSearch, TightMemo.of, tight_why_not, _tight_suits),
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
@@ -107,7 +102,7 @@ def _lineup(problem: Problem) -> Lineup:
     no row again (a small count's race would pay as much for that as for its search).
     Picklable, as a problem sent to workers is."""
     kernels = [
-        Kernel(name, row.refuses or partial(_made, row.search), row.ready, row.suits)
+        Kernel(name, row.refuses or partial(_made, row.search), row.suits)
         for name, row in ENGINES.items()
     ]
     return line_up(problem, kernels)

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx import compiling
 from dlx import graphlayout as gl
-from dlx.driver import tree_fraction
+from dlx.driver import tiny_problem, tree_fraction
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.search import Solution
@@ -54,10 +55,21 @@ class GraphTimeLimit(ProblemError):
 
 
 def _kernel():
-    """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
-    from dlx import graphkernel
-
+    """The numba kernel, imported and compiled (or loaded from numba's cache) on first
+    use, the compile said on stderr and kept out of the build's time (``dlx.compiling``)."""
+    graphkernel = compiling.kernel_module("dlx.graphkernel")
+    compiling.warm("graph", graphkernel.build, False, _warm_up)
     return graphkernel
+
+
+def _warm_up() -> None:
+    """Every entry point of the kernel run once: a tiny graph built and unranked, a key
+    table rehashed."""
+    graph(tiny_problem(False)).unrank(0)
+    _kernel().rehash(gl.empty_table(4, 1), gl.empty_table(8, 1))
+
+
+compiling.register(_kernel)
 
 
 @dataclass(frozen=True)
