@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
     from dlx.driver import Stats
     from dlx.engines import CHOICES as ENGINE_CHOICES
+    from dlx.engines import HELP as ENGINE_HELP
     from dlx.errors import WorkerError
     from dlx.options import Parallel
     from dlx.problem import Problem, ProblemError
@@ -43,6 +44,7 @@ _HOME = {  # public name: (module, name there)
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
     "Stats": ("dlx.driver", "Stats"),
     "ENGINE_CHOICES": ("dlx.engines", "CHOICES"),
+    "ENGINE_HELP": ("dlx.engines", "HELP"),
     "WorkerError": ("dlx.errors", "WorkerError"),
     **{
         n: ("dlx.solution_graph", n)
@@ -114,6 +116,7 @@ __all__ = [
     "Count",
     "DlxFormatError",
     "ENGINE_CHOICES",
+    "ENGINE_HELP",
     "Graph",
     "GraphStats",
     "GraphTimeLimit",

@@ -18,6 +18,7 @@ from dlx.checkpoint import CheckpointError
 from dlx.compiling import compile_all
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
+from dlx.engines import HELP as ENGINE_HELP
 from dlx.errors import ProblemError, WorkerError
 from dlx.numbers import integer, real
 from dlx.options import Parallel
@@ -117,10 +118,7 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=CHOICES,
         default=DEFAULT,
-        help="the kernel: auto (the default: the kernels that take the problem timed on "
-        "samples of it, then the fastest runs), dlx (dancing links), bitset (fills the "
-        "first empty item: for tilings), tight (branches on the item of fewest options); "
-        "the summary says which ran and why",
+        help=ENGINE_HELP,
     )
     parser.add_argument(
         "--propagate",

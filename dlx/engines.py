@@ -64,6 +64,12 @@ RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
 CHOICES = (*ENGINES, "auto")  # what ``engine=`` and ``--engine`` take
 RULES = "dlx"  # the one kernel that applies a propagation rule (``propagate=``)
+HELP = (  # what ``--engine`` says, in every command that takes it
+    "the kernel: auto (the default: the kernels that take the problem timed on samples "
+    "of it, whatever is compiled, then the fastest runs), dlx (dancing links), bitset "
+    "(fills the first empty item: for tilings), tight (branches on the item of fewest "
+    "live options); --stats says which ran and why"
+)
 
 
 def select(

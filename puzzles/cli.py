@@ -139,7 +139,7 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     if file:
         parser.add_argument("file", metavar="FILE", help="puzzle file; - for standard input")
     else:
-        parser.add_argument("file", metavar="FILE", nargs="?", help="puzzle file; - for stdin")
+        parser.add_argument("file", nargs="?", help=argparse.SUPPRESS)  # refused: one line
     shared = parser.add_argument_group("shared options")
     mode = shared.add_mutually_exclusive_group()
     mode.add_argument("--count", action="store_true", help="print each puzzle's solution count")
