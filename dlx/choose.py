@@ -70,6 +70,7 @@ import numpy as np
 
 from dlx import compiling
 from dlx.errors import ProblemError
+from dlx.words import plural
 
 FIRST_SLICE = 0.00025  # seconds of the leader's first slice (slices double)
 RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so far
@@ -324,22 +325,23 @@ def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) ->
         winner = leader.name  # not enough faster to start afresh
     elif leader.name in logs and _finish_first(probe, logs, samples, leader.name, winner):
         faster = math.exp((logs[leader.name] - logs[winner]) / samples)
-        said = f"{winner} {faster:.2f} times faster on {samples} samples, but {leader.name}"
+        said = f"{winner} {faster:.2f} times faster on {plural(samples, 'sample')}, but"
+        said += f" {leader.name}"
         said += f" ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
     rival = None
     if winner != leader.name and probe.search.memo is not None:  # memos unseen by samples
         rival = Probe(winner, make(winner), probe.limit)
         if not _confirm(probe, rival):
-            said = f"{winner} fastest on {samples} samples, but not with the memos: probes"
-            said += f" estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
+            said = f"{winner} fastest on {plural(samples, 'sample')}, but not with the memos:"
+            said += f" probes estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
             winner = leader.name
     if said is None and samples == 0:
         said = "no sample counted"
     elif said is None:
         first = logs[winner]
         times = ", ".join(f"{n} {math.exp((logs[n] - first) / samples):.2f}" for n in ranked)
-        said = f"{winner} fastest on {samples} samples (times to its: {times}"
+        said = f"{winner} fastest on {plural(samples, 'sample')} (times to its: {times}"
         said += f"; out: {', '.join(out)})" if out else ")"
     costs = f"set-up {_ms(setup)}, samples {_ms(spent)}, its probe {_ms(probe.cpu)}"
     if compiled > 0:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from dlx import __version__, graphcli
 from dlx.api import count, solutions
+from dlx.arguments import Parser
 from dlx.checkpoint import CheckpointError
 from dlx.compiling import compile_all
 from dlx.dlxfile import DlxFormatError, format_option, read
@@ -59,7 +60,7 @@ def parse_request(argv) -> Request:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m dlx",
         description="Solve an exact-cover problem in Knuth's .dlx format.",
     )

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from dlx.stopping import interrupts_deferred
 
 # the first-ever compilation of each kernel, quiet machine to loaded (README, "First run")
-USUAL = {
-    "search": "usually 5 to 40 s",
-    "batch": "usually 5 to 40 s",
-    "bitset": "usually 4 to 20 s",
-    "tight": "usually 3 to 15 s",
+USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/performance.md)
+    "search": "usually 10 to 45 s",
+    "batch": "usually 5 to 50 s",
+    "bitset": "usually 9 to 100 s",
+    "tight": "usually 7 to 50 s",
+    "graph": "usually 5 to 50 s",
 }
 # the modules whose import registers every warm-up (``register``): every kernel's search
 # class and the solution graph
@@ -139,7 +140,7 @@ def warm(kind: str, dispatcher, loop: bool, run) -> Warmed | None:
     _done.add((kind, loop))
     quiet = multiprocessing.parent_process() is not None
     what = f"the {kind} kernel" + (" for loop items" if loop else "")
-    usual = USUAL.get(kind.split()[0], USUAL["search"])
+    usual = USUAL.get(kind, USUAL.get(kind.split()[0], USUAL["search"]))
     compiles = _Compiles(f"compiling {what} (first run only, {usual}) ...", quiet)
     t0, cpu = time.perf_counter(), time.thread_time()
     try:

@@ -93,6 +93,7 @@ from dlx.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.stopping import stop_if_swallowed
+from dlx.words import plural
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
 FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
@@ -115,7 +116,8 @@ class Stats:
     def __str__(self) -> str:
         rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
         line = (
-            f"{self.solutions} solutions, {self.nodes} nodes, {self.updates} updates, "
+            f"{plural(self.solutions, 'solution')}, {plural(self.nodes, 'node')}, "
+            f"{self.updates} updates, "
             f"{self.seconds:.3f} s ({rate / 1e6:.2f} M nodes/s)"
         )
         return line if self.tables is None else f"{self.tables}\n{line}"  # a note may follow

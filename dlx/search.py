@@ -25,6 +25,7 @@ from dlx.driver import Driver, Stats, forced_nodes, tiny_problem
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.stopping import Interrupted
+from dlx.words import plural
 
 
 class Count(int):
@@ -82,7 +83,8 @@ class Count(int):
     def __str__(self) -> str:
         if self.complete:
             return str(int(self))
-        return f"at least {int(self)} solutions (search incomplete: {self.stopped_by})"
+        at_least = plural(int(self), "solution")
+        return f"at least {at_least} (search incomplete: {self.stopped_by})"
 
 
 @dataclass(frozen=True)

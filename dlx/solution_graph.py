@@ -37,6 +37,7 @@ from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.search import Solution
 from dlx.verify import InvalidSolution, check
+from dlx.words import plural
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given
 DEAD_BYTES = 32 << 20  # the cache of subproblems with no solution (see dlx/graphkernel.py)
@@ -244,7 +245,8 @@ class Graph:
         return self.stats.nodes
 
     def __repr__(self) -> str:
-        return f"Graph({self.count} solutions, {len(self)} nodes, {self.stats.edges} edges)"
+        edges = self.stats.edges
+        return f"Graph({plural(self.count, 'solution')}, {len(self)} nodes, {edges} edges)"
 
     def _node_count(self, node: int) -> int:
         """The count of ``node`` as a Python int."""

@@ -191,12 +191,15 @@ def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
     ``tetrominoes``, ``trominoes``, ``domino``, ``monomino``, ``hexominoes``,
     ``one-sided-pentominoes``: the 12 and the mirror images F' L' N' P' Y' Z'), a piece
     name (``F``, ``O4`` or ``O``, ``H07``...), a file of piece pictures, or a run of
-    one-letter names (``FILNPTUVWXYZ``). ``NAME*K`` or ``NAME:K`` asks for K copies; a
-    name given twice is two copies. A spec with a newline is itself a picture. Errors
+    one-letter names (``FILNPTUVWXYZ``). ``NAME*K`` or ``NAME:K`` asks for K copies in
+    all (of a piece named before too: ``pentominoes,I*2`` has two I's); a name given
+    twice is two copies. A spec with a newline is itself a picture. Errors
     name ``option``, the command-line option the spec came from.
 
     >>> [(p.name, p.copies) for p in parse_pieces("FIL, O*2")]
     [('F', 1), ('I', 1), ('L', 1), ('O4', 2)]
+    >>> [p.copies for p in parse_pieces("pentominoes,I*2") if p.name == "I"]
+    [2]
     """
     if "\n" in spec:
         return _merge(read_piece_picture(spec), option)
@@ -212,7 +215,11 @@ def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
             name, copies = m.group(1), int(m.group(2))
             if copies < 1:
                 raise PuzzleError(f"{where}: the number of copies must be at least 1")
-        found.extend(_token_pieces(name, copies, where))
+        pieces = _token_pieces(name, copies, where)
+        if m and not Path(name).is_file():  # K copies in all: those named before go
+            named = {p.name for p in pieces}
+            found = [p for p in found if p.name not in named]
+        found.extend(pieces)
     return _merge(found, option)
 
 

@@ -354,7 +354,7 @@ def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
     SAMPLE.update(bitset=0.004, tight=0.001, dlx=0.009)
     choice = fake_race(SAMPLE)
     assert choice.name == "tight" and choice.search is None, choice.reason
-    assert "tight fastest on 1 samples" in choice.reason and "out: " in choice.reason
+    assert "tight fastest on 1 sample " in choice.reason and "out: " in choice.reason
     SAMPLE.update(bitset=0.001, tight=0.0015, dlx=0.009)
     choice = fake_race(SAMPLE)
     assert choice.name == "bitset" and choice.search is not None, choice.reason

@@ -545,14 +545,15 @@ class Counts:
     """All and distinct solutions (None when unknown), symmetric classes (None when
     unknown), whether the count finished (if not, each number is "at least"; the limit
     that stopped it is ``stopped_by``), and how they were found; for a parallel count,
-    its ``tasks`` and how many of them a checkpoint held (``resumed``)."""
+    its ``tasks`` and how many of them a checkpoint held (``resumed``). Its repr
+    leaves out ``how`` and ``stats`` (printed, they are paragraphs)."""
 
     all: int | None
     distinct: int | None
     symmetric: int | None
     complete: bool
-    how: str
-    stats: object = None
+    how: str = field(repr=False)
+    stats: object = field(default=None, repr=False)
     stopped_by: str | None = None
     resumed: int | None = None
     tasks: int | None = None
