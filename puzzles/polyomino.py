@@ -36,6 +36,7 @@ Known counts (tested)
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -237,6 +238,9 @@ def _token_pieces(name: str, copies: int, where: str) -> list[Piece]:
         return [Piece(p.name, p.shape, p.copies * copies) for p in pieces]
     if all(ch in PENTOMINOES for ch in name):
         return [Piece(ch, NAMED[ch], copies) for ch in name]
+    close = difflib.get_close_matches(name, [*SETS, "one-sided-pentominoes"], n=1)
+    if close and len(name) > 3:
+        raise PuzzleError(f"{where}: unknown piece or set (did you mean {close[0]}?)")
     bad = next((i for i, ch in enumerate(name) if ch not in PENTOMINOES), 0)
     raise PuzzleError(
         f"{where}: unknown piece name (character {bad + 1}, {name[bad]!r}); known: "
@@ -357,7 +361,8 @@ def make_puzzle(board, pieces="pentominoes", extra=(), one_sided: bool = False) 
     area = sum(p.size * p.copies for p in found)
     if area != len(cells):
         raise PuzzleError(
-            f"the pieces cover {area} cells but the board has {len(cells)} "
+            f"{tiling.board_file(board)}the pieces cover {area} cells but the board has "
+            f"{len(cells)} "
             f"({', '.join(f'{p.name}*{p.copies}' if p.copies > 1 else p.name for p in found)})"
         )
     placements = {p.name: piece_placements(cells, p.shape, one_sided) for p in found}

@@ -101,3 +101,20 @@ def test_star_k_is_k_copies_in_all():
     polyform = {p.name: p.copies for p in pieces.parse_pieces("pentominoes,I*2").pieces}
     assert polyform["I"] == 2 and polyform["F"] == 1
     assert {p.name: p.copies for p in polyomino.parse_pieces("I,I")}["I"] == 2  # twice: 2
+
+
+@pytest.mark.parametrize("command", [["pentomino"], ["polyform", "--pieces", "pentominoes"]])
+def test_a_board_that_the_pieces_do_not_fit_names_its_file(command, tmp_path, capsys):
+    """ "pieces cover 60 cells but the board has 61" named no file."""
+    board = tmp_path / "board.txt"
+    board.write_text("....\n..x.\n....\n")  # one cell ('.' is a hole)
+    assert puzzles_main([*command, "--board", str(board), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: {board}: the pieces cover 60 cells but the board has 1 ")
+
+
+def test_a_misspelt_set_gets_a_suggestion(capsys):
+    """``--pieces pentominos`` was "character 1, 'p'"."""
+    assert puzzles_main(["pentomino", "--pieces", "pentominos", "--no-progress"]) == 2
+    assert "(did you mean pentominoes?)" in capsys.readouterr().err
