@@ -170,9 +170,31 @@ class Checkpoint:
     def _acquire(self) -> None:
         """Take the lock (``F.lock``, fcntl.flock), or say who holds it. A lock file is
         never followed through a symbolic link, and one that holds anything but a
-        process id is left as it is and refused."""
+        process id is left as it is and refused. The run that holds it removes it when
+        it ends (``close``): a lock taken on a file removed meanwhile is taken again on
+        the new one."""
         if fcntl is None:  # pragma: no cover - not POSIX
             return
+        for _ in range(100):
+            fd = self._lock_once()
+            try:
+                here = os.stat(self.path + ".lock", follow_symlinks=False)
+            except FileNotFoundError:
+                here = None
+            mine = os.fstat(fd)
+            if here is not None and (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino):
+                break
+            fcntl.flock(fd, fcntl.LOCK_UN)  # the holder removed it as we took it: again
+            os.close(fd)
+        else:  # pragma: no cover - a lock file removed a hundred times over
+            raise CheckpointError(f"{self.path}: its lock file keeps being removed")
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock = fd
+
+    def _lock_once(self) -> int:
+        """The lock file opened (made if missing) and locked, or the error that says
+        why not."""
         lock_path = self.path + ".lock"
         flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK
         try:
@@ -203,9 +225,7 @@ class Checkpoint:
                 f"{self.path}: in use by process {holder} (its lock is {lock_path}); "
                 "wait for it or use another file"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._lock = fd
+        return fd
 
     def load(self, digest: str) -> dict | None:
         """Lock the file and read it if it exists; return the split parameters it was
@@ -338,14 +358,15 @@ class Checkpoint:
         )
 
     def close(self) -> None:
-        """Close the file and give the lock back."""
+        """Close the file and give the lock back, its file removed (while still held:
+        see ``_acquire``)."""
         if self._file is not None:
             try:
                 self._file.close()
             except OSError:
                 pass  # a full disk already said so at the write
             self._file = None
-        self._release()
+        self._release(remove=True)
 
     def _release(self, remove: bool = False) -> None:
         """Give the lock back (and remove the lock file, if ``remove``)."""

@@ -118,3 +118,15 @@ def test_a_misspelt_set_gets_a_suggestion(capsys):
     """``--pieces pentominos`` was "character 1, 'p'"."""
     assert puzzles_main(["pentomino", "--pieces", "pentominos", "--no-progress"]) == 2
     assert "(did you mean pentominoes?)" in capsys.readouterr().err
+
+
+def test_no_lock_file_is_left_after_a_checkpointed_run(tmp_path):
+    """A finished run left ``run.ckpt.lock`` beside its checkpoint."""
+    path = tmp_path / "run.ckpt"
+    problem = dlx.read(ROOT / "data" / "dlx" / "pent3x20_sym.dlx")
+    count = dlx.count(problem, parallel=dlx.Parallel(workers=1, checkpoint=path))
+    assert count == 2  # 3x20 pentominoes: 2 (Golomb)
+    assert path.exists() and not (tmp_path / "run.ckpt.lock").exists()
+    again = dlx.count(problem, parallel=dlx.Parallel(workers=1, checkpoint=path))
+    assert again == 2 and again.resumed == again.tasks  # every task read back
+    assert not (tmp_path / "run.ckpt.lock").exists()
