@@ -18,7 +18,7 @@ import importlib
 
 TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
-    from dlx import compiling, dlxfile, logic, numbers, outputs, stopping
+    from dlx import arguments, compiling, dlxfile, logic, numbers, outputs, stopping, words
     from dlx.api import batch, count, first, is_unique, solutions
     from dlx.bitsearch import BitMemo, BitsetSearch
     from dlx.checkpoint import CheckpointError
@@ -109,6 +109,7 @@ def _version() -> str:
 
 
 __all__ = [
+    "arguments",
     "BatchResult",
     "BitMemo",
     "BitsetSearch",
@@ -155,5 +156,6 @@ __all__ = [
     "solutions",
     "stopping",
     "WorkerError",
+    "words",
     "write",
 ]
