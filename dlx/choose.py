@@ -23,12 +23,14 @@ sample
 The race
 --------
 Samples are paid for in advance by the leader's probe: before each one the leader runs
-on until the samples so far and the next one (its cost guessed) are at most ``RATIO`` of
-its CPU time (or its estimate of its count, Knuth's: nodes over ``fraction()``, times
-its seconds per node, is ``OVER`` times that, once it has run ``TRUST`` seconds), so a
-count that the leader finishes meanwhile costs at most about ``RATIO`` more than running
-it alone, and small counts take no sample at all; nor does one whose estimate of what is
-left is under ``WORTH`` samples' cost (it runs on, up to ``LATE`` times what it had to).
+on until the samples so far and the next one (its cost guessed; the first also pays
+for the set-up, each other kernel's layout, guessed at ``SETUP_GUESS`` a kernel, then
+as measured) are at most ``RATIO`` of its CPU time (or its estimate of its count,
+Knuth's: nodes over ``fraction()``, times its seconds per node, is ``OVER`` times that,
+once it has run ``TRUST`` seconds), so a count that the leader finishes meanwhile costs
+at most about ``RATIO`` more than running it alone, and small counts take no sample at
+all; nor does one whose estimate of what is left is under ``WORTH`` samples' cost (it
+runs on, up to ``LATE`` times what it had to).
 A probe that will not be continued (a parallel count, a stream) pays for nothing: the
 samples start after ``TRUST`` seconds of it. Once a sample has another kernel ahead, the
 samples go on without waiting. A kernel whose sample times, multiplied, are ``MARGIN``
