@@ -18,12 +18,14 @@ import importlib
 
 TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
-    from dlx import compiling, dlxfile, logic, numbers, outputs, stopping
+    from dlx import arguments, compiling, dlxfile, logic, numbers, outputs, stopping, words
     from dlx.api import batch, count, first, is_unique, solutions
+    from dlx.compiling import compile_all
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
     from dlx.driver.driver import Stats
     from dlx.driver.results import BatchResult, Count, Solution, SolutionStream, count_search
     from dlx.engines import CHOICES as ENGINE_CHOICES
+    from dlx.engines import HELP as ENGINE_HELP
     from dlx.errors import WorkerError
     from dlx.kernels.bitset.search import BitMemo, BitsetSearch
     from dlx.kernels.costs.search import Best, best
@@ -46,11 +48,13 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
 _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
     "CheckpointError": ("dlx.parallel.checkpoint", "CheckpointError"),
+    "compile_all": ("dlx.compiling", "compile_all"),
     **{n: ("dlx.kernels.costs.search", n) for n in ("Best", "best")},
     **{n: ("dlx.kernels.bitset.search", n) for n in ("BitMemo", "BitsetSearch")},
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
     "Stats": ("dlx.driver.driver", "Stats"),
     "ENGINE_CHOICES": ("dlx.engines", "CHOICES"),
+    "ENGINE_HELP": ("dlx.engines", "HELP"),
     "WorkerError": ("dlx.errors", "WorkerError"),
     **{
         n: ("dlx.solution_graph.graph", n)
@@ -108,6 +112,7 @@ def _version() -> str:
 
 
 __all__ = [
+    "arguments",
     "BatchResult",
     "Best",
     "BitMemo",
@@ -116,6 +121,7 @@ __all__ = [
     "Count",
     "DlxFormatError",
     "ENGINE_CHOICES",
+    "ENGINE_HELP",
     "Graph",
     "GraphStats",
     "GraphTimeLimit",
@@ -135,6 +141,7 @@ __all__ = [
     "batch",
     "best",
     "check",
+    "compile_all",
     "compiling",
     "dlxfile",
     "count",
@@ -155,5 +162,6 @@ __all__ = [
     "solutions",
     "stopping",
     "WorkerError",
+    "words",
     "write",
 ]

@@ -14,8 +14,11 @@ from dataclasses import dataclass, replace
 
 from dlx import __version__, costcli
 from dlx.api import count, solutions
+from dlx.arguments import Parser
+from dlx.compiling import compile_all
 from dlx.dlxfile import DlxFormatError, format_option, read
 from dlx.engines import CHOICES, DEFAULT
+from dlx.engines import HELP as ENGINE_HELP
 from dlx.errors import ProblemError, WorkerError
 from dlx.numbers import integer, real
 from dlx.options import Parallel
@@ -30,7 +33,7 @@ class Request:
     """One run of ``python -m dlx``, as its command line asked it (a field a flag, named
     as ``argparse`` names it). Frozen: a derived request is ``dataclasses.replace``."""
 
-    file: str  # the .dlx file, "-" for standard input
+    file: str | None  # the .dlx file, "-" for standard input (None: --compile only)
     count: bool
     limit: int | None
     node_limit: int | None
@@ -46,6 +49,7 @@ class Request:
     seed: int | None
     nth: int | None
     max_graph_nodes: int | None
+    compile: bool = False  # --compile: compile every kernel, then stop
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
     best: int | None = None  # --best K (``dlx.costcli``)
 
@@ -58,12 +62,18 @@ def parse_request(argv) -> Request:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m dlx",
         description="Solve an exact-cover problem in Knuth's .dlx format.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("file", help="the .dlx file, or - for standard input")
+    parser.add_argument("file", nargs="?", help="the .dlx file, or - for standard input")
+    parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="compile (or load from numba's cache) every kernel of the package and say "
+        "what each did and how long it took; a later run then waits for none",
+    )
     parser.add_argument("--count", action="store_true", help="print the number of solutions only")
     parser.add_argument(
         "--limit", type=integer, default=None, metavar="N", help="stop after N solutions"
@@ -111,10 +121,7 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=CHOICES,
         default=DEFAULT,
-        help="the kernel: auto (the default: the kernels that take the problem timed on "
-        "samples of it, then the fastest runs), dlx (dancing links), bitset (fills the "
-        "first empty item: for tilings), tight (branches on the item of fewest options); "
-        "the summary says which ran and why",
+        help=ENGINE_HELP,
     )
     parser.add_argument(
         "--propagate",
@@ -172,6 +179,11 @@ def _bad_arguments(request: Request) -> str | None:
 def _main(argv, task_runner) -> int:
     """The command line's body."""
     request = parse_request(argv)
+    if request.compile:
+        return _compile_all()
+    if request.file is None:
+        print("error: give a .dlx file (or - for standard input), or --compile", file=sys.stderr)
+        return 2
     started = time.monotonic()  # the time limit counts from here, reading included
     progress = sys.stderr.isatty() if request.progress is None else request.progress
     bad = _bad_arguments(request)
@@ -245,6 +257,19 @@ def _main(argv, task_runner) -> int:
     note = "" if stream.complete else _incomplete(stream.stopped_by, request)
     sys.stdout.flush()  # a failed write is then the one line, not after the summary
     print(f"engine: {stream.stats.engine or request.engine}\n{stream.stats}{note}", file=sys.stderr)
+    return 0
+
+
+def _compile_all() -> int:
+    """``--compile``: every kernel compiled or loaded, a line each on stdout."""
+    started = time.perf_counter()
+    done = compile_all()
+    for warmed in done:
+        print(warmed)
+    compiled = sum(w.compiled for w in done)
+    print(
+        f"{len(done)} kernels ready ({compiled} compiled) in {time.perf_counter() - started:.1f} s"
+    )
     return 0
 
 

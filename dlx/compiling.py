@@ -1,21 +1,25 @@
-"""The kernel's first compilation: said at once on stderr, and kept out of every timing.
+"""Compiling the kernels: said on stderr when numba really compiles, done ahead by
+``compile_all``, and kept out of every timing.
 
-numba compiles ``kernel.search`` (and ``kernel.search_batch``) on its first call and
-keeps the machine code in its cache (``__pycache__`` next to ``kernel.py``, or
+numba compiles each jitted kernel (``kernel.search``, ``kernel.search_batch``, the
+bitset and tight kernels, the solution graph's) on its first call and keeps the
+machine code in its cache (``__pycache__`` next to the kernel's file, or
 ``NUMBA_CACHE_DIR``); later runs load it in a fraction of a second. A search calls
-``warm`` (through ``dlx.driver.driver.Driver.warm_up``, handing it a tiny search of its own
+``warm`` (through ``dlx.driver.Driver.warm_up``, handing it a tiny search of its own
 kernel: this module imports no search) before it starts its clock and its progress
 bar: the first time in a process, a tiny problem of the same kind (plain, or with loop
 items: another specialisation) is searched, which compiles the kernel or loads it from
 the cache.
-When numba's cache holds nothing fresh for the kernel (an empty cache, or one left
-stale by an edit of ``kernel.py``), or the warm-up takes more than ``NOTICE_AFTER``
-seconds, a line on stderr says that the kernel is being compiled and how long that
-usually takes; a second line says when it is done. Worker processes stay quiet (their
+
+A compile is told from a load by numba itself: its ``numba:compile`` event starts only
+when the cache had nothing for the signature (a load from the cache, however slow on a
+busy machine, sends none). At that event a line on stderr says which kernel is being
+compiled; a second line says when it is done. Worker processes stay quiet (their
 parent compiled first).
 
-``warm_up_all()`` compiles every kind ahead of time (after installing, say), so that
-no later run waits: ``python -c "import dlx.compiling as c; c.warm_up_all()"``.
+``compile_all()`` (``python -m dlx --compile``) compiles or loads every kernel of the
+package ahead of time (after installing, say), so that no later run waits, and says
+what each did and how long it took.
 """
 
 from __future__ import annotations
@@ -23,23 +27,55 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import sys
-import threading
 import time
+from dataclasses import dataclass
 
 from dlx.stopping import interrupts_deferred
 
-NOTICE_AFTER = 1.0  # seconds of warm-up before saying so, when the cache looked fresh
 # the first-ever compilation of each kernel, quiet machine to loaded (README, "First run")
-USUAL = {
-    "search": "usually 5 to 40 s",
-    "batch": "usually 5 to 40 s",
-    "bitset": "usually 4 to 20 s",
-    "tight": "usually 3 to 15 s",
+USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/performance.md)
+    "search": "usually 10 to 45 s",
+    "batch": "usually 5 to 50 s",
+    "bitset": "usually 9 to 100 s",
+    "tight": "usually 7 to 50 s",
+    "graph": "usually 5 to 50 s",
 }
+# the modules whose import registers every warm-up (``register``): every kernel's search
+# class and the solution graph
+KERNEL_MODULES = (
+    "dlx.kernels.links.search",
+    "dlx.kernels.bitset.search",
+    "dlx.kernels.tight.search",
+    "dlx.solution_graph.graph",
+)
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
-_everything: list = []  # what warm_up_all runs (see register)
+_spent_cpu = [0.0]  # ... and CPU seconds of it, in the threads that warmed up
+_compiled = [0.0]  # ... and seconds of those warm-ups in which numba compiled
+_everything: list = []  # what compile_all runs (see register)
+
+
+@dataclass(frozen=True)
+class Warmed:
+    """One kernel's warm-up in this process: its ``kind`` (the name in the notice),
+    ``loop`` (the specialisation for loop items), whether numba ``compiled`` it (else it
+    was loaded from the cache), the wall ``seconds`` it took and its ``cpu`` seconds
+    (this thread's: on a busy machine, what it would take on a quiet one)."""
+
+    kind: str
+    loop: bool
+    compiled: bool
+    seconds: float
+    cpu: float = 0.0
+
+    def __str__(self) -> str:
+        what = self.kind + (" (loop items)" if self.loop else "")
+        done = "compiled" if self.compiled else "loaded from the cache"
+        return f"{what}: {done} in {self.seconds:.1f} s ({self.cpu:.1f} s CPU)"
+
+
+_warmed: dict[tuple[str, bool], Warmed] = {}  # what ``warm`` did, in order
 
 
 def seconds() -> float:
@@ -48,23 +84,15 @@ def seconds() -> float:
     return _spent[0]
 
 
-def _cache_is_fresh(dispatcher) -> bool:
-    """True when numba's cache index for ``dispatcher`` has an entry for the current
-    source (False when empty or stale); True when that cannot be told."""
-    try:
-        return bool(dispatcher._cache._cache_file._load_index())
-    except Exception:  # another numba version, or no cache: say nothing up front
-        return True
+def compiled_seconds() -> float:
+    """Seconds of the warm-ups in this process in which numba compiled (not loaded)."""
+    return _compiled[0]
 
 
-def ready(kind: str) -> bool:
-    """True when the kernel ``kind`` (``"search"``, ``"bitset"``, ``"tight"``) needs no
-    compiling: warmed up in this process, or fresh in numba's cache (True when that
-    cannot be told)."""
-    if (kind, False) in _done:
-        return True
-    module = {"bitset": "bitset.kernel", "tight": "tight.kernel"}.get(kind, "links.kernel")
-    return _cache_is_fresh(kernel_module(f"dlx.kernels.{module}").search)
+def cpu_seconds() -> float:
+    """CPU seconds of those warm-ups (each in its own thread's CPU time), to take out of
+    a caller's CPU timings (``dlx.driver.choose``'s)."""
+    return _spent_cpu[0]
 
 
 def _say(text: str) -> None:
@@ -72,50 +100,95 @@ def _say(text: str) -> None:
     print(f"dlx: {text}", file=sys.stderr, flush=True)
 
 
-def warm(kind: str, dispatcher, loop: bool, run) -> None:
+class _Compiles:
+    """A listener of numba's ``numba:compile`` event (sent only when numba compiles, not
+    when it loads from its cache): at the first, says ``message`` on stderr (unless
+    ``quiet``) and notes that a compile happened."""
+
+    def __init__(self, message: str, quiet: bool):
+        from numba.core import event
+
+        self.event = event
+        self.message = message
+        self.quiet = quiet
+        self.compiled = False
+        listener = self
+
+        class Listener(event.Listener):
+            def on_start(self, _event) -> None:
+                listener.started()
+
+            def on_end(self, _event) -> None:
+                pass
+
+        self.listener = Listener()
+
+    def started(self) -> None:
+        """A compile starts: say so, the first time."""
+        if not self.compiled:
+            self.compiled = True
+            if not self.quiet:
+                _say(self.message)
+
+    def listening(self):
+        """The context in which numba's compiles are heard."""
+        return self.event.install_listener("numba:compile", self.listener)
+
+
+def warm(kind: str, dispatcher, loop: bool, run) -> Warmed | None:
     """Run ``run()`` (a tiny search that needs ``dispatcher`` compiled) once per
-    ``(kind, loop)`` in this process, saying so on stderr when it compiles; ``loop``
-    names a specialisation of the kernel (problems with loop items)."""
+    ``(kind, loop)`` in this process, saying so on stderr when numba compiles; ``loop``
+    names a specialisation of the kernel (problems with loop items). What it did
+    (``Warmed``; None: done before in this process, or no JIT)."""
     if (kind, loop) in _done or not hasattr(dispatcher, "overloads"):  # done, or no JIT
-        return
+        return None
     _done.add((kind, loop))
     quiet = multiprocessing.parent_process() is not None
     what = f"the {kind} kernel" + (" for loop items" if loop else "")
-    message = f"compiling {what} (first run only, {USUAL.get(kind, USUAL['search'])}) ..."
-    said = threading.Event()
-
-    def notice() -> None:
-        said.set()
-        _say(message)
-
-    timer = threading.Timer(NOTICE_AFTER, notice)
-    t0 = time.perf_counter()
-    if not quiet:
-        if _cache_is_fresh(dispatcher):
-            timer.start()
-        else:
-            notice()
+    usual = USUAL.get(kind, USUAL.get(kind.split()[0], USUAL["search"]))
+    compiles = _Compiles(f"compiling {what} (first run only, {usual}) ...", quiet)
+    t0, cpu = time.perf_counter(), time.thread_time()
     try:
-        run()
+        with compiles.listening():
+            run()
     finally:
-        timer.cancel()
         _spent[0] += time.perf_counter() - t0
-    if said.is_set():
-        _say(f"compiled in {time.perf_counter() - t0:.1f} s; later runs load it from the cache")
+        _spent_cpu[0] += time.thread_time() - cpu
+    seconds, cpu = time.perf_counter() - t0, time.thread_time() - cpu
+    if compiles.compiled:
+        _compiled[0] += seconds
+    if compiles.compiled and not quiet:
+        _say(f"compiled {what} in {seconds:.1f} s; later runs load it from the cache")
+    done = _warmed[(kind, loop)] = Warmed(kind, loop, compiles.compiled, seconds, cpu)
+    return done
 
 
 def register(warm_up_every) -> None:
     """Add ``warm_up_every()`` (a kernel's warm-up of each of its kinds) to what
-    ``warm_up_all`` runs: each search module registers its own, so that this module
+    ``compile_all`` runs: each kernel's module registers its own, so that this module
     imports none of them."""
     if warm_up_every not in _everything:
         _everything.append(warm_up_every)
 
 
-def warm_up_all() -> None:
-    """Compile (or load) every kind of every kernel (plain, with loop items, batches)."""
+def compile_all() -> list[Warmed]:
+    """Compile (or load from numba's cache) every kernel of the package, each of its
+    kinds (plain, with loop items, batches, the solution graph's), saying on stderr
+    which ones numba compiles; what each did, in order (``Warmed``: compiled or loaded,
+    and in how long). A kernel warmed up before in this process is listed as it was.
+
+    >>> import dlx
+    >>> done = dlx.compile_all()
+    >>> sorted({w.kind for w in done})
+    ['batch', 'bitset', 'graph', 'search', 'tight', 'tight batch']
+    >>> dlx.compile_all() == done  # once per process
+    True
+    """
+    for name in KERNEL_MODULES:
+        kernel_module(name)
     for warm_up_every in _everything:
         warm_up_every()
+    return list(_warmed.values())
 
 
 def kernel_module(name: str):
@@ -125,8 +198,9 @@ def kernel_module(name: str):
     inside their import into an ImportError, its traceback printed)."""
     module = sys.modules.get(name)
     if module is None:
-        t0 = time.perf_counter()
+        t0, cpu = time.perf_counter(), time.thread_time()
         with interrupts_deferred():
             module = importlib.import_module(name)
         _spent[0] += time.perf_counter() - t0
+        _spent_cpu[0] += time.thread_time() - cpu
     return module

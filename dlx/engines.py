@@ -8,10 +8,9 @@ kernel plugs in as one row of ``ENGINES``: its search class (a subclass of
 its searches only).
 
 A row may also say which problems its kernel refuses (``refuses``: problem -> reason or
-None), whether it is compiled (``ready``: () -> bool) and which problems look like its
-kind (``suits``: the guess when no kernel is compiled yet); ``auto`` uses them (see
-``dlx.driver.choose``) and makes the kernel's search where a row has no ``refuses``: its
-error is the reason.
+None) and which problems look like its kind (``suits``: the kernel that leads the
+race); ``auto`` uses them (see ``dlx.driver.choose``) and makes the kernel's search
+where a row has no ``refuses``: its error is the reason.
 
 Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/kernels/bitset/kernel.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/kernels/tight/kernel.py``: branches on the
@@ -48,6 +47,12 @@ RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
 CHOICES = (*ENGINES, "auto")  # what ``engine=`` and ``--engine`` take
 RULES = "dlx"  # the one kernel that applies a propagation rule (``propagate=``)
+HELP = (  # what ``--engine`` says, in every command that takes it
+    "the kernel: auto (the default: the kernels that take the problem timed on samples "
+    "of it, whatever is compiled, then the fastest runs), dlx (dancing links), bitset "
+    "(fills the first empty item: for tilings), tight (branches on the item of fewest "
+    "live options); --stats says which ran and why"
+)
 
 
 def select(
@@ -86,7 +91,7 @@ def _lineup(problem: Problem) -> Lineup:
     no row again (a small count's race would pay as much for that as for its search).
     Picklable, as a problem sent to workers is."""
     kernels = [
-        Kernel(name, row.refuses or partial(_made, row.search), row.ready, row.suits)
+        Kernel(name, row.refuses or partial(_made, row.search), row.suits)
         for name, row in ENGINES.items()
     ]
     return line_up(problem, kernels)

@@ -38,7 +38,7 @@ def message(error: BaseException) -> str:
     checkpoint = getattr(error, "checkpoint", None)
     text = "interrupted"
     if solutions is not None:
-        text += f": at least {solutions} solutions"
+        text += f": at least {solutions} solution{'' if solutions == 1 else 's'}"
     if checkpoint is not None:
         text += f" (checkpoint saved to {checkpoint})"
     return text

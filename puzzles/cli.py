@@ -45,9 +45,11 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from dlx import CheckpointError, Interrupted, WorkerError, compiling
+from dlx.arguments import Parser
 from dlx.numbers import integer, real
 from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from dlx.stopping import TimeLimitReached
+from dlx.words import plural
 from puzzles.command import Command, Input, Request
 from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
 
@@ -121,7 +123,7 @@ def command_of(name: str) -> Command:
 
 def _parser() -> argparse.ArgumentParser:
     """The top-level parser: the list of commands, for users."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m puzzles",
         description=DESCRIPTION,
         epilog=EXAMPLES,
@@ -139,7 +141,7 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
     if file:
         parser.add_argument("file", metavar="FILE", help="puzzle file; - for standard input")
     else:
-        parser.add_argument("file", metavar="FILE", nargs="?", help="puzzle file; - for stdin")
+        parser.add_argument("file", nargs="?", help=argparse.SUPPRESS)  # refused: one line
     shared = parser.add_argument_group("shared options")
     mode = shared.add_mutually_exclusive_group()
     mode.add_argument("--count", action="store_true", help="print each puzzle's solution count")
@@ -185,7 +187,7 @@ def add_shared_arguments(parser: argparse.ArgumentParser, workers: int = 1, file
 
 def parse_request(command: Command, argv: list[str]) -> Request:
     """The request of a command's arguments (``--help`` and errors exit, as argparse's)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"python -m puzzles {command.name}",
         description=command.help,
         epilog=command.epilog,
@@ -296,7 +298,7 @@ def run(command: Command, request: Request) -> int:
         rate = f" ({len(puzzles) / seconds:,.0f} puzzles/s; reading and set-up {reading:.3f} s)"
     puzzles_text = f"{len(puzzles)} puzzles, " if len(puzzles) > 1 else ""
     if not (request.count or request.unique):
-        puzzles_text += f"{printer.found} solutions{printer.sampled_from}, "
+        puzzles_text += f"{plural(printer.found, 'solution')}{printer.sampled_from}, "
     print(f"{puzzles_text}{nodes} nodes, {seconds:.3f} s{rate}{printer.resumed}", file=sys.stderr)
     return printer.status
 

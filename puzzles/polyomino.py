@@ -36,6 +36,7 @@ Known counts (tested)
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,12 +192,15 @@ def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
     ``tetrominoes``, ``trominoes``, ``domino``, ``monomino``, ``hexominoes``,
     ``one-sided-pentominoes``: the 12 and the mirror images F' L' N' P' Y' Z'), a piece
     name (``F``, ``O4`` or ``O``, ``H07``...), a file of piece pictures, or a run of
-    one-letter names (``FILNPTUVWXYZ``). ``NAME*K`` or ``NAME:K`` asks for K copies; a
-    name given twice is two copies. A spec with a newline is itself a picture. Errors
+    one-letter names (``FILNPTUVWXYZ``). ``NAME*K`` or ``NAME:K`` asks for K copies in
+    all (of a piece named before too: ``pentominoes,I*2`` has two I's); a name given
+    twice is two copies. A spec with a newline is itself a picture. Errors
     name ``option``, the command-line option the spec came from.
 
     >>> [(p.name, p.copies) for p in parse_pieces("FIL, O*2")]
     [('F', 1), ('I', 1), ('L', 1), ('O4', 2)]
+    >>> [p.copies for p in parse_pieces("pentominoes,I*2") if p.name == "I"]
+    [2]
     """
     if "\n" in spec:
         return _merge(read_piece_picture(spec), option)
@@ -212,7 +216,11 @@ def parse_pieces(spec: str, option: str = "pieces") -> list[Piece]:
             name, copies = m.group(1), int(m.group(2))
             if copies < 1:
                 raise PuzzleError(f"{where}: the number of copies must be at least 1")
-        found.extend(_token_pieces(name, copies, where))
+        pieces = _token_pieces(name, copies, where)
+        if m and not Path(name).is_file():  # K copies in all: those named before go
+            named = {p.name for p in pieces}
+            found = [p for p in found if p.name not in named]
+        found.extend(pieces)
     return _merge(found, option)
 
 
@@ -230,6 +238,9 @@ def _token_pieces(name: str, copies: int, where: str) -> list[Piece]:
         return [Piece(p.name, p.shape, p.copies * copies) for p in pieces]
     if all(ch in PENTOMINOES for ch in name):
         return [Piece(ch, NAMED[ch], copies) for ch in name]
+    close = difflib.get_close_matches(name, [*SETS, "one-sided-pentominoes"], n=1)
+    if close and len(name) > 3:
+        raise PuzzleError(f"{where}: unknown piece or set (did you mean {close[0]}?)")
     bad = next((i for i, ch in enumerate(name) if ch not in PENTOMINOES), 0)
     raise PuzzleError(
         f"{where}: unknown piece name (character {bad + 1}, {name[bad]!r}); known: "
@@ -350,7 +361,8 @@ def make_puzzle(board, pieces="pentominoes", extra=(), one_sided: bool = False) 
     area = sum(p.size * p.copies for p in found)
     if area != len(cells):
         raise PuzzleError(
-            f"the pieces cover {area} cells but the board has {len(cells)} "
+            f"{tiling.board_file(board)}the pieces cover {area} cells but the board has "
+            f"{len(cells)} "
             f"({', '.join(f'{p.name}*{p.copies}' if p.copies > 1 else p.name for p in found)})"
         )
     placements = {p.name: piece_placements(cells, p.shape, one_sided) for p in found}

@@ -17,7 +17,7 @@ import pytest
 from test_polyform import check_tiling
 
 import dlx
-from dlx import engines
+from dlx import compiling, engines
 from dlx.cli import main as dlx_main
 from dlx.driver import choose
 from puzzles.cli import main as puzzles_main
@@ -193,18 +193,16 @@ def test_the_race_clock_counts_this_thread_only():
     assert spent <= wall + 0.02, (spent, wall)
 
 
-def unready(problem, **suits: bool) -> choose.Lineup:
-    """Kernels none of which is compiled, lined up for ``problem``: ``suits[name]``
-    says whether the problem looks like kernel ``name``'s kind."""
-    kernels = [
-        choose.Kernel(name, lambda _: None, lambda: False, lambda _, s=s: s)
-        for name, s in suits.items()
-    ]
+def lined_up(problem, **suits: bool) -> choose.Lineup:
+    """Kernels that take ``problem``, lined up: ``suits[name]`` says whether the problem
+    looks like kernel ``name``'s kind."""
+    kernels = [choose.Kernel(name, lambda _: None, lambda _, s=s: s) for name, s in suits.items()]
     return choose.line_up(problem, kernels)
 
 
-def test_choose_without_a_ready_kernel_compiles_only_the_guess():
-    """No kernel compiled: only the guess (the first whose ``suits`` says yes) is made."""
+def test_a_count_that_ends_within_the_probe_makes_only_the_leader():
+    """A small count ends within the leader's probe (the first kernel whose ``suits``
+    says yes): no other kernel is made (nor compiled)."""
     p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
     made = Counter()
 
@@ -212,20 +210,19 @@ def test_choose_without_a_ready_kernel_compiles_only_the_guess():
         made[name] += 1
         return engines.ENGINES[name].search(p)
 
-    choice = choose.choose(p, unready(p, dlx=False, bitset=True), make)
+    choice = choose.choose(p, lined_up(p, dlx=False, bitset=True), make)
     assert choice.name == "bitset" and made == Counter({"bitset": 1})
-    assert "no kernel compiled yet" in choice.reason
+    assert "bitset suits its shape; finished within its probe" in choice.reason
     assert choice.search.run() is not None  # the probe goes on to the end
     while not choice.search.done:
         choice.search.run()
     assert choice.search.solutions == 2
 
 
-def test_a_slow_first_step_calls_in_no_uncompiled_kernel():
+def test_a_slow_first_step_calls_in_no_other_kernel():
     """The leader's first step pays for setting up (numba may compile there, as in a
     fresh clone's CI): its clock and estimate start after it, so a 2-solution board whose
-    first step burns 50 ms compiles no other kernel (once: dlx joined the race on the
-    estimate of 200 nodes)."""
+    first step burns 50 ms makes no other kernel."""
     p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
     made = Counter()
 
@@ -245,7 +242,7 @@ def test_a_slow_first_step_calls_in_no_uncompiled_kernel():
         search.run = slow_first
         return search
 
-    choice = choose.choose(p, unready(p, dlx=False, bitset=True), make)
+    choice = choose.choose(p, lined_up(p, dlx=False, bitset=True), make)
     assert choice.name == "bitset" and set(made) == {"bitset"}
     assert "finished within its probe" in choice.reason
     assert choice.search.solutions == 2
@@ -316,9 +313,38 @@ def fake_race(times: dict, leader: str = "bitset", memo: bool = False):
 
     def kernel(name: str) -> choose.Kernel:
         suits = (lambda _: True) if name == leader else None
-        return choose.Kernel(name, lambda _: None, lambda: True, suits)
+        return choose.Kernel(name, lambda _: None, suits)
 
     return choose.choose(problem, choose.line_up(problem, [kernel(n) for n in times]), make)
+
+
+def test_compiling_a_kernel_for_the_race_changes_nothing_but_says_so(monkeypatch):
+    """A kernel that must be compiled for the race (here: a fake compile of 2 s when it
+    is first made) is raced as a compiled one is: the same winner; the compile is kept
+    out of the samples and the set-up, and ``--stats``' reason gives it."""
+    monkeypatch.setattr(choose, "RATIO", 1e9)  # no waiting for the leader: samples at once
+    monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
+    SAMPLE.update(bitset=0.004, tight=0.001, dlx=0.009)
+    warm = fake_race(SAMPLE)
+    made = engines.ENGINES["tight"].search
+    first = []
+
+    def compiled_first(*args, **kwargs):
+        if not first:
+            first.append(1)
+            compiling._spent[0] += 2.0  # as compiling.warm counts a compile
+            compiling._compiled[0] += 2.0
+        return made(*args, **kwargs)
+
+    monkeypatch.setitem(
+        engines.ENGINES, "tight", engines.ENGINES["tight"]._replace(search=compiled_first)
+    )
+    monkeypatch.setattr(compiling, "_spent", [0.0])
+    monkeypatch.setattr(compiling, "_compiled", [0.0])
+    cold = fake_race(SAMPLE)
+    assert cold.name == warm.name == "tight"
+    assert "compiling the others 2 s, apart" in cold.reason, cold.reason
+    assert "compiling" not in warm.reason
 
 
 def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
@@ -329,7 +355,7 @@ def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
     SAMPLE.update(bitset=0.004, tight=0.001, dlx=0.009)
     choice = fake_race(SAMPLE)
     assert choice.name == "tight" and choice.search is None, choice.reason
-    assert "tight fastest on 1 samples" in choice.reason and "out: " in choice.reason
+    assert "tight fastest on 1 sample " in choice.reason and "out: " in choice.reason
     SAMPLE.update(bitset=0.001, tight=0.0015, dlx=0.009)
     choice = fake_race(SAMPLE)
     assert choice.name == "bitset" and choice.search is not None, choice.reason

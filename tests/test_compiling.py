@@ -1,5 +1,6 @@
-"""The first-compilation notice (``dlx.compiling``): said at once when numba's cache is
-empty or stale, after a second otherwise, never when the kernel loads quickly."""
+"""Compiling the kernels (``dlx.compiling``): said when numba really compiles (its
+``numba:compile`` event), never for a load from the cache however slow; every kernel
+compiled ahead by ``dlx.compile_all`` and ``python -m dlx --compile``."""
 
 import os
 import subprocess
@@ -9,60 +10,74 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from numba.core import event
 
 from dlx import compiling
 
 ROOT = Path(__file__).resolve().parent.parent
+DISPATCHER = SimpleNamespace(overloads={})  # shaped like a numba dispatcher, for ``warm``
 
 
-def fake_dispatcher(index: dict):
-    """Something shaped like a numba dispatcher whose cache index is ``index``."""
-    cache_file = SimpleNamespace(_load_index=lambda: index)
-    return SimpleNamespace(overloads={}, _cache=SimpleNamespace(_cache_file=cache_file))
+def numba_compiles() -> None:
+    """What numba sends when it compiles a function (not when it loads one)."""
+    with event.trigger_event("numba:compile", data={}):
+        pass
 
 
 @pytest.fixture
 def fresh(monkeypatch):
     """No kernel warmed up yet in this process, as far as ``compiling`` knows."""
     monkeypatch.setattr(compiling, "_done", set())
-    monkeypatch.setattr(compiling, "NOTICE_AFTER", 0.05)
+    monkeypatch.setattr(compiling, "_warmed", {})
 
 
-def test_empty_cache_is_said_at_once(fresh, capsys):
+def test_a_compile_is_said_when_it_starts(fresh, capsys):
     said_before = []
-    compiling.warm(
-        "search",
-        fake_dispatcher({}),
-        False,
-        lambda: said_before.append(capsys.readouterr().err),
-    )
+
+    def run():
+        numba_compiles()
+        said_before.append(capsys.readouterr().err)
+
+    done = compiling.warm("search", DISPATCHER, False, run)
     assert said_before[0].startswith("dlx: compiling the search kernel (first run only")
-    assert "dlx: compiled in" in capsys.readouterr().err
+    assert "dlx: compiled the search kernel in" in capsys.readouterr().err
+    assert done.compiled and done.kind == "search" and not done.loop
 
 
-def test_fresh_cache_quick_load_says_nothing(fresh, capsys):
-    before = compiling.seconds()
-    compiling.warm("search", fake_dispatcher({"key": "data"}), True, lambda: None)
+def test_a_real_compile_is_told_from_a_load(fresh, capsys):
+    """A function numba compiles now (no cache): said; a second kind of it, already
+    compiled in this process, is not."""
+    import numba
+
+    @numba.njit
+    def plus_one(x):
+        return x + 1
+
+    assert compiling.warm("test", plus_one, False, lambda: plus_one(1)).compiled
+    assert "compiling the test kernel" in capsys.readouterr().err
+    assert not compiling.warm("test", plus_one, True, lambda: plus_one(2)).compiled
     assert capsys.readouterr().err == ""
-    assert compiling.seconds() >= before
 
 
-def test_slow_warm_up_is_said_after_a_while(fresh, capsys):
-    compiling.warm("batch", fake_dispatcher({"key": "data"}), True, lambda: time.sleep(0.3))
-    err = capsys.readouterr().err
-    assert "compiling the batch kernel for loop items" in err and "compiled in" in err
+def test_a_slow_load_is_not_called_a_compile(fresh, capsys):
+    before = compiling.seconds()
+    done = compiling.warm("batch", DISPATCHER, True, lambda: time.sleep(0.2))
+    assert capsys.readouterr().err == ""
+    assert not done.compiled and done.seconds >= 0.2
+    assert compiling.seconds() >= before + 0.2
+    assert str(done).startswith("batch (loop items): loaded from the cache in")
 
 
 def test_once_per_kind(fresh):
     calls = []
     for _ in range(3):
-        compiling.warm("search", fake_dispatcher({"k": 1}), False, lambda: calls.append(1))
-    compiling.warm("search", fake_dispatcher({"k": 1}), True, lambda: calls.append(1))
+        compiling.warm("search", DISPATCHER, False, lambda: calls.append(1))
+    compiling.warm("search", DISPATCHER, True, lambda: calls.append(1))
     assert len(calls) == 2
 
 
 def test_no_jit_says_nothing(fresh, capsys):
-    compiling.warm("search", lambda *a: None, False, lambda: pytest.fail("ran"))
+    assert compiling.warm("search", lambda *a: None, False, lambda: pytest.fail("ran")) is None
     assert capsys.readouterr().err == ""
 
 
@@ -80,12 +95,37 @@ def test_first_run_in_an_empty_cache(tmp_path):
     assert "compiling" not in again.stderr
 
 
-def test_warm_up_all_leaves_every_kind_ready(capsys):
+def test_compile_all_leaves_every_kernel_ready():
+    """Every kernel's every kind: the search and batch kernels with and without loop
+    items, bitset, tight and its batch, the solution graph's."""
     from dlx.kernels.links import kernel
+    from dlx.kernels.tight import kernel as tight
+    from dlx.solution_graph import kernel as graphkernel
 
-    compiling.warm_up_all()
+    done = compiling.compile_all()
+    assert {(w.kind, w.loop) for w in done} >= {
+        ("search", False), ("search", True), ("batch", False), ("batch", True),
+        ("bitset", False), ("tight", False), ("tight batch", False), ("graph", False),
+    }  # fmt: skip
     assert len(kernel.search.signatures) >= 2 and len(kernel.search_batch.signatures) >= 2
-    compiling.warm_up_all()  # once per process: nothing more to do or say
+    for dispatcher in (tight.search_batch, graphkernel.build, graphkernel.rehash):
+        assert dispatcher.signatures
+    assert compiling.compile_all() == done  # once per process: nothing more to do or say
+
+
+def test_compile_all_works_with_nothing_else_imported():
+    """``python -m dlx --compile`` and ``dlx.compile_all()`` in a fresh process: every
+    kernel listed, compiled or loaded."""
+    for argv in (
+        [sys.executable, "-m", "dlx", "--compile"],
+        [sys.executable, "-c", "import dlx\nfor w in dlx.compile_all(): print(w)"],
+    ):
+        run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
+        lines = run.stdout.splitlines()
+        kinds = [line.split(":")[0] for line in lines]
+        assert {"search", "search (loop items)", "bitset", "tight", "graph"} <= set(kinds)
+        assert all(" in " in line for line in lines)
+    assert lines[-1].startswith("graph: ") and "kernels ready" not in run.stdout
 
 
 def test_parallel_count_leaves_compiling_out(monkeypatch):

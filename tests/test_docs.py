@@ -48,4 +48,5 @@ def test_the_quick_start_is_what_ci_runs():
     assert commands[0].endswith("pip install -e '.[test]'")
     assert "python -m puzzles pentomino --board 8x8 --extra O" in commands
     assert "python -m pytest" in commands
+    assert commands.index("python -m dlx --compile") < commands.index("python -m pytest")
     assert "quick_start" in (ROOT / ".ci" / "run").read_text()

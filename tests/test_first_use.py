@@ -316,7 +316,7 @@ def test_tilings_count_with_the_commands_default_engine(monkeypatch):
     assert tiling.count_tilings(puzzle).distinct == 2
     assert len(list(tiling.distinct_tilings(puzzle))) == 2
     assert engines == ["auto", "auto"] and cli.ENGINE == "auto"
-    assert "(default auto)" in " ".join(cli_help("polyform").split())
+    assert "auto (the default" in " ".join(cli_help("polyform").split())
 
 
 def cli_help(command: str) -> str:

@@ -328,7 +328,7 @@ def test_piece_specs():
     assert len(pc.parse_pieces("one-sided-polyominoes:2-4").pieces) == 1 + 2 + 7
     assert len(pc.parse_pieces("polyhexes:5").pieces) == 22
     copies = {p.name: p.copies for p in pc.parse_pieces("soma,V*2").pieces}
-    assert copies["V"] == 3 and copies["A"] == 1
+    assert copies["V"] == 2 and copies["A"] == 1  # K copies in all
     assert len(pc.parse_pieces("polyominoes:7").pieces) == 108  # OEIS A000105
     assert [p.name for p in pc.parse_pieces("I4,O4", lattice="cubic").pieces] == ["I4", "O4"]
 
@@ -419,7 +419,7 @@ def test_cell_list_errors_name_the_line(tmp_path):
     "board, pieces, lattice",
     [
         ("4x5", "L,P,Y,O4,I1", None),
-        ("triangle:3", "polyiamonds:1-3,T1*3", None),
+        ("triangle:3", "polyiamonds:1-3,T1*4", None),
         ("3x2", "tetriamonds", None),
         ("hexagon:1", "polyiamonds:1-3", None),
         ("7x4", "tetrahexes", None),
@@ -427,7 +427,7 @@ def test_cell_list_errors_name_the_line(tmp_path):
         ("2x2x2", "soma,-V,-L,-T,-Z,-P", None),  # A and B: mirror images of each other
         ("2x2x3", "soma,-V,-L,-T,-Z,-P,O4", None),
         (str(DATA / "sticks_clipped2.txt"), "polysticks:1-3", None),
-        ("2x1", "polysticks:1-2,I1*2", None),
+        ("2x1", "polysticks:1-2,I1*3", None),
         ("4x2", "one-sided-tetrominoes,-I4,-O4,-T4,-S4,-S4'", None),
     ],
 )

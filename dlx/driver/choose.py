@@ -3,8 +3,7 @@
 Glossary
 --------
 candidate
-    A kernel that takes the problem (its ``refuses`` says nothing against it) and needs
-    no compiling: warmed up in this process or fresh in numba's cache (its ``ready``).
+    A kernel that takes the problem (its ``refuses`` says nothing against it).
 leader
     The candidate that searches first: the first whose registry row says the problem
     looks like its kind (``suits``), else the first of the registry. Its search (the
@@ -24,12 +23,14 @@ sample
 The race
 --------
 Samples are paid for in advance by the leader's probe: before each one the leader runs
-on until the samples so far and the next one (its cost guessed) are at most ``RATIO`` of
-its CPU time (or its estimate of its count, Knuth's: nodes over ``fraction()``, times
-its seconds per node, is ``OVER`` times that, once it has run ``TRUST`` seconds), so a
-count that the leader finishes meanwhile costs at most about ``RATIO`` more than running
-it alone, and small counts take no sample at all; nor does one whose estimate of what is
-left is under ``WORTH`` samples' cost (it runs on, up to ``LATE`` times what it had to).
+on until the samples so far and the next one (its cost guessed; the first also pays
+for the set-up, each other kernel's layout, guessed at ``SETUP_GUESS`` a kernel, then
+as measured) are at most ``RATIO`` of its CPU time (or its estimate of its count,
+Knuth's: nodes over ``fraction()``, times its seconds per node, is ``OVER`` times that,
+once it has run ``TRUST`` seconds), so a count that the leader finishes meanwhile costs
+at most about ``RATIO`` more than running it alone, and small counts take no sample at
+all; nor does one whose estimate of what is left is under ``WORTH`` samples' cost (it
+runs on, up to ``LATE`` times what it had to).
 A probe that will not be continued (a parallel count, a stream) pays for nothing: the
 samples start after ``TRUST`` seconds of it. Once a sample has another kernel ahead, the
 samples go on without waiting. A kernel whose sample times, multiplied, are ``MARGIN``
@@ -48,10 +49,12 @@ have bounds is not sampled (it goes to the leader).
 
 Compiling
 ---------
-A kernel that numba would have to compile (seconds) is not run on a guess: when no
-candidate is ready, the leader is the first kernel that takes the problem (suited
-first) and the only one compiled; the others are compiled and join the samples only
-when the leader's estimate exceeds ``COMPILE_WORTH`` seconds.
+The choice never depends on what happens to be compiled: the candidates are the same
+on an empty numba cache and a full one. A kernel is compiled (or loaded from the
+cache) when the race first needs it: the leader for its probe, the others at the
+set-up of the first sample (a count that ends within the leader's probe compiles no
+other). Each compile is said on stderr (``dlx.compiling``), and its seconds are in
+the race's set-up, never in a kernel's sample time; ``--stats`` gives them.
 
 This module knows no kernel by name: it is handed the functions of each kernel's row
 of the registry (``dlx.engines.ENGINES``) and one factory of searches, by kernel name.
@@ -67,11 +70,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx import compiling
 from dlx.errors import ProblemError
+from dlx.words import plural
 
 FIRST_SLICE = 0.00025  # seconds of the leader's first slice (slices double)
 RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so far
 GUESS = 0.003  # seconds a kernel's share of the first sample is guessed at
+SETUP_GUESS = 0.02  # ... and the set-up of each kernel but the leader (its layout made)
 TRUST = 0.005  # seconds of the leader's probe before its estimate is trusted ...
 OVER = 1.0  # ... when this many times what the samples need of the probe
 WORTH = 2.0  # no sample while the probe's estimate of what is left is under this many
@@ -92,7 +98,6 @@ CAP = 2.0  # a kernel's sample stops at this many times the leader's time on it
 SAMPLE_LOW = 0.0002  # seconds of a sample by the best kernel so far, at least ...
 SAMPLE_MAX = 0.0015  # ... and at most (or SAMPLE_BIG where the one below is too small)
 SAMPLE_BIG = 0.006
-COMPILE_WORTH = 30.0  # seconds of estimated count that pay for compiling another kernel
 FIRST_NODES = 1000  # nodes of a probe's first step, before its speed is known
 SEED = 25  # the samples' random paths: the same on every run
 CLOCK = time.thread_time  # the race's clock: this thread's CPU time. The kernels run in
@@ -206,13 +211,11 @@ def _seconds(s: float) -> str:
 @dataclass(frozen=True)
 class Kernel:
     """What the race needs to know of one kernel: its name and its registry row's calls
-    (``refuses``: problem -> reason or None; ``ready``: () -> bool, None: always;
-    ``suits``: problem -> bool, None: never). Its searches come from the race's
-    ``make`` (see ``choose``)."""
+    (``refuses``: problem -> reason or None; ``suits``: problem -> bool, None: never).
+    Its searches come from the race's ``make`` (see ``choose``)."""
 
     name: str
     refuses: Callable
-    ready: Callable | None = None
     suits: Callable | None = None
 
 
@@ -262,40 +265,33 @@ def choose(
     if len(takers) == 1:
         others = ", ".join(f"{name}: {why}" for name, why in lineup.refused)
         return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}")
-    ready = [k for k in takers if k.ready is None or k.ready()]
-    leader = ready[0] if ready else takers[0]
-    suited = leader in takers[: lineup.suited]
-    why = "suits its shape" if suited else "first of the registry"
-    if not ready:
-        why += ", no kernel compiled yet"
+    leader, *others = takers
+    why = "suits its shape" if lineup.suited else "first of the registry"
     probe = Probe(leader.name, make(leader.name), limit)
     if probe.advance(FIRST_SLICE):  # the race's first slice, before the race is set up:
         return _within(probe, why)  # a small count ends here (set-up would double it)
-    others = [k for k in ready if k is not leader]
-    later = [k for k in takers if k not in ready and k is not leader]
-    return _race(problem, forced, make, probe, leader, others, later, why, kept)
+    return _race(problem, forced, make, probe, leader, others, why, kept)
 
 
-def _race(problem, forced, make, probe, leader, others, later, why: str, kept: bool) -> Choice:
+def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) -> Choice:
     """Score the leader and ``others`` on samples, paid for by the leader's probe
-    (``later``: compiled and added when the leader's estimate exceeds
-    ``COMPILE_WORTH``; ``make`` as for ``choose``); the choice (see the module)."""
+    (``make`` as for ``choose``); the choice (see the module)."""
     kernels = [leader, *others]
     logs = {k.name: 0.0 for k in kernels}  # the sum of each kernel's log sample times
     spent = 0.0  # CPU seconds of the samples (walks, searches, timing)
     samples = tries = 0
     walker = None  # made for the first sample
     setup = 0.0  # CPU seconds of making the walker and each kernel's layout
+    compiled = loaded = 0.0  # seconds of compiling (and loading) the others, apart
     out: list[str] = []  # the kernels out of the race
     while True:
         guess = spent / tries if tries else GUESS * len(kernels)  # the next sample's cost
+        if walker is None:  # and the set-up's, paid for like a sample
+            guess += SETUP_GUESS * (len(kernels) - 1)
         ahead = min(logs, key=logs.get) == leader.name  # else no waiting: it may well lose
-        need = (spent + guess) / RATIO if ahead else 0.0
+        need = (spent + setup + guess) / RATIO if ahead else 0.0
         if _pay(probe, need if kept else min(need, TRUST), WORTH * guess):
             return _within(probe, why, f"samples {_ms(spent)}" if tries else "no sample")
-        if later and probe.work() >= TRUST and probe.estimate() > COMPILE_WORTH:  # they join
-            kernels, later = kernels + later, []
-            logs, samples = {k.name: 0.0 for k in kernels}, 0
         ranked = sorted(logs, key=logs.get)
         if samples:  # out: a kernel MARGIN times behind the best (it cannot win)
             kernels = [k for k in kernels if logs[k.name] - logs[ranked[0]] < math.log(MARGIN)]
@@ -307,13 +303,16 @@ def _race(problem, forced, make, probe, leader, others, later, why: str, kept: b
             logs = {k.name: logs[k.name] for k in kernels}
         if samples >= MAX_SAMPLES or len(kernels) == 1 or probe.cpu + spent >= MAX_PROBE:
             break
-        if walker is None:  # once, not paced as a sample's cost: each kernel's layout
-            t0 = CLOCK()  # made, and its samples' specialisation loaded
+        if walker is None:  # once: each kernel's layout made, and its samples'
+            t0, cpu = CLOCK(), compiling.cpu_seconds()  # specialisation compiled (apart)
+            warming, compiling_before = compiling.seconds(), compiling.compiled_seconds()
             walker = Walker.of(problem, forced)
             if walker is not None:
                 for kernel in kernels:
                     _warm(make(kernel.name, ()))
-            setup = CLOCK() - t0
+            setup = CLOCK() - t0 - (compiling.cpu_seconds() - cpu)
+            loaded = compiling.seconds() - warming
+            compiled = compiling.compiled_seconds() - compiling_before
         t0 = CLOCK()
         if walker is None:
             said = "no samples (its items have bounds)"
@@ -328,24 +327,29 @@ def _race(problem, forced, make, probe, leader, others, later, why: str, kept: b
         winner = leader.name  # not enough faster to start afresh
     elif leader.name in logs and _finish_first(probe, logs, samples, leader.name, winner):
         faster = math.exp((logs[leader.name] - logs[winner]) / samples)
-        said = f"{winner} {faster:.2f} times faster on {samples} samples, but {leader.name}"
+        said = f"{winner} {faster:.2f} times faster on {plural(samples, 'sample')}, but"
+        said += f" {leader.name}"
         said += f" ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
     rival = None
     if winner != leader.name and probe.search.memo is not None:  # memos unseen by samples
         rival = Probe(winner, make(winner), probe.limit)
         if not _confirm(probe, rival):
-            said = f"{winner} fastest on {samples} samples, but not with the memos: probes"
-            said += f" estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
+            said = f"{winner} fastest on {plural(samples, 'sample')}, but not with the memos:"
+            said += f" probes estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
             winner = leader.name
     if said is None and samples == 0:
-        said = f"no other kernel compiled, its estimate under {_seconds(COMPILE_WORTH)}"
+        said = "no sample counted"
     elif said is None:
         first = logs[winner]
         times = ", ".join(f"{n} {math.exp((logs[n] - first) / samples):.2f}" for n in ranked)
-        said = f"{winner} fastest on {samples} samples (times to its: {times}"
+        said = f"{winner} fastest on {plural(samples, 'sample')} (times to its: {times}"
         said += f"; out: {', '.join(out)})" if out else ")"
     costs = f"set-up {_ms(setup)}, samples {_ms(spent)}, its probe {_ms(probe.cpu)}"
+    if compiled > 0:
+        costs += f"; compiling the others {_seconds(compiled)}, apart"
+    elif loaded >= 0.05:
+        costs += f"; loading the others {_seconds(loaded)}, apart"
     reason = f"auto: {leader.name} {why}; {said} ({costs})"
     if winner == leader.name:
         return Choice(winner, reason, probe.search)

@@ -92,6 +92,7 @@ from dlx.driver.codes import DONE, LIMIT, NO_SPLIT, OVERFLOW, PAUSED
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 from dlx.stopping import stop_if_swallowed
+from dlx.words import plural
 
 CALL_SECONDS = 0.1  # target duration of one kernel call
 FIRST_BUDGET = 20_000  # nodes in the first call, before the speed is known
@@ -114,7 +115,8 @@ class Stats:
     def __str__(self) -> str:
         rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
         line = (
-            f"{self.solutions} solutions, {self.nodes} nodes, {self.updates} updates, "
+            f"{plural(self.solutions, 'solution')}, {plural(self.nodes, 'node')}, "
+            f"{self.updates} updates, "
             f"{self.seconds:.3f} s ({rate / 1e6:.2f} M nodes/s)"
         )
         return line if self.tables is None else f"{self.tables}\n{line}"  # a note may follow
@@ -245,7 +247,8 @@ class Driver:
         self.progress_enabled = progress
         self.desc = desc
         self.seconds = 0.0  # in the kernel
-        self.started = time.perf_counter()  # the time limit is wall time from here
+        self.started = time.perf_counter()  # the time limit is wall time from here,
+        self.warming = compiling.seconds()  # less the compiling done meanwhile (auto's race)
         self.done = False
         self.stopped_by: str | None = None
         self.fixed_budget = None if budget is None else max(int(budget), 1)
@@ -354,6 +357,10 @@ class Driver:
         """Warm the kernel up for this search's problem."""
         type(self).warm_up(self._variant())
 
+    def elapsed(self) -> float:
+        """Wall seconds since the search was made, less any compiling meanwhile."""
+        return time.perf_counter() - self.started - (compiling.seconds() - self.warming)
+
     # -- the state, read the same way for every kernel ----------------------------------
 
     @property
@@ -399,7 +406,7 @@ class Driver:
                 self.stopped_by = f"node limit {self.node_limit}"
                 return None
             budget = min(budget, left)
-        if self.time_limit is not None and time.perf_counter() - self.started >= self.time_limit:
+        if self.time_limit is not None and self.elapsed() >= self.time_limit:
             self.stopped_by = f"time limit {self.time_limit} s"
             return None
         if max_solutions is not None and self.solutions >= max_solutions:

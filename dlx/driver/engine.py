@@ -8,13 +8,12 @@ from typing import NamedTuple
 
 class Engine(NamedTuple):
     """A kernel: its name (``engine=``), its resumable search class and its memo
-    factory (and for ``auto``, optionally: what it refuses, whether it is compiled,
-    what looks like its kind; and its call of many small searches, if it has one)."""
+    factory (and for ``auto``, optionally: what it refuses, what looks like its
+    kind; and its call of many small searches, if it has one)."""
 
     name: str
     search: type
     memo: object  # problem -> memo for full counts, or None
     refuses: object = None  # problem -> why it cannot search it, or None
-    ready: object = None  # () -> True when no compiling is needed
     suits: object = None  # problem -> True when it looks like this kernel's kind
     batch: object = None  # (problem, forced_sets, limit, ...) -> BatchResult, as dlx.batch

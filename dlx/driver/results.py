@@ -16,6 +16,7 @@ from dlx.driver.codes import LEAF, PAUSED, SOLUTION
 from dlx.driver.driver import Stats
 from dlx.problem import Problem
 from dlx.stopping import Interrupted
+from dlx.words import plural
 
 
 class Count(int):
@@ -73,7 +74,8 @@ class Count(int):
     def __str__(self) -> str:
         if self.complete:
             return str(int(self))
-        return f"at least {int(self)} solutions (search incomplete: {self.stopped_by})"
+        at_least = plural(int(self), "solution")
+        return f"at least {at_least} (search incomplete: {self.stopped_by})"
 
 
 @dataclass(frozen=True)

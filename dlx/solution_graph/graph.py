@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx.driver.driver import tree_fraction
+from dlx import compiling
+from dlx.driver.driver import tiny_problem, tree_fraction
 from dlx.driver.results import Solution
 from dlx.errors import ProblemError
 from dlx.numbers import cap, seconds, whole
@@ -40,6 +41,7 @@ from dlx.solution_graph import sample as graphsample
 from dlx.solution_graph import weights as graphweights
 from dlx.solution_graph import zdd as graphzdd
 from dlx.verify import InvalidSolution, check
+from dlx.words import plural
 
 MAX_BYTES = 2 << 30  # the build's arrays, at most, unless max_nodes is given
 # the cache of subproblems with no solution (see dlx/solution_graph/kernel.py)
@@ -61,10 +63,21 @@ class GraphTimeLimit(ProblemError):
 
 
 def _kernel():
-    """The numba kernel, imported (and compiled or loaded from numba's cache) on first use."""
-    from dlx.solution_graph import kernel as graphkernel
-
+    """The numba kernel, imported and compiled (or loaded from numba's cache) on first
+    use, the compile said on stderr and kept out of the build's time (``dlx.compiling``)."""
+    graphkernel = compiling.kernel_module("dlx.solution_graph.kernel")
+    compiling.warm("graph", graphkernel.build, False, _warm_up)
     return graphkernel
+
+
+def _warm_up() -> None:
+    """Every entry point of the kernel run once: a tiny graph built and unranked, a key
+    table rehashed."""
+    graph(tiny_problem(False)).unrank(0)
+    _kernel().rehash(gl.empty_table(4, 1), gl.empty_table(8, 1))
+
+
+compiling.register(_kernel)
 
 
 @dataclass(frozen=True)
@@ -301,7 +314,8 @@ class Graph:
         return self.stats.nodes
 
     def __repr__(self) -> str:
-        return f"Graph({self.count} solutions, {len(self)} nodes, {self.stats.edges} edges)"
+        edges = self.stats.edges
+        return f"Graph({plural(self.count, 'solution')}, {len(self)} nodes, {edges} edges)"
 
     def _node_count(self, node: int) -> int:
         """The count of ``node`` as a Python int."""

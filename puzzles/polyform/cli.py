@@ -64,8 +64,7 @@ def add_tiling_arguments(parser) -> None:
         "--engine",
         choices=dlx.ENGINE_CHOICES,
         default=ENGINE,
-        help=f"the search kernel: dlx, bitset (fills the first empty cell), or auto "
-        f"(bitset when the problem fits it) (default {ENGINE})",
+        help=dlx.ENGINE_HELP,
     )
     parser.add_argument(
         "--dask",

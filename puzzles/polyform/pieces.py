@@ -400,8 +400,9 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") 
     a family with sizes (``polyiamonds:1-5``, ``polyhexes:4``), either with
     ``one-sided-`` in front for 2-D lattices; a piece name (looked up in the sets named
     before it, then in the lattice's families); ``-NAME`` removes a piece named before;
-    ``NAME*K`` asks for K copies; a file of pieces (a picture in the lattice's text, each
-    character a piece, or a cell-list file ``lattice: ...`` with ``NAME x y [z]`` lines).
+    ``NAME*K`` asks for K copies in all (of a piece named before too); a file of pieces
+    (a picture in the lattice's text, each character a piece, or a cell-list file
+    ``lattice: ...`` with ``NAME x y [z]`` lines).
     The lattice comes from ``lattice``, else from the first set or family. On the
     square lattice ``O`` names the 2x2 square (``O4``; see ``ALIASES``).
 
@@ -427,6 +428,8 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") 
     ('sticks', 15)
     >>> [(p.name, p.copies) for p in parse_pieces("pentominoes,O*2").pieces][-2:]
     [('Z', 1), ('O4', 2)]
+    >>> [p.copies for p in parse_pieces("pentominoes,I*2").pieces if p.name == "I"]
+    [2]
     """
     tokens = [t for t in re.split(r"[,\s]+", spec) if t]
     if not tokens:
@@ -468,12 +471,12 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") 
             sided |= is_one_sided
             context.update(piece_set.shapes)
             for name, shape in piece_set.shapes.items():
-                _add(pieces, Piece(name, shape, copies), lat, where)
+                _add(pieces, Piece(name, shape, copies), lat, where, exact=m is not None)
             continue
         name = token if token in context else alias(lattice, token)
         shape = context.get(name) or _lattice_names(lattice).get(name)
         if shape is not None:
-            _add(pieces, Piece(name, shape, copies), lat, where)
+            _add(pieces, Piece(name, shape, copies), lat, where, exact=m is not None)
             continue
         if Path(token).is_file():
             for p in read_piece_file(read_text(token), lattice, token):
@@ -488,8 +491,9 @@ def parse_pieces(spec: str, lattice: str | None = None, option: str = "pieces") 
     return Selection(lattice, list(pieces.values()), sided)
 
 
-def _add(pieces: dict, piece: Piece, lattice: Lattice, where: str) -> None:
-    """Add a piece (copies add up); refuse one name for two shapes."""
+def _add(pieces: dict, piece: Piece, lattice: Lattice, where: str, exact: bool = False) -> None:
+    """Add a piece (copies add up, unless ``exact``: ``NAME*K``, K copies in all); refuse
+    one name for two shapes."""
     if not piece.name or piece.name[0] in "-+!" or any(ch in piece.name for ch in ",:*| "):
         raise PuzzleError(f"{where}: {piece.name!r} cannot be a piece name")
     if not lattice.is_connected(piece.shape):
@@ -500,7 +504,8 @@ def _add(pieces: dict, piece: Piece, lattice: Lattice, where: str) -> None:
     elif lattice.canonical(old.shape) != lattice.canonical(piece.shape):
         raise PuzzleError(f"{where}: two different pieces are named {piece.name!r}")
     else:
-        pieces[piece.name] = Piece(piece.name, old.shape, old.copies + piece.copies)
+        copies = piece.copies if exact else old.copies + piece.copies
+        pieces[piece.name] = Piece(piece.name, old.shape, copies)
 
 
 def _set_of(token: str):

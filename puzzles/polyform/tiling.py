@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import dlx
 from puzzles.common import PuzzleError, colour, dlx_keywords, refuse_larger, svg_document
@@ -170,10 +171,17 @@ def make_puzzle(board, pieces, one_sided: bool = False, lattice: str | None = No
     if area != len(cells):
         listed = ", ".join(f"{p.name}*{p.copies}" if p.copies > 1 else p.name for p in found)
         raise PuzzleError(
-            f"the pieces cover {area} cells but the board has {len(cells)} ({listed})"
+            f"{board_file(board)}the pieces cover {area} cells but the board has "
+            f"{len(cells)} ({listed})"
         )
     placements = {p.name: piece_placements(lat, cells, p.shape, one_sided) for p in found}
     return Puzzle(lat, cells, tuple(found), one_sided, placements)
+
+
+def board_file(board) -> str:
+    """``"FILE: "`` when ``board`` names a board file (what an error about it starts
+    with), else ``""``."""
+    return f"{board}: " if isinstance(board, str) and Path(board).is_file() else ""
 
 
 def piece_placements(lattice: Lattice, board, shape, one_sided: bool = False) -> list[frozenset]:
@@ -545,14 +553,15 @@ class Counts:
     """All and distinct solutions (None when unknown), symmetric classes (None when
     unknown), whether the count finished (if not, each number is "at least"; the limit
     that stopped it is ``stopped_by``), and how they were found; for a parallel count,
-    its ``tasks`` and how many of them a checkpoint held (``resumed``)."""
+    its ``tasks`` and how many of them a checkpoint held (``resumed``). Its repr
+    leaves out ``how`` and ``stats`` (printed, they are paragraphs)."""
 
     all: int | None
     distinct: int | None
     symmetric: int | None
     complete: bool
-    how: str
-    stats: object = None
+    how: str = field(repr=False)
+    stats: object = field(default=None, repr=False)
     stopped_by: str | None = None
     resumed: int | None = None
     tasks: int | None = None

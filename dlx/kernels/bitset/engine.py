@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from functools import partial
-
-from dlx import compiling
 from dlx.driver.engine import Engine
 from dlx.kernels.bitset.layout import suits, why_not
 from dlx.kernels.bitset.search import BitMemo, BitsetSearch
 
-ENGINE = Engine(
-    "bitset", BitsetSearch, BitMemo.of, why_not, partial(compiling.ready, "bitset"), suits
-)
+ENGINE = Engine("bitset", BitsetSearch, BitMemo.of, why_not, suits)

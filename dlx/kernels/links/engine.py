@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
-from dlx import compiling
 from dlx.driver.engine import Engine
 from dlx.kernels.links.search import Memo, Search, batch
 from dlx.problem import Problem
@@ -15,4 +12,4 @@ def _takes_all(problem: Problem) -> None:
     return None
 
 
-ENGINE = Engine("dlx", Search, Memo.of, _takes_all, partial(compiling.ready, "search"), batch=batch)
+ENGINE = Engine("dlx", Search, Memo.of, _takes_all, batch=batch)

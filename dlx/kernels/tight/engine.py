@@ -3,13 +3,8 @@ to say: the problems it takes that look like no other kernel's)."""
 
 from __future__ import annotations
 
-from functools import partial
-
-from dlx import compiling
 from dlx.driver.engine import Engine
 from dlx.kernels.tight.layout import why_not
 from dlx.kernels.tight.search import TightMemo, TightSearch, batch
 
-ENGINE = Engine(
-    "tight", TightSearch, TightMemo.of, why_not, partial(compiling.ready, "tight"), batch=batch
-)
+ENGINE = Engine("tight", TightSearch, TightMemo.of, why_not, batch=batch)
