@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx import arguments, compiling, dlxfile, logic, numbers, outputs, stopping, words
     from dlx.api import batch, count, first, is_unique, solutions
     from dlx.compiling import compile_all
+    from dlx.costs import Best, best
     from dlx.dlxfile import DlxFormatError, parse, read, read_text, write
     from dlx.driver.driver import Stats
     from dlx.driver.results import BatchResult, Count, Solution, SolutionStream, count_search
@@ -28,7 +29,6 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.engines import HELP as ENGINE_HELP
     from dlx.errors import WorkerError
     from dlx.kernels.bitset.search import BitMemo, BitsetSearch
-    from dlx.kernels.costs.search import Best, best
     from dlx.kernels.links.search import Memo, Search
     from dlx.kernels.tight.search import TightMemo, TightSearch
     from dlx.options import Parallel
@@ -49,7 +49,7 @@ _HOME = {  # public name: (module, name there)
     **{n: ("dlx.api", n) for n in ("batch", "count", "first", "is_unique", "solutions")},
     "CheckpointError": ("dlx.parallel.checkpoint", "CheckpointError"),
     "compile_all": ("dlx.compiling", "compile_all"),
-    **{n: ("dlx.kernels.costs.search", n) for n in ("Best", "best")},
+    **{n: ("dlx.costs", n) for n in ("Best", "best")},
     **{n: ("dlx.kernels.bitset.search", n) for n in ("BitMemo", "BitsetSearch")},
     **{n: ("dlx.dlxfile", n) for n in ("DlxFormatError", "parse", "read", "read_text", "write")},
     "Stats": ("dlx.driver.driver", "Stats"),

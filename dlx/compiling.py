@@ -5,7 +5,7 @@ numba compiles each jitted kernel (``kernel.search``, ``kernel.search_batch``, t
 bitset and tight kernels, the solution graph's) on its first call and keeps the
 machine code in its cache (``__pycache__`` next to the kernel's file, or
 ``NUMBA_CACHE_DIR``); later runs load it in a fraction of a second. A search calls
-``warm`` (through ``dlx.driver.Driver.warm_up``, handing it a tiny search of its own
+``warm`` (through ``dlx.driver.driver.Driver.warm_up``, handing it a tiny search of its own
 kernel: this module imports no search) before it starts its clock and its progress
 bar: the first time in a process, a tiny problem of the same kind (plain, or with loop
 items: another specialisation) is searched, which compiles the kernel or loads it from

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import sys
 
+from dlx.costs import best
 from dlx.dlxfile import format_option
 from dlx.engines import DEFAULT
-from dlx.kernels.costs.search import best
+from dlx.numbers import integer
 
 
 def add_arguments(parser) -> None:
     """The flag of the k best."""
     parser.add_argument(
         "--best",
-        type=int,
+        type=integer,
         default=None,
         metavar="K",
         help="print the K cheapest solutions (options cost |n, as in DLX5), cheapest first",
@@ -76,7 +77,7 @@ def run(problem, args) -> int:
 def summary(result, k: int) -> str:
     """The costs found, DLX5's way, and whether they are proven.
 
-    >>> from dlx.kernels.costs.search import Best
+    >>> from dlx.costs import Best
     >>> print(summary(Best(((0,), (1,), (2,)), (33, 35, 35), True, None, 9), 3))
     The optimum costs are: $33 $35 $35 (proven: the 3 cheapest solutions; 9 nodes)
     """

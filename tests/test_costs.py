@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlx
+from dlx import costs as costsearch
 from dlx.cli import main
+from dlx.costs import _Layout, _run
 from dlx.dlxfile import DlxFormatError
 from dlx.kernels.costs import kernel as costkernel
-from dlx.kernels.costs import search as costsearch
-from dlx.kernels.costs.search import _Layout, _run
 from dlx.verify import naive_solutions
 
 COSTS = Path(__file__).resolve().parent.parent / "data" / "costs"

@@ -2,7 +2,7 @@
 colours whose options have costs.
 
 Every ``@njit(**PLAIN)`` function this kernel calls lives in this file;
-``dlx/kernels/costs/search.py`` builds its arrays and drives it.
+``dlx/costs.py`` builds its arrays and drives it.
 
 Data structures
 ---------------
@@ -18,7 +18,7 @@ node of the option before it, its ``DLINK`` the last node of the option after it
 purified item's node, left in place).
 
 ``COST`` is the *net cost* of the node's option (the same on all its nodes): its cost
-less the *taxes* of its primary items (``dlx/kernels/costs/search.py``), so every net
+less the *taxes* of its primary items (``dlx/costs.py``), so every net
 cost is ``>= 0`` and a solution costs the total tax plus its net costs. Each item's
 list runs in order of net cost, so the options of an item that fit under a bound are a
 prefix of its list.
