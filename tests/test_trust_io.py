@@ -117,6 +117,22 @@ def test_a_hard_linked_lock_is_refused_and_kept(tmp_path, capsys):
     assert pidfile.read_text() == "4242\n" and not (tmp_path / "h.ckpt").exists()
 
 
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_checkpoint_is_never_written_through_a_link(tmp_path, capsys, link):
+    """A checkpoint path that is a link to a file of the user's (empty, as a new
+    checkpoint would be): the count is refused and the file keeps what it held."""
+    mine = tmp_path / "notes.txt"
+    mine.write_text("")
+    checkpoint = tmp_path / "c.ckpt"
+    if link == "symbolic":
+        checkpoint.symlink_to(mine)
+    else:
+        os.link(mine, checkpoint)
+    assert main(_count_args(checkpoint, "--no-progress")) == 2
+    _one_line_error(capsys, "c.ckpt", "symbolic link" if link == "symbolic" else "hard links")
+    assert mine.read_text() == ""
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
 def test_a_lock_of_another_user_is_refused(tmp_path, capsys):
     lock = tmp_path / "h.ckpt.lock"

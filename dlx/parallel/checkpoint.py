@@ -132,6 +132,31 @@ def _read_regular(path: str) -> bytes | None:
     return data
 
 
+def _open_own(path: str, flags: int) -> int:
+    """A descriptor of ``path`` opened with ``flags`` to write, refused in one line when
+    it is a symbolic link, not a regular file, or a file with more than one name (a hard
+    link): a checkpoint never writes through a link into a file of the user's."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | nofollow | os.O_NONBLOCK, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise CheckpointError(
+                f"{path}: a symbolic link; a checkpoint is written only to a file of its own"
+            ) from None
+        raise _fail(path, e, "write") from None
+    status = os.fstat(fd)
+    fault = None
+    if not stat.S_ISREG(status.st_mode):
+        fault = "not a regular file; a checkpoint must be one"
+    elif status.st_nlink != 1:
+        fault = f"has {status.st_nlink} names (hard links); a checkpoint must have one"
+    if fault is not None:
+        os.close(fd)
+        raise CheckpointError(f"{path}: {fault}")
+    return fd
+
+
 def recorded_problem(path: str) -> str | None:
     """The problem digest in the header of the checkpoint at ``path`` (None where there
     is none to read: ``Checkpoint.load`` says why later, in one line)."""
@@ -276,13 +301,14 @@ class Checkpoint:
             self.done[_check_record(self.path, line_no, record, digest)] = record
         self.header = header
         if repair and end < len(data):  # ours: cut off the half-written last line
+            fd = _open_own(self.path, os.O_RDWR)
             try:
-                with open(self.path, "r+b") as f:
-                    f.truncate(end)
-                    f.flush()
-                    os.fsync(f.fileno())
+                os.ftruncate(fd, end)
+                os.fsync(fd)
             except OSError as e:
                 raise _fail(self.path, e, "repair") from None
+            finally:
+                os.close(fd)
         return self.header["split"]
 
     def _check_header(self, header: dict, digest: str) -> None:
@@ -339,10 +365,16 @@ class Checkpoint:
         self._write(self.header)
 
     def _open(self, mode: str):
-        """The file, open to write (one-line errors)."""
+        """The file, open to write (``"w"``: emptied first; ``"a"``: appended to), never
+        through a link (``_open_own``; one-line errors)."""
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else 0)
+        fd = _open_own(self.path, flags)
         try:
-            return open(self.path, mode, encoding="utf-8")
+            if mode == "w":
+                os.ftruncate(fd, 0)
+            return os.fdopen(fd, mode, encoding="utf-8")
         except OSError as e:
+            os.close(fd)
             raise _fail(self.path, e, "write") from None
 
     def _write(self, record: dict) -> None:
