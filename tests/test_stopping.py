@@ -54,13 +54,16 @@ def wait_for_the_bar(process: subprocess.Popen) -> str:
     """What ``process`` (started with ``progress=True``) wrote on stderr up to its
     progress bar's first ``%``: its search is under way (the kernel loaded or compiled
     before the bar starts), however long that took on a busy machine."""
-    seen = ""
-    while "%" not in seen:
-        char = process.stderr.read(1)
-        if not char:
+    # byte by byte from the descriptor: what a buffered read took ahead would be lost
+    # to ``communicate``, which reads the descriptor itself
+    fd = process.stderr.fileno()
+    seen = b""
+    while b"%" not in seen:
+        byte = os.read(fd, 1)
+        if not byte:
             break
-        seen += char
-    return seen
+        seen += byte
+    return seen.decode(errors="replace")
 
 
 def wait_for_workers(process: subprocess.Popen, n: int) -> set[int]:

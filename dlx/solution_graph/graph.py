@@ -122,7 +122,7 @@ def graph(
     >>> graph(Problem(primary=["a"]), max_nodes=2.5)
     Traceback (most recent call last):
     ...
-    TypeError: max_nodes must be an integer, not 2.5
+    dlx.numbers.NumberError: max_nodes must be an integer >= 1, not 2.5
     """
     if not isinstance(problem, Problem):
         raise TypeError(
