@@ -28,7 +28,7 @@ KNOWN = {
 }
 
 
-def _dominoes(n: int) -> dlx.Problem:
+def dominoes(n: int) -> dlx.Problem:
     """Domino tilings of the n x n board: a primary item per cell."""
     p = dlx.Problem(primary=[f"{r},{c}" for r in range(n) for c in range(n)])
     for r in range(n):
@@ -47,7 +47,7 @@ def problem(case: str) -> dlx.Problem:
     if case == "6x10":
         return tiling.build(polyomino.make_puzzle("6x10"))
     if case == "dominoes14":
-        return _dominoes(14)
+        return dominoes(14)
     raise SystemExit(f"unknown case {case!r} (known: {', '.join(KNOWN)})")
 
 
@@ -61,7 +61,7 @@ def _timed(work):
 def bench(case: str, runs: int, samples: int) -> None:
     """Time one case and print its medians and ratios."""
     p = problem(case)
-    small = _dominoes(4)
+    small = dominoes(4)
     dlx.graph(small).sample(1, seed=0)  # compile (or load) both kernels first
     dlx.count(small, engine="bitset")
     times: dict[str, list[tuple[float, float]]] = {"bitset": [], "graph": [], "samples": []}

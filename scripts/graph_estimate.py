@@ -16,22 +16,12 @@ import sys
 import time
 from pathlib import Path
 
+from bench_graph import dominoes  # (scripts/ is on the path of its scripts)
+
 import dlx
 
 SHARES = (0.9, 0.5, 0.2, 0.1, 0.05, 0.01)
 DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
-
-
-def dominoes(n: int) -> dlx.Problem:
-    """The domino tilings of the n x n board: a primary item per cell."""
-    p = dlx.Problem(primary=[f"{r},{c}" for r in range(n) for c in range(n)])
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                p.add_option([f"{r},{c}", f"{r},{c + 1}"])
-            if r + 1 < n:
-                p.add_option([f"{r},{c}", f"{r + 1},{c}"])
-    return p
 
 
 def main() -> int:

@@ -98,3 +98,19 @@ def assert_links_restored(search, problem: dlx.Problem) -> None:
     arrays = problem.arrays()
     assert np.array_equal(search.node, arrays.node)
     assert np.array_equal(search.item, arrays.item)
+
+
+def dominoes(rows: int, columns: int | None = None):
+    """Domino tilings of a rows x columns board (square when ``columns`` is None): a
+    primary item per cell."""
+    import dlx
+
+    columns = rows if columns is None else columns
+    p = dlx.Problem(primary=[f"{r},{c}" for r in range(rows) for c in range(columns)])
+    for r in range(rows):
+        for c in range(columns):
+            if c + 1 < columns:
+                p.add_option([f"{r},{c}", f"{r},{c + 1}"])
+            if r + 1 < rows:
+                p.add_option([f"{r},{c}", f"{r + 1},{c}"])
+    return p

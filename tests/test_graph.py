@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 
 import pytest
 from hypothesis import given, settings
-from shared import DATA, EXPECTED, examples, load, option_sets
+from shared import DATA, EXPECTED, dominoes, examples, load, option_sets
 from strategies import problems
 
 import dlx
@@ -24,18 +24,6 @@ def _abc() -> dlx.Problem:
     p = dlx.Problem(primary=["a", "b", "c"])
     for option in (["a", "b"], ["c"], ["a"], ["b"], ["b", "c"]):
         p.add_option(option)
-    return p
-
-
-def _dominoes(rows: int, columns: int) -> dlx.Problem:
-    """Domino tilings of a rows x columns board: a primary item per cell."""
-    p = dlx.Problem(primary=[f"{r},{c}" for r in range(rows) for c in range(columns)])
-    for r in range(rows):
-        for c in range(columns):
-            if c + 1 < columns:
-                p.add_option([f"{r},{c}", f"{r},{c + 1}"])
-            if r + 1 < rows:
-                p.add_option([f"{r},{c}", f"{r + 1},{c}"])
     return p
 
 
@@ -190,7 +178,7 @@ def test_no_solution_gives_an_empty_graph(tmp_path):
 def test_counts_past_two_to_the_64_are_exact():
     # OEIS A004003: domino tilings of the 2n x 2n board; n = 7: 112202208776036178000000
     # (the issue's text drops the last three zeros), checked by a transfer matrix here
-    g = dlx.graph(_dominoes(14, 14))
+    g = dlx.graph(dominoes(14, 14))
     assert g.count == _domino_count(14, 14) == 112_202_208_776_036_178_000_000
     assert g.count > 2**64 and g.node_count.shape[1] >= 2
     samples = list(g.sample(20, seed=3))
@@ -236,18 +224,18 @@ def test_problems_it_cannot_take_are_refused_in_one_line(make, message):
 
 def test_bounds_refuse_cleanly():
     with pytest.raises(dlx.GraphTooLarge, match="max_nodes=10 ") as caught:
-        dlx.graph(_dominoes(6, 6), max_nodes=10)
+        dlx.graph(dominoes(6, 6), max_nodes=10)
     assert "\n" not in str(caught.value)
     with pytest.raises(dlx.GraphTimeLimit, match="time limit of 0 s"):
-        dlx.graph(_dominoes(6, 6), time_limit=0)
+        dlx.graph(dominoes(6, 6), time_limit=0)
     with pytest.raises(ValueError, match="max_nodes"):
         dlx.graph(_abc(), max_nodes=0)
 
 
 def test_graph_agrees_with_the_kernels_count_on_small_tilings():
     for rows, columns in ((2, 8), (4, 5), (6, 6)):
-        g = dlx.graph(_dominoes(rows, columns))
-        assert g.count == _domino_count(rows, columns) == dlx.count(_dominoes(rows, columns))
+        g = dlx.graph(dominoes(rows, columns))
+        assert g.count == _domino_count(rows, columns) == dlx.count(dominoes(rows, columns))
 
 
 # -- the commands -----------------------------------------------------------------------

@@ -8,7 +8,7 @@ Every solution a test sees goes through ``dlx.check``.
 from __future__ import annotations
 
 import pytest
-from shared import load
+from shared import dominoes, load
 
 import dlx
 from dlx.solution_graph import layout as gl
@@ -65,18 +65,6 @@ def test_a_seed_gives_the_same_sample_as_unrank_of_randrange(name):
 # -- memory, estimates ---------------------------------------------------------------------
 
 
-def _dominoes(n: int) -> dlx.Problem:
-    """Domino tilings of the n x n board: a primary item per cell."""
-    p = dlx.Problem(primary=[f"{r},{c}" for r in range(n) for c in range(n)])
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                p.add_option([f"{r},{c}", f"{r},{c + 1}"])
-            if r + 1 < n:
-                p.add_option([f"{r},{c}", f"{r + 1},{c}"])
-    return p
-
-
 @pytest.mark.parametrize("cap_mb", [24, 48])
 def test_the_memory_cap_holds_while_the_arrays_grow(cap_mb, monkeypatch):
     # numpy reports its arrays to tracemalloc: the build's peak, old and new arrays
@@ -86,16 +74,16 @@ def test_the_memory_cap_holds_while_the_arrays_grow(cap_mb, monkeypatch):
 
     from dlx.solution_graph import graph as sg
 
-    dlx.graph(_dominoes(4))  # compiled before the measure
+    dlx.graph(dominoes(4))  # compiled before the measure
     monkeypatch.setattr(sg, "MAX_BYTES", cap_mb << 20)
     monkeypatch.setattr(sg, "DEAD_BYTES", 1 << 20)
     tracemalloc.start()
     try:
         with pytest.raises(dlx.GraphTooLarge, match="estimated in all"):
-            dlx.graph(_dominoes(16))
+            dlx.graph(dominoes(16))
         assert tracemalloc.get_traced_memory()[1] <= 1.1 * (cap_mb << 20)
         tracemalloc.reset_peak()
-        g = dlx.graph(_dominoes(12))
+        g = dlx.graph(dominoes(12))
         assert tracemalloc.get_traced_memory()[1] <= 1.1 * (cap_mb << 20)
     finally:
         tracemalloc.stop()
@@ -106,8 +94,8 @@ def test_the_memory_cap_holds_while_the_arrays_grow(cap_mb, monkeypatch):
 @pytest.mark.parametrize(
     "make, share",
     [
-        (lambda: _dominoes(12), 0.5),
-        (lambda: _dominoes(12), 0.05),
+        (lambda: dominoes(12), 0.5),
+        (lambda: dominoes(12), 0.05),
         (lambda: load("pent6x10_sym"), 0.2),
         (lambda: load("pent5x12_all"), 0.05),
     ],

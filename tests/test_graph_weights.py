@@ -375,9 +375,9 @@ def test_a_weighted_sample_follows_its_weights():
 def test_generating_function_past_two_to_the_64():
     # the domino tilings of 14 x 14, 112202208776036178000000 (OEIS A004003), each of
     # 98 dominoes
-    from test_graph import _dominoes
+    from shared import dominoes
 
-    g = dlx.graph(_dominoes(14, 14))
+    g = dlx.graph(dominoes(14, 14))
     assert g.generating_function() == {98: 112_202_208_776_036_178_000_000}
     counts = g.option_counts()
     # each of the 196 cells is covered once by every tiling: the options through a cell

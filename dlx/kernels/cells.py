@@ -83,21 +83,33 @@ def span(rank, cell_option, cell_item, n_options) -> float:
     return float((hi - lo)[held].mean()) if held.any() else 0.0
 
 
-def sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
-    """``cells`` in sweep order where that shortens the options' spans (see the
-    glossary), else as declared."""
+def cell_graph(cells, option_of, item_of, n_options, n_items, dtype=np.float32):
+    """Where a sweep is tried (at least 3 cells, at most ``SWEEP_MAX_CELLS``, the
+    incidence at most ``SWEEP_MAX_ENTRIES``): the option and cell index of each entry
+    on a cell, and the Laplacian of the graph that joins two cells held by one option
+    (the incidence in ``dtype``; float64); else None."""
     n = len(cells)
     if n < 3 or n > SWEEP_MAX_CELLS or n * n_options > SWEEP_MAX_ENTRIES:
-        return cells
+        return None
     index = np.full(n_items + 1, -1, np.int64)
     index[cells] = np.arange(n)
     held = index[item_of] >= 0
     cell_option, cell_item = option_of[held], index[item_of[held]]
-    incidence = np.zeros((n_options, n), np.float32)
+    incidence = np.zeros((n_options, n), dtype)
     incidence[cell_option, cell_item] = 1.0
     joined = (incidence.T @ incidence).astype(np.float64)
     np.fill_diagonal(joined, 0.0)
-    laplacian = np.diag(joined.sum(axis=1)) - joined
+    return cell_option, cell_item, np.diag(joined.sum(axis=1)) - joined
+
+
+def sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
+    """``cells`` in sweep order where that shortens the options' spans (see the
+    glossary), else as declared."""
+    graph = cell_graph(cells, option_of, item_of, n_options, n_items)
+    if graph is None:
+        return cells
+    cell_option, cell_item, laplacian = graph
+    n = len(cells)
     fiedler = np.linalg.eigh(laplacian)[1][:, 1]
     fiedler /= np.abs(fiedler).max() or 1.0
     declared = np.arange(n)

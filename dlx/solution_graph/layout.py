@@ -43,7 +43,7 @@ import numpy as np
 
 from dlx.driver.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.errors import ProblemError
-from dlx.kernels.cells import SWEEP_GAIN, SWEEP_MAX_CELLS, SWEEP_MAX_ENTRIES, span
+from dlx.kernels.cells import SWEEP_GAIN, cell_graph, span
 from dlx.kernels.cells import adjacency as _adjacency
 from dlx.kernels.cells import pieces_of as _pieces
 from dlx.problem import Problem
@@ -165,18 +165,11 @@ def layout(problem: Problem) -> GraphLayout:
 def sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
     """``cells`` in sweep order where that is fixed by the problem and shortens the
     options' spans (see the glossary), else as declared."""
-    n = len(cells)
-    if n < 3 or n > SWEEP_MAX_CELLS or n * n_options > SWEEP_MAX_ENTRIES:
+    graph = cell_graph(cells, option_of, item_of, n_options, n_items, np.float64)
+    if graph is None:
         return cells
-    index = np.full(n_items + 1, -1, np.int64)
-    index[cells] = np.arange(n)
-    held = index[item_of] >= 0
-    cell_option, cell_item = option_of[held], index[item_of[held]]
-    incidence = np.zeros((n_options, n), np.float64)
-    incidence[cell_option, cell_item] = 1.0
-    joined = incidence.T @ incidence
-    np.fill_diagonal(joined, 0.0)
-    laplacian = np.diag(joined.sum(axis=1)) - joined
+    cell_option, cell_item, laplacian = graph
+    n = len(cells)
     values, vectors = np.linalg.eigh(laplacian)
     scale = max(float(values[-1]), 1.0)
     if values[1] - values[0] <= EIGEN_GAP * scale or values[2] - values[1] <= EIGEN_GAP * scale:
