@@ -12,7 +12,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from dlx import __version__, graphcli
+from dlx import __version__, certificate, graphcli
 from dlx.api import count, solutions
 from dlx.checkpoint import CheckpointError
 from dlx.dlxfile import DlxFormatError, format_option, read
@@ -46,6 +46,7 @@ class Request:
     nth: int | None
     max_graph_nodes: int | None
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
+    certificate: str | None = None  # --certificate FILE (``dlx.certificate``)
 
 
 def parse_request(argv) -> Request:
@@ -121,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
         help="prune the tree by item domination (same solutions, fewer nodes)",
     )
     graphcli.add_arguments(parser)
+    certificate.add_arguments(parser)
     return parser
 
 
@@ -163,7 +165,7 @@ def _bad_arguments(request: Request) -> str | None:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
     except OutputError as e:
         return str(e)
-    return graphcli.bad_arguments(request)
+    return graphcli.bad_arguments(request) or certificate.bad_arguments(request)
 
 
 def _main(argv, task_runner) -> int:
@@ -195,6 +197,11 @@ def _main(argv, task_runner) -> int:
     if graphcli.wanted(request):
         try:
             return graphcli.run(problem, request, progress)
+        except ProblemError as e:
+            return _error(e)
+    if request.certificate is not None:
+        try:
+            return certificate.run(problem, request, progress)
         except ProblemError as e:
             return _error(e)
     parallel = _parallel_settings(request, task_runner)
