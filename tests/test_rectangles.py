@@ -184,7 +184,10 @@ def test_command_line(capsys, tmp_path):
     assert out.count("\n\n") == 6 and svg.read_text().startswith("<svg")
 
 
-def test_command_line_refusals(capsys):
+def test_command_line_refusals(capsys, tmp_path):
+    checkpoint = str(tmp_path / "c")
+    assert main(["rectangles", "--size", "4", "--symmetry", "--checkpoint", checkpoint]) == 2
+    assert "a count by corners (symmetry) takes no limit or checkpoint" in capsys.readouterr().err
     assert main(["rectangles", "--size", "3y3"]) == 2
     assert "--size '3y3': neither N nor WxH" in capsys.readouterr().err
     assert main(["rectangles", "board.txt"]) == 2
