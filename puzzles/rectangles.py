@@ -7,17 +7,13 @@ Glossary
   ``r,c`` (covered exactly once).
 - *rectangle*: ``h x w`` (h rows, w columns); a *placement* puts one on the board.
 - *kind*: what a rule allows once; a secondary item (at most once), named
-  ``A x B`` as below. The *rule* says which rectangles there are and what a kind is:
+  as below. The *rule* says which rectangles there are and what a kind is:
 
-  ================== ======================================== ============ =======
-  rule               rectangles                               kind         OEIS
-  ================== ======================================== ============ =======
-  oblongs            h != w                                   ``AxB``, A<B A360498
-  oriented-oblongs   h != w                                   ``HxW``      A360725
-  rectangles         any                                      ``AxB``, A<=B A360499
-  oriented-rectangles any                                     ``HxW``      A360256
-  areas              any                                      ``areaK``    A360804
-  ================== ======================================== ============ =======
+  - ``oblongs`` (A360498): no squares; a kind ``AxB`` (A < B) holds both orientations;
+  - ``oriented-oblongs`` (A360725): no squares; a kind ``HxW``, one orientation;
+  - ``rectangles`` (A360499): squares too; a kind ``AxB`` (A <= B), both orientations;
+  - ``oriented-rectangles`` (A360256): squares too; a kind ``HxW``, one orientation;
+  - ``areas`` (A360804): squares too; a kind ``areaK``, every rectangle of area K.
 
   (``AxB`` holds both orientations: a 1x3 and a 3x1 are one kind; ``areaK`` every
   rectangle of area K: a 2x2 and a 1x4 are one kind.)
@@ -31,7 +27,7 @@ A360725 0, 0, 4, 36, 1056, 31052; A360499 1, 1, 21, 269, 4489, 82981; A360256 1,
 
 >>> print(count(4, "oblongs"))
 12
->>> print(render(solve(3, "rectangles")), end="")
+>>> print(render(solve(3, "rectangles", engine="dlx")), end="")
 ABB
 CCC
 CCC
@@ -104,7 +100,11 @@ def make_puzzle(size, rule: str = "oblongs") -> Puzzle:
 
 
 def kind(rule: str, height: int, width: int) -> str:
-    """The kind (secondary item) of an ``height x width`` rectangle under ``rule``."""
+    """The kind (secondary item) of a ``height x width`` rectangle under ``rule``.
+
+    >>> kind("oblongs", 3, 1), kind("oriented-oblongs", 3, 1), kind("areas", 3, 1)
+    ('1x3', '3x1', 'area3')
+    """
     if rule == "areas":
         return f"area{height * width}"
     if RULES[rule][2]:
@@ -113,7 +113,11 @@ def kind(rule: str, height: int, width: int) -> str:
 
 
 def rectangles(puzzle: Puzzle) -> list[Rectangle]:
-    """The rectangles that fit on the board and that the rule allows, smallest first."""
+    """The rectangles that fit on the board and that the rule allows, smallest first.
+
+    >>> rectangles(make_puzzle("3x2", "oblongs"))
+    [(1, 2), (2, 1), (1, 3), (2, 3)]
+    """
     squares = RULES[puzzle.rule][1]
     sizes = [
         (h, w)
@@ -130,7 +134,11 @@ def kinds(puzzle: Puzzle) -> list[str]:
 
 
 def placements(puzzle: Puzzle) -> list[Piece]:
-    """Every placed rectangle ``(row, column, height, width)``, by rectangle then cell."""
+    """Every placed rectangle ``(row, column, height, width)``, by rectangle then cell.
+
+    >>> placements(make_puzzle("3x1", "oblongs"))
+    [(0, 0, 1, 2), (0, 1, 1, 2), (0, 0, 1, 3)]
+    """
     return [
         (r, c, h, w)
         for h, w in rectangles(puzzle)
