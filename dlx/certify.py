@@ -154,37 +154,37 @@ class Certificate:
         return f"{self.label} line {self.line[x]} (node {x:x})"
 
 
-def _heads(cert: Certificate) -> None:
-    """Check that every node is a chain of edges: no edge reached by two ``lo`` links
-    or by ``lo`` and ``hi`` both, every link to a defined edge or a sink."""
-    into = bytearray(len(cert.line))  # 1: reached by lo, 2: by hi
-    for x in range(2, len(cert.line)):
-        if not cert.line[x]:
-            continue
-        for link, kind in ((cert.lo[x], 1), (cert.hi[x], 2)):
-            if link >= len(cert.line) or (link > 1 and not cert.line[link]):
-                raise Invalid(f"{cert.where(x)}: it links to node {link:x}, which is not defined")
-            if link > 1 and (into[link] | kind == 3 or into[link] == kind == 1):
-                raise Invalid(f"{cert.where(x)}: node {link:x} is in two chains")
-            if link > 1:
-                into[link] |= kind
-        if x != cert.root_line and cert.option[x] == 0:
-            raise Invalid(f"{cert.where(x)}: option 0 (options are numbered from 1)")
-        if cert.lo[x] == 1 or (x != cert.root_line and cert.hi[x] == 0):
-            raise Invalid(f"{cert.where(x)}: a link to a sink where an edge is needed")
+def _links(cert: Certificate, x: int, mark: bytearray) -> tuple[int, int]:
+    """The links ``lo`` and ``hi`` of edge ``x``, each to a defined edge or the sink
+    that fits (``lo`` to 0 ends a node, ``hi`` to 1 is the terminal), ``lo`` to an
+    edge of no other node (``mark``: 1 a node's first edge, 2 a later one)."""
+    lo, hi = cert.lo[x], cert.hi[x]
+    for link in (lo, hi):
+        if link >= len(cert.line) or (link > 1 and not cert.line[link]):
+            raise Invalid(f"{cert.where(x)}: it links to node {link:x}, which is not defined")
+    if lo == 1 or hi == 0:
+        raise Invalid(f"{cert.where(x)}: a link to a sink where an edge is needed")
+    if mark[lo] or mark[hi] == 2:
+        raise Invalid(f"{cert.where(x)}: node {lo if mark[lo] else hi:x} is in two nodes")
+    return lo, hi
 
 
 def _states(problem: Problem, cert: Certificate) -> dict[int, tuple]:
-    """Rules 1 to 4: the items covered at every node (its head's number: its mask and
-    colours), reached from the root."""
+    """Rules 1 to 4: the items covered at every node (its first edge's number: its mask
+    and colours), reached from the root, each node a chain of edges of its own."""
     root = cert.hi[cert.root_line]
     if root == 1 and problem.all_primary:
         raise Invalid(f"{cert.where(cert.root_line)}: the root is the terminal, but items are left")
+    if root >= len(cert.line) or (root > 1 and not cert.line[root]):
+        raise Invalid(f"{cert.where(cert.root_line)}: the root {root:x} is not defined")
     state = {root: (0, ())} if root > 1 else {}
     todo = [root] if root > 1 else []
-    n_options = len(problem.plain)
+    n_options, mark = len(problem.plain), bytearray(len(cert.line))
     while todo:
         head = todo.pop()
+        if mark[head]:
+            raise Invalid(f"{cert.where(head)}: the edge is in two nodes")
+        mark[head] = 1
         mask, colours = state[head]
         shared, seen, x = -1, set(), head
         while x:
@@ -194,9 +194,9 @@ def _states(problem: Problem, cert: Certificate) -> dict[int, tuple]:
             if k in seen:
                 raise Invalid(f"{cert.where(x)}: option {k + 1} twice in one node")
             seen.add(k)
+            lo, target = _links(cert, x, mark)
             child = _taken(problem, cert, x, k, mask, colours)
             shared &= problem.primary[k]
-            target = cert.hi[x]
             if target == 1:
                 left = problem.all_primary & ~child[0]
                 if left:
@@ -207,7 +207,9 @@ def _states(problem: Problem, cert: Certificate) -> dict[int, tuple]:
                 todo.append(target)
             elif state[target] != child:
                 raise Invalid(f"{cert.where(x)}: node {target:x} is reached with two item sets")
-            x = cert.lo[x]
+            if lo:
+                mark[lo] = 2
+            x = lo
         if not shared:
             raise Invalid(f"{cert.where(head)}: the node's options share no primary item")
     return state
@@ -261,7 +263,6 @@ def check(problem_text: str, certificate: bytes, labels=("problem", "certificate
     """
     problem = Problem(problem_text, labels[0])
     cert = Certificate(certificate, labels[1])
-    _heads(cert)
     found = _paths(problem, cert, _states(problem, cert))
     if found != cert.count:
         raise Invalid(f"{labels[1]}: it claims {cert.count} solutions, but has {found} paths")

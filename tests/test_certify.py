@@ -136,3 +136,11 @@ def test_random_problems(problem):
     want = len(dlx.naive_solutions(problem))
     assert g.count == want
     assert certify.check(dlx.write(problem), data) == want
+
+
+def test_an_edge_in_two_nodes_refused():
+    problem = "a b\na b\na\nb\n"
+    good = b"| count 2\n2: (~3?0:1)\n3: (~2?0:2)\n4: (~1?3:1)\n5: (~0?0:4)\n"
+    assert certify.check(problem, good) == 2
+    shared = good.replace(b"2: (~3?0:1)", b"2: (~3?0:3)")  # into the root's second edge
+    assert refusal(problem, shared) == "certificate line 2 (node 2): node 3 is in two nodes"
