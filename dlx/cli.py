@@ -24,6 +24,7 @@ from dlx.numbers import integer, real
 from dlx.options import Parallel
 from dlx.outputs import OutputError, Outputs, run_writing
 from dlx.parallel.checkpoint import CheckpointError
+from dlx.solution_graph import certificate
 from dlx.solution_graph import cli as graphcli
 from dlx.stopping import Interrupted, TimeLimitReached
 
@@ -52,6 +53,7 @@ class Request:
     compile: bool = False  # --compile: compile every kernel, then stop
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
     best: int | None = None  # --best K (``dlx.costcli``)
+    certificate: str | None = None  # --certificate FILE (``dlx.solution_graph.certificate``)
 
 
 def parse_request(argv) -> Request:
@@ -131,6 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     graphcli.add_arguments(parser)
     costcli.add_arguments(parser)
+    certificate.add_arguments(parser)
     return parser
 
 
@@ -173,7 +176,11 @@ def _bad_arguments(request: Request) -> str | None:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
     except OutputError as e:
         return str(e)
-    return costcli.bad_arguments(request) or graphcli.bad_arguments(request)
+    return (
+        costcli.bad_arguments(request)
+        or graphcli.bad_arguments(request)
+        or certificate.bad_arguments(request)
+    )
 
 
 def _main(argv, task_runner) -> int:
@@ -215,6 +222,11 @@ def _main(argv, task_runner) -> int:
     if graphcli.wanted(request):
         try:
             return graphcli.run(problem, request, progress)
+        except ProblemError as e:
+            return _error(e)
+    if request.certificate is not None:
+        try:
+            return certificate.run(problem, request, progress)
         except ProblemError as e:
             return _error(e)
     parallel = _parallel_settings(request, task_runner)

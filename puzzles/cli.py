@@ -74,6 +74,9 @@ COMMANDS = {  # each command's name: its module and help
     "loop": Listed("puzzles.loop", "infinity loop: turn tiles until every pipe meets a pipe"),
     "pipes": Listed("puzzles.pipes", "place a given set of pipe tiles on a board"),
     "slitherlink": Listed("puzzles.slitherlink", "draw the single loop of a slitherlink"),
+    "rectangles": Listed(
+        "puzzles.rectangles", "tile a board with rectangles, each kind once (OEIS A360498 and kin)"
+    ),
 }
 
 DESCRIPTION = """\
