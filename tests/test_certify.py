@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 
 import dlx
-from dlx import certificate, certify
+from dlx import certify
 from dlx.cli import main as dlx_main
+from dlx.solution_graph import certificate
 from puzzles import rectangles
 from tests.shared import examples
 from tests.strategies import problems
