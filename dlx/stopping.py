@@ -90,6 +90,7 @@ def stop_signals_delivered() -> None:
 def _stop_at_once(signum, frame):
     """Before a command's body runs there is nothing to save: one line, exit 130."""
     try:
+        close_open_bars()
         os.write(2, b"interrupted\n")
     finally:
         os._exit(INTERRUPTED_STATUS)
@@ -159,6 +160,25 @@ def interrupts_deferred():
         raise KeyboardInterrupt
 
 
+def close_open_bars() -> None:
+    """Close the tqdm bars still open (a stop can land between a bar's first drawing and
+    the code that would close it), so that the stop's line starts a line of its own."""
+    std = sys.modules.get("tqdm.std")
+    if std is None:
+        return
+    classes, seen = [std.tqdm], []
+    while classes:  # the class and its subclasses (tqdm.auto's): each keeps its bars
+        cls = classes.pop()
+        seen.append(cls)
+        classes.extend(cls.__subclasses__())
+    for cls in seen:
+        for bar in list(cls.__dict__.get("_instances", ())):
+            try:
+                bar.close()
+            except Exception:  # a bar half made: nothing more to tidy
+                pass
+
+
 def run_command(command, *args, **keywords) -> int:
     """Run a command's body (which returns its exit status) so that Ctrl-C and SIGTERM
     print ``message`` on stderr and give status 130, without a traceback."""
@@ -168,6 +188,7 @@ def run_command(command, *args, **keywords) -> int:
         try:
             return command(*args, **keywords)
         except KeyboardInterrupt as error:
+            close_open_bars()
             print(message(error), file=sys.stderr, flush=True)
             return INTERRUPTED_STATUS
         finally:

@@ -15,7 +15,7 @@ import numpy as np
 from dlx.driver.codes import LEAF, PAUSED, SOLUTION
 from dlx.driver.driver import Stats
 from dlx.problem import Problem
-from dlx.stopping import Interrupted
+from dlx.stopping import Interrupted, interrupts_deferred
 from dlx.words import plural
 
 
@@ -138,13 +138,16 @@ class Progress:
 
             logged = float(os.environ.get("DLX_PROGRESS_SECONDS", self.LOG_SECONDS))
             self.interval = 0.0 if sys.stderr.isatty() else logged
-            self.bar = tqdm(
-                total=1.0,
-                initial=initial,
-                desc=desc,
-                bar_format="{desc}: {percentage:5.1f}%|{bar}| {elapsed}<{remaining} {postfix}",
-                smoothing=0.05,
-            )
+            # a stop while tqdm draws its first line waits until the bar is ours, so
+            # that it can be closed (``dlx.stopping.close_open_bars``)
+            with interrupts_deferred():
+                self.bar = tqdm(
+                    total=1.0,
+                    initial=initial,
+                    desc=desc,
+                    bar_format="{desc}: {percentage:5.1f}%|{bar}| {elapsed}<{remaining} {postfix}",
+                    smoothing=0.05,
+                )
 
     def update(self, fraction: float, solutions: int) -> None:
         """Show the fraction done and the solutions so far."""
@@ -177,8 +180,9 @@ def _finish_progress(progress: Progress, search) -> None:
 
 def count_search(search, limit: int | None, progress: bool) -> Count:
     """Run a search (``Search`` or another engine's) to its end or a limit, counting."""
-    progress_bar = Progress(progress, "count")
+    progress_bar = None
     try:
+        progress_bar = Progress(progress, "count")
         while True:
             code = search.run(stream=False, max_solutions=limit)
             if code != PAUSED:
@@ -187,7 +191,8 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
     except KeyboardInterrupt:
         raise Interrupted(found_so_far(search)) from None
     finally:
-        _finish_progress(progress_bar, search)
+        if progress_bar is not None:
+            _finish_progress(progress_bar, search)
     stats = search.stats
     return Count(stats.solutions, search.done, stats, search.stopped_by)
 

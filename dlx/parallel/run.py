@@ -168,21 +168,24 @@ def _count_tasks(
     todo, solutions, nodes, updates, done_weight = _resume(the_split, store)
     run = ParallelRun(None, the_split, resumed=len(tasks) - len(todo))  # type: ignore[arg-type]
     stopped_by = None
-    bar = Progress(progress, "count", initial=done_weight / total_weight)
-    bar.update(done_weight / total_weight, solutions)
     runner = None
     finished = len(todo) == 0
-    if limit is not None and solutions >= limit:
-        stopped_by = f"solution limit {limit}"
-    elif todo:
-        runner = Runner(
-            job,
-            workers=n_workers,
-            client=client,
-            executor=options.executor,
-            mp_context=options.mp_context,
-            task_runner=options.task_runner,
-        )
+    try:  # a stop while the bar and the runner start is a stop of the count too
+        bar = Progress(progress, "count", initial=done_weight / total_weight)
+        bar.update(done_weight / total_weight, solutions)
+        if limit is not None and solutions >= limit:
+            stopped_by = f"solution limit {limit}"
+        elif todo:
+            runner = Runner(
+                job,
+                workers=n_workers,
+                client=client,
+                executor=options.executor,
+                mp_context=options.mp_context,
+                task_runner=options.task_runner,
+            )
+    except KeyboardInterrupt:
+        raise Interrupted(solutions, store.path if store is not None else None) from None
 
     def over_limit(running_nodes: int = 0) -> str | None:
         """The limit reached, if one is."""
