@@ -108,12 +108,12 @@ def _check_problem(problem: Problem) -> None:
     """Refuse what the kernel does not search: multiplicities and loop items."""
     if problem.loop_edges:
         raise ProblemError("best() does not take loop items")
-    for name in problem.primary:
-        if problem.bounds(name) != (1, 1):
-            lo, hi = problem.bounds(name)
-            raise ProblemError(
-                f"best() covers each primary item once: item {name!r} has bounds {lo}:{hi}"
-            )
+    multiplicity = problem.first_multiplicity()
+    if multiplicity is not None:
+        name, lo, hi = multiplicity
+        raise ProblemError(
+            f"best() covers each primary item once: item {name!r} has bounds {lo}:{hi}"
+        )
 
 
 class _Layout:

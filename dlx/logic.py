@@ -86,13 +86,13 @@ class Logic:
             raise TypeError(f"Logic takes a dlx.Problem, not {type(problem).__name__}")
         if problem.loop_edges:
             raise ProblemError("step-by-step logic does not handle loop items")
-        for name in problem.primary:
-            if problem.bounds(name) != (1, 1):
-                lo, hi = problem.bounds(name)
-                raise ProblemError(
-                    f"item {name!r} has bounds {lo}:{hi}; step-by-step logic needs every "
-                    "primary item covered exactly once"
-                )
+        multiplicity = problem.first_multiplicity()
+        if multiplicity is not None:
+            name, lo, hi = multiplicity
+            raise ProblemError(
+                f"item {name!r} has bounds {lo}:{hi}; step-by-step logic needs every "
+                "primary item covered exactly once"
+            )
         self.problem = problem
         self.primary = problem.primary
         rank = {name: k for k, name in enumerate(self.primary)}

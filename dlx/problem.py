@@ -323,6 +323,14 @@ class Problem:
             raise ProblemError(f"no primary item {name!r}")
         return self._lo[code], self._hi[code]
 
+    def first_multiplicity(self) -> tuple[str, int, int] | None:
+        """The first primary item whose bounds are not 1:1, with its bounds (None: every
+        primary item is covered exactly once)."""
+        for p, (lo, hi) in enumerate(zip(self._lo, self._hi, strict=True)):
+            if (lo, hi) != (1, 1):
+                return self._primary[p], lo, hi
+        return None
+
     def _code_name(self, code: int) -> str:
         """The name of an item in the encoding of ``_index``."""
         return self._primary[code] if code >= 0 else self._secondary[~code]

@@ -110,10 +110,10 @@ def why_not(problem: Problem) -> str | None:
     """Why the graph cannot be built for ``problem`` (None when it can)."""
     if not problem.primary:
         return "the problem has no primary items"
-    for name in problem.primary:
-        if problem.bounds(name) != (1, 1):
-            lo, hi = problem.bounds(name)
-            return f"item {name!r} has bounds {lo}:{hi} (only exact cover, 1:1, is supported)"
+    multiplicity = problem.first_multiplicity()
+    if multiplicity is not None:
+        name, lo, hi = multiplicity
+        return f"item {name!r} has bounds {lo}:{hi} (only exact cover, 1:1, is supported)"
     if problem.loop_edges:
         return "it has loop items"
     entries = problem.entries()  # (the options as compressed rows, items numbered from 1)

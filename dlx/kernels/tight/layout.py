@@ -158,10 +158,10 @@ def why_not(problem: Problem) -> str | None:
         return "the problem has no primary items"
     if problem.loop_edges:
         return "it has loop items"
-    for name in problem.primary:
-        lo, hi = problem.bounds(name)
-        if (lo, hi) != (1, 1):
-            return f"primary item {name!r} has bounds {lo}:{hi} (the tight kernel takes 1:1 only)"
+    multiplicity = problem.first_multiplicity()
+    if multiplicity is not None:
+        name, lo, hi = multiplicity
+        return f"primary item {name!r} has bounds {lo}:{hi} (the tight kernel takes 1:1 only)"
     return None
 
 
