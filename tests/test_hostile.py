@@ -218,6 +218,18 @@ ENTRY_POINTS = {
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def _start_entry(entry: str, stdout) -> subprocess.Popen:
+    """``python -m`` the entry point ``entry`` with no progress bar, from this clone."""
+    return subprocess.Popen(
+        [sys.executable, "-m", *ENTRY_POINTS[entry], "--no-progress"],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+
+
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
 def test_signals_once_the_handlers_are_in(entry):
     """Ctrl-C or SIGTERM at any moment after the handler is set: one line, 130. Prints
@@ -226,14 +238,7 @@ def test_signals_once_the_handlers_are_in(entry):
     ready, pythons, cases = [], [], 0
     for trial in range(8 * SCALE):
         started = time.monotonic()
-        child = subprocess.Popen(
-            [sys.executable, "-m", *ENTRY_POINTS[entry], "--no-progress"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            cwd=ROOT,
-        )
+        child = _start_entry(entry, subprocess.PIPE)
         with watchdog(child, seconds=120):
             python = None  # when Python's own Ctrl-C handler was set
             while (_caught(child.pid) or 0) & (1 << (signal.SIGTERM - 1)) == 0:
@@ -271,14 +276,7 @@ def test_signals_at_fixed_moments_after_the_start(entry):
     for delay in (0.02, 0.03, 0.04, 0.05, 0.1, 0.15):
         for signum in (signal.SIGINT, signal.SIGTERM):
             for _ in range(5 * SCALE):
-                child = subprocess.Popen(
-                    [sys.executable, "-m", *ENTRY_POINTS[entry], "--no-progress"],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                    env={**os.environ, "PYTHONPATH": str(ROOT)},
-                    cwd=ROOT,
-                )
+                child = _start_entry(entry, subprocess.DEVNULL)
                 with watchdog(child, seconds=120):
                     time.sleep(delay)
                     child.send_signal(signum)
