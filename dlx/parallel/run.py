@@ -170,22 +170,7 @@ def _count_tasks(
     stopped_by = None
     runner = None
     finished = len(todo) == 0
-    try:  # a stop while the bar and the runner start is a stop of the count too
-        bar = Progress(progress, "count", initial=done_weight / total_weight)
-        bar.update(done_weight / total_weight, solutions)
-        if limit is not None and solutions >= limit:
-            stopped_by = f"solution limit {limit}"
-        elif todo:
-            runner = Runner(
-                job,
-                workers=n_workers,
-                client=client,
-                executor=options.executor,
-                mp_context=options.mp_context,
-                task_runner=options.task_runner,
-            )
-    except KeyboardInterrupt:
-        raise Interrupted(solutions, store.path if store is not None else None) from None
+    bar = None
 
     def over_limit(running_nodes: int = 0) -> str | None:
         """The limit reached, if one is."""
@@ -205,7 +190,20 @@ def _count_tasks(
         stopped_by = over_limit(sum(n for _, n in running.values()))
         return stopped_by is not None
 
-    try:
+    try:  # (a stop while the bar and the runner start is a stop of the count too)
+        bar = Progress(progress, "count", initial=done_weight / total_weight)
+        bar.update(done_weight / total_weight, solutions)
+        if limit is not None and solutions >= limit:
+            stopped_by = f"solution limit {limit}"
+        elif todo:
+            runner = Runner(
+                job,
+                workers=n_workers,
+                client=client,
+                executor=options.executor,
+                mp_context=options.mp_context,
+                task_runner=options.task_runner,
+            )
         if runner is not None:
             left = len(todo)
             for result in runner.results(todo, on_tick=tick):
@@ -231,7 +229,8 @@ def _count_tasks(
         if runner is not None:
             runner.close(stop_running=not finished)
             run.restarts = runner.restarts
-        bar.close(1.0 if finished else None, solutions)
+        if bar is not None:
+            bar.close(1.0 if finished else None, solutions)
     if limit is not None and solutions >= limit:
         solutions, finished = limit, False  # as the serial count: "at least limit"
         stopped_by = f"solution limit {limit}"
