@@ -90,7 +90,6 @@ def stop_signals_delivered() -> None:
 def _stop_at_once(signum, frame):
     """Before a command's body runs there is nothing to save: one line, exit 130."""
     try:
-        close_open_bars()
         os.write(2, b"interrupted\n")
     finally:
         os._exit(INTERRUPTED_STATUS)
