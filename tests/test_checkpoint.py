@@ -148,14 +148,16 @@ def test_workers_one_with_a_checkpoint_runs_in_this_process(tmp_path):
 
 class _FillingFile:
     """A checkpoint file on a disk that fills up: after ``room`` more bytes a write
-    stores what fits and fails with ENOSPC, as a full disk does."""
+    stores what fits (at least its first byte, so that the file ends inside a record
+    whatever the records' lengths) and fails with ENOSPC, as a full disk does."""
 
     def __init__(self, file, room: int):
         self.file, self.room = file, room
 
     def write(self, text: str) -> int:
         if len(text) > self.room:
-            self.file.write(text[: self.room])
+            cut = max(self.room, 1)  # the disk fills inside this record, never between two
+            self.file.write(text[:cut])
             self.file.flush()
             self.room = 0
             raise OSError(28, "No space left on device")
