@@ -15,6 +15,7 @@ Dask or a given executor a task counts only once it finishes.
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from dataclasses import dataclass, field, replace
 
 from dlx import compiling
@@ -155,12 +156,74 @@ def _resume(the_split: Split, store: Checkpoint | None) -> tuple[list, int, int,
     return todo, solutions, nodes, updates, done_weight
 
 
+class TaskLoop:
+    """The one loop that runs tasks on the workers: ``results(todo)`` yields each
+    finished task's result as it comes, and draws the progress bar from the tasks'
+    weights (the finished ones, plus each running task's share of its own, as its
+    worker reports it). A count folds over it, a stream filters it.
+
+    ``halt``: called with the nodes of the running tasks at each report; the loop
+    stops when it returns True. ``shown``: the solutions the bar shows (the caller's
+    to keep). ``finished``: every task of ``todo`` gave its result.
+    """
+
+    def __init__(self, job: Job, the_split: Split, options: Parallel, n_workers: int, client,
+                 bar: Progress, *, done_weight: float = 0.0, halt=None):  # fmt: skip
+        self.job, self.tasks, self.options = job, the_split.tasks, options
+        self.n_workers, self.client, self.bar, self.halt = n_workers, client, bar, halt
+        self.total_weight = sum(t.weight for t in self.tasks) or 1.0
+        self.done_weight = done_weight
+        self.shown = 0
+        self.finished = False
+        self.runner: Runner | None = None
+
+    @property
+    def restarts(self) -> int:
+        """The times the pool was rebuilt after a worker died."""
+        return 0 if self.runner is None else self.runner.restarts
+
+    def _tick(self) -> bool:
+        """Draw the bar with the running tasks' shares; whether to stop (``halt``)."""
+        running = self.runner.running_tasks()
+        partial = sum(self.tasks[i].weight * f for i, (f, _) in running.items())
+        self.bar.update((self.done_weight + partial) / self.total_weight, self.shown)
+        return self.halt is not None and self.halt(sum(n for _, n in running.values()))
+
+    def results(self, todo):
+        """Run the tasks of ``todo`` and yield their results as they finish; the
+        workers are shut down when the loop ends (those still running stopped, when
+        it ends early: a limit, a stop, the caller closing it)."""
+        left = len(todo)
+        if left == 0:
+            self.finished = True
+            return
+        options = self.options
+        self.runner = Runner(
+            self.job,
+            workers=self.n_workers,
+            client=self.client,
+            executor=options.executor,
+            mp_context=options.mp_context,
+            task_runner=options.task_runner,
+        )
+        try:
+            for result in self.runner.results(todo, on_tick=self._tick):
+                left -= 1
+                if result.complete:
+                    self.done_weight += self.tasks[result.index].weight
+                yield result
+                self.bar.update(self.done_weight / self.total_weight, self.shown)
+            self.finished = left == 0
+        finally:
+            self.runner.close(stop_running=not self.finished)
+
+
 def _count_tasks(
     job: Job, the_split: Split, store, options: Parallel, n_workers, client, progress, limits
 ) -> ParallelRun:
-    """Run the tasks not in the checkpoint and add up the counts; the node and time
-    limits are checked as tasks report (every ``REPORT_SECONDS``), and each task stops
-    at them by itself too."""
+    """Run the tasks not in the checkpoint and add up the counts (a fold over
+    ``TaskLoop``); the node and time limits are checked as tasks report (every
+    ``REPORT_SECONDS``), and each task stops at them by itself too."""
     limit, node_limit, time_limit = limits
     t0 = time.perf_counter()
     tasks = the_split.tasks
@@ -168,7 +231,7 @@ def _count_tasks(
     todo, solutions, nodes, updates, done_weight = _resume(the_split, store)
     run = ParallelRun(None, the_split, resumed=len(tasks) - len(todo))  # type: ignore[arg-type]
     stopped_by = None
-    runner = None
+    loop = None
     finished = len(todo) == 0
     bar = None
 
@@ -182,53 +245,39 @@ def _count_tasks(
             return f"time limit {time_limit} s"
         return None
 
-    def tick() -> bool:
+    def halt(running_nodes: int) -> bool:
         nonlocal stopped_by
-        running = runner.running_tasks()
-        partial = sum(tasks[i].weight * f for i, (f, _) in running.items())
-        bar.update((done_weight + partial) / total_weight, solutions)
-        stopped_by = over_limit(sum(n for _, n in running.values()))
+        stopped_by = over_limit(running_nodes)
         return stopped_by is not None
 
-    try:  # (a stop while the bar and the runner start is a stop of the count too)
+    try:  # (a stop while the bar and the workers start is a stop of the count too)
         bar = Progress(progress, "count", initial=done_weight / total_weight)
         bar.update(done_weight / total_weight, solutions)
         if limit is not None and solutions >= limit:
             stopped_by = f"solution limit {limit}"
         elif todo:
-            runner = Runner(
-                job,
-                workers=n_workers,
-                client=client,
-                executor=options.executor,
-                mp_context=options.mp_context,
-                task_runner=options.task_runner,
-            )
-        if runner is not None:
-            left = len(todo)
-            for result in runner.results(todo, on_tick=tick):
-                task = tasks[result.index]
-                run.results.append(result)
-                solutions += result.solutions
-                nodes += result.nodes
-                updates += result.updates
-                left -= 1
-                if result.complete:
-                    done_weight += task.weight
-                    if store is not None:
-                        store.record(task, result)
-                bar.update(done_weight / total_weight, solutions)
-                stopped_by = over_limit() or (None if result.complete else result.stopped_by)
-                if stopped_by is not None:
-                    break
-            finished = left == 0 and stopped_by is None
+            loop = TaskLoop(job, the_split, options, n_workers, client, bar,
+                            done_weight=done_weight, halt=halt)  # fmt: skip
+            loop.shown = solutions
+            with closing(loop.results(todo)) as results:
+                for result in results:
+                    run.results.append(result)
+                    solutions += result.solutions
+                    nodes += result.nodes
+                    updates += result.updates
+                    loop.shown = solutions
+                    if result.complete and store is not None:
+                        store.record(tasks[result.index], result)
+                    stopped_by = over_limit() or (None if result.complete else result.stopped_by)
+                    if stopped_by is not None:
+                        break
+            finished = loop.finished and stopped_by is None
     except KeyboardInterrupt:
         where = store.path if store is not None else None
         raise Interrupted(solutions, where) from None
     finally:
-        if runner is not None:
-            runner.close(stop_running=not finished)
-            run.restarts = runner.restarts
+        if loop is not None:
+            run.restarts = loop.restarts
         if bar is not None:
             bar.close(1.0 if finished else None, solutions)
     if limit is not None and solutions >= limit:
@@ -310,10 +359,12 @@ class ParallelSolutionStream(GeneratorStream):
         self.stopped_by: str | None = None
 
     def _run(self):
+        """The split's solutions, then each finished task's (a filter over
+        ``TaskLoop``), up to the limit."""
         options = self._options
         client, own_client = connect(options.client, options.dask)
         t0 = time.perf_counter()
-        runner = None
+        loop = None
         bar = Progress(self._progress, "search")
         found = nodes = updates = 0
         finished = False
@@ -330,42 +381,25 @@ class ParallelSolutionStream(GeneratorStream):
                     return
                 found += 1
                 yield Solution(serial, self.problem)
-            total_weight = sum(t.weight for t in the_split.tasks) or 1.0
-            done_weight = 0.0
             job = Job(self.problem, self._forced, self._limit, True, self._engine)
-            runner = Runner(
-                job,
-                workers=n_workers,
-                client=client,
-                executor=options.executor,
-                mp_context=options.mp_context,
-                task_runner=options.task_runner,
-            )
-
-            def show_progress():
-                running = runner.running_tasks()
-                partial = sum(the_split.tasks[i].weight * f for i, (f, _) in running.items())
-                bar.update((done_weight + partial) / total_weight, found)
-
-            ticks = show_progress if self._progress else None
-            for result in runner.results(the_split.tasks, on_tick=ticks):
-                nodes += result.nodes
-                updates += result.updates
-                done_weight += the_split.tasks[result.index].weight
-                for options_chosen in result.options:
-                    if self._limit is not None and found >= self._limit:
-                        self.stopped_by = f"solution limit {self._limit}"
-                        return
-                    found += 1
-                    self.stats = Stats(found, nodes, updates, time.perf_counter() - t0)
-                    yield Solution(options_chosen, self.problem)
-                bar.update(done_weight / total_weight, found)
-            finished = True
-            self.complete = True
+            loop = TaskLoop(job, the_split, options, n_workers, client, bar)
+            loop.shown = found
+            with closing(loop.results(the_split.tasks)) as results:
+                for result in results:
+                    nodes += result.nodes
+                    updates += result.updates
+                    for options_chosen in result.options:
+                        if self._limit is not None and found >= self._limit:
+                            self.stopped_by = f"solution limit {self._limit}"
+                            return
+                        found += 1
+                        loop.shown = found
+                        self.stats = Stats(found, nodes, updates, time.perf_counter() - t0)
+                        yield Solution(options_chosen, self.problem)
+            finished = loop.finished
+            self.complete = finished
         finally:
             self.stats = Stats(found, nodes, updates, time.perf_counter() - t0)
-            if runner is not None:
-                runner.close(stop_running=not finished)
             bar.close(1.0 if finished else None, found)
             if own_client:
                 client.close()
