@@ -170,8 +170,8 @@ def _bad_arguments(request: Request) -> str | None:
             return f"{flag} must be >= 0, not {value}"
     if request.tasks is not None and request.tasks < 1:
         return f"--tasks must be >= 1, not {request.tasks}"
-    if request.checkpoint is not None and not request.count:
-        return "--checkpoint needs --count"
+    if request.checkpoint is not None and not (request.count or costcli.wanted(request)):
+        return "--checkpoint needs --count or --best"
     try:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
     except OutputError as e:
@@ -217,7 +217,7 @@ def _main(argv, task_runner) -> int:
     if costcli.wanted(request):
         try:
             return costcli.run(problem, request)
-        except (ProblemError, ValueError) as e:
+        except (ImportError, ProblemError, ValueError, WorkerError) as e:
             return _error(e)
     if graphcli.wanted(request):
         try:

@@ -1,5 +1,6 @@
 """``python -m dlx FILE --best K``: the K cheapest solutions of a file whose options
-have costs (``|n``, as DLX5 reads them), cheapest first (``dlx.best``).
+have costs (``|n``, as DLX5 reads them), cheapest first (``dlx.best``); with
+``--workers N``, ``--tasks T``, ``--dask`` or ``--checkpoint F``, in tasks as counts are.
 
 Each solution goes to stdout after a comment line ``| cost C``, its options as the file
 writes them (with their costs); the costs in one line go to stderr, as DLX5 lists them
@@ -14,6 +15,7 @@ from dlx.costs import best
 from dlx.dlxfile import format_option
 from dlx.engines import DEFAULT
 from dlx.numbers import integer
+from dlx.options import Parallel
 
 
 def add_arguments(parser) -> None:
@@ -41,10 +43,6 @@ def bad_arguments(args) -> str | None:
     beside = {
         "--count": args.count,
         "--limit": args.limit is not None,
-        "--checkpoint": args.checkpoint is not None,
-        "--dask": args.dask is not None,
-        "--tasks": args.tasks is not None,
-        "--workers": args.workers not in (None, 1),
         "--propagate": args.propagate is not None,
         "--engine": args.engine != DEFAULT,
         "--sample": args.sample is not None,
@@ -52,14 +50,23 @@ def bad_arguments(args) -> str | None:
     }
     clash = [flag for flag, given in beside.items() if given]
     if clash:
-        return f"--best runs alone on one process: no {clash[0]}"
+        return f"--best takes no {clash[0]}"
     return None
 
 
 def run(problem, args) -> int:
     """Search, print the best solutions and the summary; the exit status (a
     ProblemError goes to the caller)."""
-    result = best(problem, args.best, node_limit=args.node_limit, time_limit=args.time_limit)
+    parallel = None
+    if args.workers not in (None, 1) or args.checkpoint or args.tasks or args.dask:
+        parallel = Parallel(
+            workers=1 if args.workers is None else args.workers,
+            tasks=args.tasks,
+            checkpoint=args.checkpoint,
+            dask=args.dask,
+        )
+    limits = {"node_limit": args.node_limit, "time_limit": args.time_limit}
+    result = best(problem, args.best, **limits, parallel=parallel)
     out = sys.stdout
     for n, (cost, solution) in enumerate(result):
         if n:

@@ -39,3 +39,19 @@ def problems(
             entries.append(name if colour is None else f"{name}:{colour}")
         p.add_option(entries)
     return p
+
+
+@st.composite
+def costed_problems(draw, max_options: int = 9):
+    """Small random problems with colours whose options cost 0 to 3 (many ties)."""
+    primary = [f"p{i}" for i in range(draw(st.integers(1, 4)))]
+    secondary = [f"s{i}" for i in range(draw(st.integers(0, 2)))]
+    p = dlx.Problem(primary=primary, secondary=secondary)
+    for _ in range(draw(st.integers(1, max_options))):
+        items = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True))
+        if secondary:
+            for name in draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True)):
+                colour = draw(st.sampled_from([None, "a", "b"]))
+                items.append(name if colour is None else f"{name}:{colour}")
+        p.add_option(items, cost=draw(st.integers(0, 3)))
+    return p

@@ -8,32 +8,17 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import costed_problems
 
 import dlx
-from dlx import costs as costsearch
 from dlx.cli import main
-from dlx.costs import _Layout, _run
 from dlx.dlxfile import DlxFormatError
 from dlx.kernels.costs import kernel as costkernel
+from dlx.kernels.costs import search as costsearch
+from dlx.kernels.costs.search import _Layout, _run
 from dlx.verify import naive_solutions
 
 COSTS = Path(__file__).resolve().parent.parent / "data" / "costs"
-
-
-@st.composite
-def costed_problems(draw, max_options: int = 9):
-    """Small random problems with colours whose options cost 0 to 3 (many ties)."""
-    primary = [f"p{i}" for i in range(draw(st.integers(1, 4)))]
-    secondary = [f"s{i}" for i in range(draw(st.integers(0, 2)))]
-    p = dlx.Problem(primary=primary, secondary=secondary)
-    for _ in range(draw(st.integers(1, max_options))):
-        items = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True))
-        if secondary:
-            for name in draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True)):
-                colour = draw(st.sampled_from([None, "a", "b"]))
-                items.append(name if colour is None else f"{name}:{colour}")
-        p.add_option(items, cost=draw(st.integers(0, 3)))
-    return p
 
 
 def cost_of(problem: dlx.Problem, solution) -> int:
@@ -241,4 +226,4 @@ def test_cli_best_errors(tmp_path, capsys):
     assert main([str(path), "--best", "0"]) == 2
     assert "--best must be >= 1" in capsys.readouterr().err
     assert main([str(path), "--best", "2", "--count"]) == 2
-    assert capsys.readouterr().err == "error: --best runs alone on one process: no --count\n"
+    assert capsys.readouterr().err == "error: --best takes no --count\n"

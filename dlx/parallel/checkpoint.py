@@ -4,7 +4,8 @@ A checkpoint is a text file of JSON lines: a header (a digest of the problem's a
 and forced options, the split's parameters, a digest of the tasks), then one line per
 finished task with its count, each written and fsync'ed as the task finishes. A rerun
 with the same file skips the finished tasks; a half-written last line (a kill during
-the write) is dropped.
+the write) is dropped. A run of ``dlx.best`` keeps one too: its header names its kind
+and k, and each task's line holds the task's best costs and options.
 """
 
 from __future__ import annotations
@@ -190,12 +191,21 @@ def _lock_is_ours(fd: int) -> bool:
     return not data or re.fullmatch(rb"[0-9]{1,20}\n?", data) is not None
 
 
+KINDS = {"count": "a count", "best": "the k best (dlx.best)"}  # what a checkpoint records
+
+
 class Checkpoint:
     """An append-only record of finished tasks (see the module's docstring), locked
-    while a run uses it: ``F.lock`` beside it holds the lock and the process id."""
+    while a run uses it: ``F.lock`` beside it holds the lock and the process id.
 
-    def __init__(self, path: str):
+    ``kind``: what the run records (``KINDS``); a count's header names none, any
+    other kind's names it, with the ``fields`` of its run (e.g. ``{"k": 3}``), and
+    its task records carry their own fields (``record_fields``)."""
+
+    def __init__(self, path: str, kind: str = "count", fields: dict | None = None):
         self.path = str(path)
+        self.kind = kind
+        self.fields = dict(fields or {})
         self.header: dict | None = None
         self.done: dict[int, dict] = {}
         self._file = None
@@ -323,6 +333,12 @@ class Checkpoint:
             )
         if version != CHECKPOINT_VERSION:
             raise CheckpointError(f"{self.path}: checkpoint version {version!r} is not 2")
+        kind = header.get("kind", "count")
+        if kind != self.kind:
+            raise CheckpointError(
+                f"{self.path}: a checkpoint of {KINDS.get(kind, repr(kind))}, not of "
+                f"{KINDS[self.kind]}; use another file or delete it"
+            )
         if header.get("problem") != digest:
             raise CheckpointError(
                 f"{self.path}: this checkpoint belongs to a different problem (or other "
@@ -361,6 +377,8 @@ class Checkpoint:
             "tasks_digest": the_split.digest(),
             "split_solutions": the_split.solutions,
         }
+        if self.kind != "count":
+            self.header.update(kind=self.kind, **self.fields)
         self._file = self._open("w")
         self._write(self.header)
 
@@ -399,6 +417,19 @@ class Checkpoint:
                 "seconds": round(result.seconds, 4),
             }
         )
+
+    def record_fields(self, task: Task, fields: dict) -> None:
+        """Record a finished task with the fields of its kind's record (``fields``
+        holds "solutions", the solutions it found, and what else the kind keeps); a
+        record over ``MAX_LINE`` bytes is refused in one line."""
+        record = {"task": task.index, "path": list(task.path), **fields}
+        if len(_signed(self.digest, record)) > MAX_LINE:
+            raise CheckpointError(
+                f"{self.path}: task {task.index}'s record does not fit in one line "
+                f"({MAX_LINE} bytes); ask for fewer solutions"
+            )
+        self.done[task.index] = record
+        self._write(record)
 
     def close(self) -> None:
         """Close the file, give the lock back and remove the lock file."""

@@ -189,10 +189,12 @@ class TaskLoop:
         self.bar.update((self.done_weight + partial) / self.total_weight, self.shown)
         return self.halt is not None and self.halt(sum(n for _, n in running.values()))
 
-    def results(self, todo):
+    def results(self, todo, prepare=None):
         """Run the tasks of ``todo`` and yield their results as they finish; the
         workers are shut down when the loop ends (those still running stopped, when
-        it ends early: a limit, a stop, the caller closing it)."""
+        it ends early: a limit, a stop, the caller closing it). ``prepare``: a task
+        goes to the workers as ``prepare(task)``, made as late as it can be (two tasks
+        a worker submitted at once), so it may carry what earlier results taught."""
         left = len(todo)
         if left == 0:
             self.finished = True
@@ -207,7 +209,10 @@ class TaskLoop:
             task_runner=options.task_runner,
         )
         try:
-            for result in self.runner.results(todo, on_tick=self._tick):
+            window, sent = None, todo
+            if prepare is not None:
+                window, sent = 2 * self.n_workers, (prepare(task) for task in todo)
+            for result in self.runner.results(sent, on_tick=self._tick, window=window):
                 left -= 1
                 if result.complete:
                     self.done_weight += self.tasks[result.index].weight

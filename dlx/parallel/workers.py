@@ -25,6 +25,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from itertools import islice
 from queue import Empty
 
 from dlx.driver.codes import PAUSED, SOLUTION
@@ -133,6 +134,14 @@ def _keep_memo(job: Job, memo) -> None:
     global _WORKER_MEMO
     if _WORKER_MEMO[0] is job and memo is not None and memo is not _WORKER_MEMO[1]:
         _WORKER_MEMO = (job, memo)
+
+
+def worker_job(job):
+    """``job``, or (None) the job this worker process was given (a task runner's)."""
+    job = job if job is not None else _WORKER_JOB
+    if job is None:
+        raise RuntimeError("the worker was not given a job")
+    return job
 
 
 def run_task(task: Task, job: Job | None = None) -> TaskResult:
@@ -259,17 +268,20 @@ class Runner:
             self.running[index] = (fraction, nodes)
         return self.running
 
-    def results(self, tasks, on_tick=None):
+    def results(self, tasks, on_tick=None, window: int | None = None):
         """Yield a TaskResult for each task, in the order they finish; call ``on_tick``
-        every ``REPORT_SECONDS`` while waiting, and stop early when it returns True."""
+        every ``REPORT_SECONDS`` while waiting, and stop early when it returns True.
+        ``window``: at most this many tasks submitted at once, the next taken from
+        ``tasks`` (an iterable, read lazily) as each finishes (None: all at once)."""
         pending: dict = {}
         self.running: dict[int, tuple[float, int]] = {}
         if self.kind == "inline":
             for task in tasks:
                 yield self.task_runner(task, self.job)
             return
+        source = iter(tasks)
         with interrupts_deferred():
-            pending = self._submit([(None, task) for task in tasks])
+            pending = self._submit([(None, task) for task in islice(source, window)])
         while pending:
             with interrupts_deferred():  # (Ctrl-C within REPORT_SECONDS)
                 done, _ = wait(pending, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
@@ -293,6 +305,10 @@ class Runner:
                 yield result
             if broken:
                 pending = self._restart(pending)
+            if window is not None:
+                with interrupts_deferred():
+                    more = [(None, task) for task in islice(source, window - len(pending))]
+                    pending.update(self._submit(more))
 
     def _restart(self, pending: dict) -> dict:
         """Rebuild a broken pool and resubmit its unfinished tasks."""

@@ -2,7 +2,7 @@
 colours whose options have costs.
 
 Every ``@njit(**PLAIN)`` function this kernel calls lives in this file;
-``dlx/costs.py`` builds its arrays and drives it.
+``search.py`` beside it builds its arrays and drives it.
 
 Data structures
 ---------------
@@ -18,7 +18,7 @@ node of the option before it, its ``DLINK`` the last node of the option after it
 purified item's node, left in place).
 
 ``COST`` is the *net cost* of the node's option (the same on all its nodes): its cost
-less the *taxes* of its primary items (``dlx/costs.py``), so every net
+less the *taxes* of its primary items (``search.py``), so every net
 cost is ``>= 0`` and a solution costs the total tax plus its net costs. Each item's
 list runs in order of net cost, so the options of an item that fit under a bound are a
 prefix of its list.
@@ -43,6 +43,10 @@ primary items).
 The best solutions found so far: ``best_cost[0:filled]`` in increasing order (a tie
 after the earlier one), ``best_size``, and their options in the rows of
 ``best_option``.
+
+A task of a parallel search starts with options chosen (``force``: their items
+covered, ``partial[0]`` their net cost) and with a cutoff known (``best_cost`` filled
+with it, ``best_size`` -1 in those rows: rows that hold no solution).
 
 Resuming: ``state`` holds the level, the step, the node count and ``filled``; a call
 stops (``PAUSED``) when the node count reaches ``stop_at``, at the start of a level,
@@ -259,6 +263,21 @@ def _choose(s, room):
                 break
         p = s.rlink[p]
     return chosen, fewest, bound
+
+
+@njit(**PLAIN)
+def force(s, x):
+    """Choose node ``x``'s option before the search starts (a task's prefix): cover
+    ``x``'s item and commit the option's other nodes, every option of them hidden (no
+    room: they are never uncovered). ``x``'s item is primary."""
+    _cover(s, s.node[_u(x), TOP], NO_CUTOFF)
+    q = x + 1
+    while q != x:
+        if s.node[_u(q), TOP] <= 0:
+            q = s.node[_u(q), ULINK]
+        else:
+            _commit(s, q, NO_CUTOFF)
+            q += 1
 
 
 @njit(**PLAIN)
