@@ -299,6 +299,45 @@ def test_the_k_lightest_are_the_first_k_by_cost_then_rank(problem, k):
             g.min_cost()
 
 
+@settings(max_examples=examples(150), deadline=None)
+@given(costed())
+def test_unrank_in_cost_order_is_every_solution_by_cost_then_rank(problem):
+    g = dlx.graph(problem)
+    ranked = sorted((_total(problem, s.options, "cost"), g.rank(s), s) for s in g.solutions())
+    assert {frozenset(s.options) for _, _, s in ranked} == set(_solutions(problem))
+    by_cost = [g.unrank(i, order="cost") for i in range(g.count)]
+    assert [s.options for s in by_cost] == [s.options for _, _, s in ranked]
+    for i, s in enumerate(by_cost):
+        dlx.check(problem, s.options)
+        assert g.rank(s, order="cost") == g.rank(s.options[::-1], order="cost") == i
+    with pytest.raises(IndexError, match="no solution"):
+        g.unrank(g.count, order="cost")
+
+
+@pytest.mark.slow
+def test_unrank_in_cost_order_past_two_to_the_64():
+    """The domino tilings of 14 x 14 (OEIS A004003: 112202208776036178000000), the
+    horizontal dominoes costing 1: the first and last tilings in cost order are the
+    cheapest and the dearest, and rank gives their places back."""
+    from shared import dominoes
+
+    base = dominoes(14, 14)
+    p = dlx.Problem(primary=base.primary)
+    for k in range(base.n_options):
+        cells = base.option(k)
+        p.add_option(cells, cost=int(cells[0].split(",")[0] == cells[1].split(",")[0]))
+    g = dlx.graph(p)
+    gf = g.generating_function("cost")
+    for i in (0, 12345, g.count // 3, g.count - 1):
+        s = g.unrank(i, order="cost")
+        dlx.check(p, s.options)
+        assert g.rank(s, order="cost") == i
+    assert _total(p, g.unrank(0, order="cost").options, "cost") == min(gf)
+    assert _total(p, g.unrank(g.count - 1, order="cost").options, "cost") == max(gf)
+    with pytest.raises(ValueError, match='order must be "rank" or "cost"'):
+        g.unrank(0, order="weight")
+
+
 def _conditions(problem, data):
     """Random ``given``, ``forbid`` and ``weights`` (ints and Fractions, zeros too)."""
     n = problem.n_options

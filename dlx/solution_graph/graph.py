@@ -309,6 +309,7 @@ class Graph:
         self.stats = stats
         self.count = self._node_count(self.root) if self.root >= 0 else 0
         self._depth = max(len(problem.primary), 1)  # the most options a solution holds
+        self._by_cost: graphweights.WeightOrder | None = None  # (``unrank(order="cost")``)
 
     def __len__(self) -> int:
         return self.stats.nodes
@@ -353,9 +354,38 @@ class Graph:
             raise IndexError(f"no solution {i}: the problem has {self.count} (from 0)")
         return i
 
-    def unrank(self, i: int) -> Solution:
-        """The solution of rank ``i`` (``0 <= i < count``), in the graph's fixed order."""
-        return self._unrank_many([self._check_rank(i)])[0]
+    def unrank(self, i: int, order: str = "rank") -> Solution:
+        """The solution of rank ``i`` (``0 <= i < count``), in the graph's fixed order;
+        with ``order="cost"``, the ``i``-th in order of cost (the problem's costs),
+        ties in rank order, so ``unrank(0, order="cost")`` is a cheapest solution.
+
+        >>> from dlx import Problem
+        >>> p = Problem(primary=["a", "b"])
+        >>> for option, cost in ((["a"], 1), (["b"], 1), (["a", "b"], 1)):
+        ...     _ = p.add_option(option, cost=cost)
+        >>> g = graph(p)
+        >>> [g.unrank(i).options for i in range(2)]
+        [(0, 1), (2,)]
+        >>> [g.unrank(i, order="cost").options for i in range(2)]
+        [(2,), (0, 1)]
+        """
+        i = self._check_rank(i)
+        if self._order(order) == "rank":
+            return self._unrank_many([i])[0]
+        return Solution(self._cost_order().unrank(i)[1], self.problem)
+
+    def _order(self, order: str) -> str:
+        """``order`` checked: "rank" or "cost" (ValueError otherwise)."""
+        if order not in ("rank", "cost"):
+            raise ValueError(f'order must be "rank" or "cost", not {order!r}')
+        return order
+
+    def _cost_order(self) -> graphweights.WeightOrder:
+        """The solutions in order of cost (each node's generating function by cost),
+        made at the first call and kept."""
+        if self._by_cost is None:
+            self._by_cost = graphweights.WeightOrder(self, "cost")
+        return self._by_cost
 
     def sample(self, k: int, seed=None, *, given=None, forbid=None, weights=None, rng=None):
         """``k`` solutions drawn independently (with repeats), as a lazy iterator of
@@ -408,10 +438,13 @@ class Graph:
         for start in range(0, self.count, BATCH):
             yield from self._unrank_many(range(start, min(start + BATCH, self.count)))
 
-    def rank(self, solution) -> int:
+    def rank(self, solution, order: str = "rank") -> int:
         """The rank of ``solution`` (a ``Solution`` or option indices, in any order);
         ValueError, naming the item at fault (``dlx.check``'s reason), when it is not a
-        solution; TypeError for what is not option indices (floats, strings, bytes)."""
+        solution; TypeError for what is not option indices (floats, strings, bytes).
+        ``order="cost"``: its place in order of cost (the inverse of
+        ``unrank(i, order="cost")``)."""
+        self._order(order)
         options = getattr(solution, "options", solution)
         if isinstance(options, (str, bytes, bytearray)):
             raise TypeError(f"a solution is a set of option indices, not {solution!r}")
@@ -436,7 +469,7 @@ class Graph:
                 raise ValueError(f"not a solution of the graph: {sorted(chosen)}")
             left.discard(int(self.edge_option[e]))
             node = int(self.edge_child[e])
-        return rank
+        return rank if order == "rank" else self._cost_order().rank(chosen)
 
     # -- weights (``dlx/solution_graph/weights.py``) ---------------------------------------------
 

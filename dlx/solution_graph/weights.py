@@ -21,10 +21,15 @@ lightest solutions
     list it goes on with, in increasing order of ``(weight, edge, entry)``: by weight,
     ties in rank order. A node's list merges its edges' lists, shifted by the option's
     weight (children are numbered below their parents, so they are ready first).
+weight order
+    The solutions by increasing weight, ties in rank order: ``Graph.unrank(i,
+    order="cost")`` is the ``i``-th of them, ``Graph.rank(s, order="cost")`` the place of
+    ``s`` (``WeightOrder``).
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 
@@ -61,12 +66,8 @@ def _lists(g):
     return g.node_edge.tolist(), g.edge_child.tolist(), g.edge_option.tolist()
 
 
-def generating_function(g, weight=None) -> dict[int, int]:
-    """The number of solutions of each weight, ``{weight: count}`` by increasing weight
-    (empty for no solution)."""
-    w = option_weights(g.problem, weight)
-    if g.root < 0:
-        return {}
+def _node_functions(g, w: list[int]) -> list[dict[int, int]]:
+    """Every node's generating function (``w``: each option's weight)."""
     start, child, option = _lists(g)
     gf: list[dict[int, int]] = [{0: 1}] + [{} for _ in range(len(g) - 1)]
     for n in range(1, len(g)):
@@ -75,7 +76,65 @@ def generating_function(g, weight=None) -> dict[int, int]:
             shift = w[option[e]]
             for x, c in gf[child[e]].items():
                 acc[x + shift] = acc.get(x + shift, 0) + c
-    return dict(sorted(gf[g.root].items()))
+    return gf
+
+
+def generating_function(g, weight=None) -> dict[int, int]:
+    """The number of solutions of each weight, ``{weight: count}`` by increasing weight
+    (empty for no solution)."""
+    w = option_weights(g.problem, weight)
+    if g.root < 0:
+        return {}
+    return dict(sorted(_node_functions(g, w)[g.root].items()))
+
+
+class WeightOrder:
+    """The solutions in order of weight, ties in rank order (see the glossary): the
+    ``i``-th is found by going down from the root with each node's generating function,
+    taking at each node the first edge whose child's solutions of the weight left reach
+    past what is left of ``i``."""
+
+    def __init__(self, g, weight="cost"):
+        self.g = g
+        self.w = option_weights(g.problem, weight)
+        self.start, self.child, self.option = _lists(g)
+        self.functions = _node_functions(g, self.w) if g.root >= 0 else []
+        root = self.functions[g.root] if g.root >= 0 else {}
+        self.weights = sorted(root)  # the root's weights, and the solutions lighter
+        self.lighter = list(itertools.accumulate((root[x] for x in self.weights), initial=0))
+
+    def unrank(self, i: int) -> tuple[int, tuple[int, ...]]:
+        """The weight and options of the ``i``-th solution (``0 <= i < count``)."""
+        at = bisect.bisect_right(self.lighter, i) - 1
+        total = self.weights[at]
+        i -= self.lighter[at]
+        n, left, options = self.g.root, total, []
+        while n != 0:
+            for e in range(self.start[n], self.start[n + 1]):
+                below = self.functions[self.child[e]].get(left - self.w[self.option[e]], 0)
+                if i < below:
+                    break
+                i -= below
+            options.append(self.option[e])
+            left -= self.w[self.option[e]]
+            n = self.child[e]
+        return total, tuple(options)
+
+    def rank(self, chosen) -> int:
+        """The place of the solution ``chosen`` (option indices, a path of the graph)."""
+        left = sum(self.w[k] for k in chosen)
+        rank = self.lighter[bisect.bisect_left(self.weights, left)]
+        todo = set(chosen)
+        n = self.g.root
+        while n != 0:
+            for e in range(self.start[n], self.start[n + 1]):
+                if self.option[e] in todo:
+                    break
+                rank += self.functions[self.child[e]].get(left - self.w[self.option[e]], 0)
+            todo.discard(self.option[e])
+            left -= self.w[self.option[e]]
+            n = self.child[e]
+        return rank
 
 
 def option_counts(g, counts: list[int]) -> list[int]:
