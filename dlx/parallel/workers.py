@@ -314,7 +314,7 @@ class Runner:
         """Rebuild a broken pool and resubmit its unfinished tasks."""
         unfinished = []
         for future, task in pending.items():
-            if future.done() and future.exception() is None:
+            if future.done() and not future.cancelled() and future.exception() is None:
                 unfinished.append((future, task))  # finished after all: keep its result
             else:
                 unfinished.append((None, task))
