@@ -5,11 +5,16 @@ kind refused in one line."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import load
 from strategies import costed_problems
 
 import dlx
@@ -154,3 +159,28 @@ def test_an_infeasible_problem_and_one_without_costs():
         plain.add_option(q.option(o))
     result = dlx.best(plain, 3, parallel=dlx.Parallel(workers=1, tasks=8))
     assert result.costs == (0, 0, 0) and result.proven
+
+
+@pytest.mark.slow
+def test_a_stopped_run_says_where_its_checkpoint_is_and_resumes(tmp_path):
+    """SIGTERM (as Ctrl-C) once a task is recorded: status 130, one line naming the
+    checkpoint; the rerun from it gives the one-core costs."""
+    base = load("pent6x10_all")
+    p = dlx.Problem(primary=base.primary, secondary=base.secondary)
+    for o in range(base.n_options):
+        p.add_option(base.option(o), cost=o % 7)
+    source, ckpt = tmp_path / "pent.dlx", tmp_path / "best.ckpt"
+    source.write_text(dlx.write(p))
+    command = [sys.executable, "-m", "dlx", str(source), "--best", "500", "--workers", "2"]
+    command += ["--checkpoint", str(ckpt), "--no-progress"]
+    root = COSTS.parent.parent
+    process = subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while process.poll() is None and (not ckpt.exists() or ckpt.read_bytes().count(b"\n") < 2):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    err = process.communicate(timeout=120)[1].decode()
+    if process.returncode == 0:
+        pytest.skip("the search ended before the stop")
+    assert process.returncode == 130 and err == f"interrupted (checkpoint saved to {ckpt})\n"
+    resumed = dlx.best(p, 500, parallel=dlx.Parallel(workers=2, checkpoint=ckpt))
+    assert_same_costs(p, resumed, 500)
