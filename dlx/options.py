@@ -24,7 +24,8 @@ class Parallel:
     tasks : the split's granularity: tasks no heavier than ``1 / tasks`` of the tree
         (default 32 per worker; see ``dlx.parallel.split.split``).
     split_depth : split at this depth instead (every node there is a task).
-    checkpoint : a file recording finished tasks (counts only); a rerun skips them.
+    checkpoint : a file recording finished tasks (of a count, or of ``dlx.best``); a
+        rerun skips them.
     client : a ``dask.distributed.Client``; or ``dask``: a scheduler's address.
     executor : any ``concurrent.futures.Executor`` to run the tasks on.
     mp_context : the ``multiprocessing`` context of a process pool made here.
