@@ -440,7 +440,7 @@ def test_the_probes_are_compared_at_equal_work(monkeypatch):
 SAMPLE: dict = {}
 
 
-def no_waiting() -> choose.Settings:
+def no_waiting():
     """The race's settings with no waiting for the leader: samples at once."""
     return dataclasses.replace(choose.SETTINGS, ratio=1e9)
 
