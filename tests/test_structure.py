@@ -167,6 +167,14 @@ def test_problem_imports_no_kernel_but_the_links_layout_of_its_arrays():
     assert not any(reaches(m, ABOVE_THE_KERNELS) or reaches(m, ["dlx.driver"]) for m in found)
 
 
+def test_the_checkpoint_imports_no_kernel():
+    """A checkpoint's digest is the problem's own (``Problem.digest``): recording a
+    bitset or tight count builds no other kernel's layout."""
+    modules = dlx_modules()
+    found = imports_of(modules["dlx.parallel.checkpoint"], modules)
+    assert not {m for m in found if m.startswith(KERNELS)}, found
+
+
 def test_a_kernel_folder_imports_only_itself_the_driver_problem_and_the_shared_modules():
     modules = dlx_modules()
     found = []
