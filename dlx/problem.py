@@ -13,6 +13,7 @@ All validation happens here, before anything reaches the numba kernel.
 from __future__ import annotations
 
 import copy
+import hashlib
 import threading
 from typing import NamedTuple
 
@@ -417,6 +418,27 @@ class Problem:
             hi=np.asarray(self._hi, dtype=np.int64),
             n_secondary=len(self._secondary),
         )
+
+    def digest(self, forced=()) -> str:
+        """A digest of what a search of this problem depends on: the bounds, the
+        options' items and colours in order, the loop items, ``propagate`` and the
+        ``forced`` options (not the names: a problem renamed has the same trees).
+        32 hex digits; a checkpoint's header holds it.
+
+        >>> p = Problem(primary=["a", "b"])
+        >>> _ = p.add_option(["a", "b"])
+        >>> len(p.digest()), p.digest() == p.digest(forced=[0])
+        (32, False)
+        """
+        entries = self.layout_of(Problem.entries)
+        h = hashlib.sha256(b"dlx problem")
+        for a in (entries.lo, entries.hi, entries.option, entries.item, entries.colour):
+            h.update(f"{a.shape}".encode())
+            h.update(a.astype("<i8").tobytes())
+        loops = sorted(self._loop.items())
+        h.update(f"{self.n_options} {entries.n_secondary} {loops} {self.propagate}".encode())
+        h.update(("forced " + ",".join(str(int(k)) for k in forced)).encode())
+        return h.hexdigest()[:32]
 
     def check_forced(self, options, start=None) -> None:
         """Check sets of forced options: ProblemError for a set that cannot be forced.

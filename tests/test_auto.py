@@ -4,6 +4,7 @@ board of the 25 one-sided tetrasticks on the order-5 Aztec diamond."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import pickle
@@ -183,10 +184,10 @@ def test_the_race_clock_counts_this_thread_only():
     burner = threading.Thread(target=burn)
     burner.start()
     try:
-        start, wall = choose.CLOCK(), time.perf_counter()
+        start, wall = choose.SETTINGS.clock(), time.perf_counter()
         while time.perf_counter() - wall < 0.3:
             pass
-        spent, wall = choose.CLOCK() - start, time.perf_counter() - wall
+        spent, wall = choose.SETTINGS.clock() - start, time.perf_counter() - wall
     finally:
         stop.set()
         burner.join()
@@ -322,7 +323,7 @@ def test_compiling_a_kernel_for_the_race_changes_nothing_but_says_so(monkeypatch
     """A kernel that must be compiled for the race (here: a fake compile of 2 s when it
     is first made) is raced as a compiled one is: the same winner; the compile is kept
     out of the samples and the set-up, and ``--stats``' reason gives it."""
-    monkeypatch.setattr(choose, "RATIO", 1e9)  # no waiting for the leader: samples at once
+    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001, dlx=0.009)
     warm = fake_race(SAMPLE)
@@ -350,7 +351,7 @@ def test_compiling_a_kernel_for_the_race_changes_nothing_but_says_so(monkeypatch
 def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
     """With sample times fixed, ``auto`` runs the kernel fastest on the samples: the
     leader (its probe handed back) or another (made afresh); the slow ones are out."""
-    monkeypatch.setattr(choose, "RATIO", 1e9)  # no waiting for the leader: samples at once
+    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001, dlx=0.009)
     choice = fake_race(SAMPLE)
@@ -360,18 +361,18 @@ def test_the_samples_pick_the_fastest_kernel_and_say_so(monkeypatch):
     choice = fake_race(SAMPLE)
     assert choice.name == "bitset" and choice.search is not None, choice.reason
     assert not choice.search.done  # the leader's probe, to be continued by the count
-    SAMPLE.update(bitset=0.001, tight=0.00095, dlx=0.009)  # not SWITCH times faster
+    SAMPLE.update(bitset=0.001, tight=0.00095, dlx=0.009)  # not ``switch`` times faster
     assert fake_race(SAMPLE).name == "bitset"
 
 
 def test_a_leader_near_its_end_is_kept_unless_it_is_out(monkeypatch):
     """A leader whose probe says little is left goes on (``_finish_first``), but not
-    once the samples have put it out of the race (MARGIN times behind)."""
-    monkeypatch.setattr(choose, "RATIO", 1e9)
+    once the samples have put it out of the race (``margin`` times behind)."""
+    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     monkeypatch.setattr(choose, "_pay", lambda probe, need, small: probe.advance(0.002))
     monkeypatch.setattr(choose.Probe, "estimate", lambda self: 1e-7)
-    SAMPLE.update(bitset=0.00111, tight=0.001)  # SWITCH times slower, in the race: kept
+    SAMPLE.update(bitset=0.00111, tight=0.001)  # ``switch`` times slower, in the race: kept
     choice = fake_race(SAMPLE)
     assert choice.name == "bitset" and "ends first going on" in choice.reason, choice.reason
     SAMPLE.update(bitset=0.004, tight=0.001)  # out: not kept, whatever its estimate
@@ -382,9 +383,9 @@ def test_a_leader_near_its_end_is_kept_unless_it_is_out(monkeypatch):
 def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     """Samples count without memos: on a count that takes one, the samples' winner runs
     as the count would, as long as the leader, and runs it unless the leader's estimate
-    of the whole count is clearly lower (``OVERTURN`` times); then its search is handed
+    of the whole count is clearly lower (``overturn`` times); then its search is handed
     back, to be continued."""
-    monkeypatch.setattr(choose, "RATIO", 1e9)
+    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001)  # tight 4 times faster on the samples
     monkeypatch.setattr(
@@ -399,11 +400,11 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     choice = fake_race(SAMPLE, memo=True)
     assert choice.name == "tight" and choice.search is not None  # its probe, continued
     assert choice.search.nodes > 0 and not choice.search.done
-    close = 1 / (choose.OVERTURN + 1) + 0.5  # the leader's estimate a little lower: a tie,
+    close = 1 / (choose.SETTINGS.overturn + 1) + 0.5  # the leader's estimate a little lower: a tie,
     monkeypatch.setattr(  # which does not overrule the samples
         choose.Probe, "total", lambda self: {"bitset": close, "tight": 1.0}[self.name]
     )
-    assert 1 / choose.OVERTURN < close < 1 and choose.DECISIVE > 1 / close
+    assert 1 / choose.SETTINGS.overturn < close < 1 and choose.SETTINGS.decisive > 1 / close
     assert fake_race(SAMPLE, memo=True).name == "tight"
     choice = fake_race(SAMPLE)  # no memo: the samples decide, the winner starts afresh
     assert choice.name == "tight" and choice.search is None
@@ -415,7 +416,7 @@ def test_the_probes_are_compared_at_equal_work(monkeypatch):
     Here the samples' winner (truly 0.9 times the leader's cost) overshoots to twice the
     leader's work at first, which made it look 1.8 times dearer: decisive, the wrong
     way."""
-    monkeypatch.setattr(choose, "RATIO", 1e9)
+    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001)
     steps = {"bitset": 0, "tight": 0}
@@ -437,6 +438,11 @@ def test_the_probes_are_compared_at_equal_work(monkeypatch):
 
 
 SAMPLE: dict = {}
+
+
+def no_waiting():
+    """The race's settings with no waiting for the leader: samples at once."""
+    return dataclasses.replace(choose.SETTINGS, ratio=1e9)
 
 
 def test_engine_forces_a_kernel_and_stats_say_which_ran_and_why(capsys):

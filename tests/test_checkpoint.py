@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from shared import DATA, EXPECTED, load, watchdog
@@ -55,17 +56,17 @@ def test_the_lock_is_given_back_while_forked_children_live(tmp_path):
     import multiprocessing
     import time
 
-    from dlx.parallel.checkpoint import Checkpoint
+    from dlx.parallel.checkpoint import Checkpoint, Tree
 
-    path = tmp_path / "run.ckpt"
+    path, tree = tmp_path / "run.ckpt", Tree(load("scott_sym"))
     first = Checkpoint(path)
-    assert first.load("0" * 32) is None
+    assert first.load(tree) is None
     child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
     child.start()
     try:
         first.close()
         second = Checkpoint(path)
-        assert second.load("0" * 32) is None  # not "in use by process ..."
+        assert second.load(tree) is None  # not "in use by process ..."
         second.close()
     finally:
         child.kill()
@@ -207,3 +208,74 @@ def test_a_resumed_bar_rates_only_this_runs_work(monkeypatch):
     minutes, seconds = re.search(r"<(\d\d):(\d\d)", str(bar.bar)).groups()
     assert 40 <= 60 * int(minutes) + int(seconds) <= 60, str(bar.bar)
     bar.close(None, 0)
+
+
+# -- versions: a checkpoint written before goes on ---------------------------------------
+
+OLD = Path(__file__).resolve().parent / "data" / "checkpoints"  # see its README.md
+# file, engine, forced options, propagate, tasks it records, solutions of the whole count
+# (scott_sym: 65, data/dlx/EXPECTED.tsv; 19 with option 1265 forced: the serial count)
+VERSION_2 = [
+    ("scott_sym.links.ckpt", "dlx", (), None, 5, EXPECTED["scott_sym"]),
+    ("scott_sym.tight.ckpt", "tight", (), None, 5, EXPECTED["scott_sym"]),
+    ("scott_sym.forced.domination.links.ckpt", "dlx", (1265,), "domination", 3, 19),
+]
+
+
+@pytest.mark.parametrize(("name", "engine", "forced", "propagate", "tasks", "total"), VERSION_2)
+def test_a_checkpoint_of_version_2_goes_on_in_version_2(
+    tmp_path, name, engine, forced, propagate, tasks, total
+):
+    """Written before the problem's digest was its own (version 2 hashed the
+    dancing-links arrays): read, resumed and appended to in its own version."""
+    path = tmp_path / name
+    path.write_bytes((OLD / name).read_bytes())
+    problem = load("scott_sym").with_propagation(propagate)
+    assert dlx.count(problem, forced=forced).solutions == total
+    options = dlx.Parallel(workers=1, checkpoint=str(path))
+    resumed = dlx.count(problem, forced=forced, engine=engine, parallel=options)
+    assert (resumed.solutions, resumed.resumed, resumed.complete) == (total, tasks, True)
+    assert b'"version":2,' in path.read_bytes().split(b"\n")[0]
+    again = dlx.count(problem, forced=forced, engine=engine, parallel=options)
+    assert again.solutions == total and again.resumed == again.tasks  # all its lines pass
+
+
+def test_auto_goes_on_from_a_version_2_checkpoint_with_the_kernel_that_wrote_it(tmp_path):
+    path = tmp_path / "old.ckpt"
+    path.write_bytes((OLD / "scott_sym.tight.ckpt").read_bytes())
+    count = dlx.count(load("scott_sym"), parallel=dlx.Parallel(workers=1, checkpoint=str(path)))
+    assert count.solutions == EXPECTED["scott_sym"] and count.resumed == 5
+    assert count.stats.engine == "tight (auto: the kernel that wrote the checkpoint)"
+
+
+def test_a_new_checkpoint_is_of_version_3_and_another_version_is_refused(tmp_path):
+    from dlx.parallel.checkpoint import CHECKPOINT_VERSION
+
+    path = tmp_path / "new.ckpt"
+    options = dlx.Parallel(workers=1, checkpoint=str(path))
+    assert dlx.count(load("scott_sym"), engine="tight", parallel=options).resumed == 0
+    header = path.read_bytes().split(b"\n")[0]
+    assert CHECKPOINT_VERSION == 3 and b'"version":3,' in header
+    path.write_bytes(header.replace(b'"version":3,', b'"version":4,') + b"\n")
+    with pytest.raises(dlx.CheckpointError, match="version 4 is not one of"):
+        dlx.count(load("scott_sym"), engine="tight", parallel=options)
+
+
+@pytest.mark.parametrize("engine", ["tight", "bitset"])
+def test_a_bit_parallel_count_with_a_checkpoint_builds_no_links_layout(
+    tmp_path, monkeypatch, engine
+):
+    """The digest is the problem's own: only the links kernel builds its layout (and
+    a checkpoint of version 2, for which its arrays are hashed)."""
+    from dlx.kernels.links import layout
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the links layout was built")
+
+    monkeypatch.setattr(layout, "compile_options", refused)
+    options = dlx.Parallel(workers=1, checkpoint=str(tmp_path / "c.ckpt"))
+    for _ in range(2):  # written, then resumed
+        count = dlx.count(load("scott_sym"), engine=engine, parallel=options)
+        assert count.solutions == EXPECTED["scott_sym"]
+    with pytest.raises(AssertionError, match="links layout was built"):
+        load("scott_sym").arrays()  # the builder the test watches

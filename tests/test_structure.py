@@ -167,6 +167,14 @@ def test_problem_imports_no_kernel_but_the_links_layout_of_its_arrays():
     assert not any(reaches(m, ABOVE_THE_KERNELS) or reaches(m, ["dlx.driver"]) for m in found)
 
 
+def test_the_checkpoint_imports_no_kernel():
+    """A checkpoint's digest is the problem's own (``Problem.digest``): recording a
+    bitset or tight count builds no other kernel's layout."""
+    modules = dlx_modules()
+    found = imports_of(modules["dlx.parallel.checkpoint"], modules)
+    assert not {m for m in found if m.startswith(KERNELS)}, found
+
+
 def test_a_kernel_folder_imports_only_itself_the_driver_problem_and_the_shared_modules():
     modules = dlx_modules()
     found = []
@@ -204,8 +212,14 @@ def test_no_module_is_longer_than_the_rule():
     assert long <= LONG_MODULES, sorted(long - LONG_MODULES)
 
 
-# a comment that narrates how the code came to be, not what it is
-DIARY = re.compile(r"this round|\bsessions?\b|main job|\b20\d\d-\d\d-\d\d\b", re.I)
+# a comment that narrates how the code came to be, not what it is: the work that made it
+# ("this round", "session", "the main job"), what it was before ("previously", "used
+# to", "no longer", "formerly"), the day it changed (an ISO date)
+DIARY = re.compile(
+    r"this round|\bsessions?\b|main job|\bpreviously\b|\bused to\b|\bno longer\b"
+    r"|\bformerly\b|\b(19|20)\d\d-[01]\d-[0-3]\d\b",
+    re.I,
+)
 
 
 def comments_and_docstrings(path: Path) -> list[tuple[int, str]]:
@@ -224,6 +238,20 @@ def comments_and_docstrings(path: Path) -> list[tuple[int, str]]:
             if text and node.body:
                 found.append((node.body[0].lineno, text))
     return found
+
+
+def test_the_diary_words_are_found():
+    diary = [
+        "this round: faster",
+        "as the main job needs",
+        "previously a list",
+        "it used to copy",
+        "no longer cached",
+        "measured 2026-11-28",
+    ]
+    present = ["the options used together with P", "a round of samples", "a 2026 x 11 board"]
+    assert all(DIARY.search(text) for text in diary)
+    assert not any(DIARY.search(text) for text in present)
 
 
 def test_no_comment_narrates_history():

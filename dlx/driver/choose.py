@@ -14,9 +14,9 @@ sample
     with the fewest live options, one of them at random, again, to a solution or a dead
     end; of that item's options the first, in random order, after which no open item
     is left without one; a fixed seed), cut where the best kernel so far counts the subtree below in
-    ``SAMPLE_LOW`` to ``SAMPLE_MAX`` seconds. Every candidate counts the same subtree
-    (no memo), timed in this thread's CPU seconds (``CLOCK``); a kernel stops at
-    ``CAP`` times the first one's time. Same work for every kernel: the samples
+    ``sample_low`` to ``sample_max`` seconds. Every candidate counts the same subtree
+    (no memo), timed in this thread's CPU seconds (``clock``); a kernel stops at
+    ``cap`` times the first one's time. Same work for every kernel: the samples
     compare them on this problem whatever their branching rules (a tree-size estimate
     from one depth-first path does not, its bias differs from kernel to kernel).
 
@@ -24,25 +24,25 @@ The race
 --------
 Samples are paid for in advance by the leader's probe: before each one the leader runs
 on until the samples so far and the next one (its cost guessed; the first also pays
-for the set-up, each other kernel's layout, guessed at ``SETUP_GUESS`` a kernel, then
-as measured) are at most ``RATIO`` of its CPU time (or its estimate of its count,
-Knuth's: nodes over ``fraction()``, times its seconds per node, is ``OVER`` times that,
-once it has run ``TRUST`` seconds), so a count that the leader finishes meanwhile costs
-at most about ``RATIO`` more than running it alone, and small counts take no sample at
-all; nor does one whose estimate of what is left is under ``WORTH`` samples' cost (it
-runs on, up to ``LATE`` times what it had to).
+for the set-up, each other kernel's layout, guessed at ``setup_guess`` a kernel, then
+as measured) are at most ``ratio`` of its CPU time (or its estimate of its count,
+Knuth's: nodes over ``fraction()``, times its seconds per node, is ``over`` times that,
+once it has run ``trust`` seconds), so a count that the leader finishes meanwhile costs
+at most about ``ratio`` more than running it alone, and small counts take no sample at
+all; nor does one whose estimate of what is left is under ``worth`` samples' cost (it
+runs on, up to ``late`` times what it had to).
 A probe that will not be continued (a parallel count, a stream) pays for nothing: the
-samples start after ``TRUST`` seconds of it. Once a sample has another kernel ahead, the
-samples go on without waiting. A kernel whose sample times, multiplied, are ``MARGIN``
+samples start after ``trust`` seconds of it. Once a sample has another kernel ahead, the
+samples go on without waiting. A kernel whose sample times, multiplied, are ``margin``
 times the best kernel's is out; the race ends when one kernel is left, or after
-``MAX_SAMPLES`` samples or ``MAX_PROBE`` seconds. The fastest on the samples wins (the
-leader unless another is ``SWITCH`` times faster, or the leader, still in the race,
-would end first going on by ``BIAS`` times its estimate); the leader's probe is
+``max_samples`` samples or ``max_probe`` seconds. The fastest on the samples wins (the
+leader unless another is ``switch`` times faster, or the leader, still in the race,
+would end first going on by ``bias`` times its estimate); the leader's probe is
 continued when it wins, else the winner starts afresh. On a count that takes a memo
 (whose savings samples do not see) the samples' winner must also confirm it: both run
-the count as long, from the leader's probe so far, doubling up to ``CONFIRM`` seconds
-until one's estimate of its whole count is ``DECISIVE`` times the other's, and it wins
-unless the leader's estimate is ``OVERTURN`` times lower (the memo's gain must be clear
+the count as long, from the leader's probe so far, doubling up to ``confirm`` seconds
+until one's estimate of its whole count is ``decisive`` times the other's, and it wins
+unless the leader's estimate is ``overturn`` times lower (the memo's gain must be clear
 to overrule the samples); its search is then continued. Else the winner starts
 afresh (the price: the leader's probe and the samples). A problem whose primary items
 have bounds is not sampled (it goes to the leader).
@@ -56,6 +56,8 @@ set-up of the first sample (a count that ends within the leader's probe compiles
 other). Each compile is said on stderr (``dlx.compiling``), and its seconds are in
 the race's set-up, never in a kernel's sample time; ``--stats`` gives them.
 
+The numbers named here are the fields of ``dlx.driver.tuning.SETTINGS``.
+
 This module knows no kernel by name: it is handed the functions of each kernel's row
 of the registry (``dlx.engines.ENGINES``) and one factory of searches, by kernel name.
 """
@@ -64,46 +66,15 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from dlx import compiling
+from dlx.driver.tuning import SETTINGS
 from dlx.errors import ProblemError
 from dlx.words import plural
-
-FIRST_SLICE = 0.00025  # seconds of the leader's first slice (slices double)
-RATIO = 0.1  # the samples cost at most this share of the leader's CPU time so far
-GUESS = 0.003  # seconds a kernel's share of the first sample is guessed at
-SETUP_GUESS = 0.02  # ... and the set-up of each kernel but the leader (its layout made)
-TRUST = 0.005  # seconds of the leader's probe before its estimate is trusted ...
-OVER = 1.0  # ... when this many times what the samples need of the probe
-WORTH = 2.0  # no sample while the probe's estimate of what is left is under this many
-LATE = 4.0  # samples' cost (it would end first), until this many times their need
-MARGIN = 2.0  # a kernel is out when its sample times, multiplied, are this many times
-# the best's (one sample: 2 times; four: 1.19 times, as a geometric mean); the race
-# ends when one is left ...
-MAX_SAMPLES = 6  # ... else the fastest after this many samples
-CONFIRM = 0.05  # seconds of count each of the leader and the samples' winner runs, at
-DECISIVE = 1.5  # most, before their estimates decide (when the count takes a memo);
-# less once one estimate is this many times the other
-OVERTURN = 1.06  # the leader keeps the count when its estimate is this many times lower
-SWITCH = 1.1  # ... that is, when this many times faster than the leader (else the leader)
-BIAS = 2.0  # a probe's estimate of what is left, times this, before it is trusted to end
-# first (a memo's early hits make the estimate low, several times on pentominoes 8x8 + O)
-MAX_PROBE = 3.0  # ... or this many seconds of leader and samples
-CAP = 2.0  # a kernel's sample stops at this many times the leader's time on it
-SAMPLE_LOW = 0.0002  # seconds of a sample by the best kernel so far, at least ...
-SAMPLE_MAX = 0.0015  # ... and at most (or SAMPLE_BIG where the one below is too small)
-SAMPLE_BIG = 0.006
-FIRST_NODES = 1000  # nodes of a probe's first step, before its speed is known
-SEED = 25  # the samples' random paths: the same on every run
-CLOCK = time.thread_time  # the race's clock: this thread's CPU time. The kernels run in
-# this thread; the machine may be shared, and threads beside it may spin (OpenBLAS's
-# workers do, after a matrix product made while building a problem): the process's CPU
-# time would count them, and a kernel timed while they spin would look twice as slow
 
 
 @dataclass
@@ -122,7 +93,7 @@ class Choice:
 
 
 class Probe:
-    """The leader's search, run a step at a time; its clock is ``CLOCK``, and its speed
+    """The leader's search, run a step at a time; its clock is ``clock``, and its speed
     is taken after its first step (which pays for setting up: a memo's table, say)."""
 
     def __init__(self, name: str, search, limit: int | None):
@@ -152,9 +123,9 @@ class Probe:
         if self.user_limit is not None:
             target = min(target, self.user_limit)
         search.node_limit = target
-        t0 = CLOCK()
+        t0 = SETTINGS.clock()
         search.run(stream=False, max_solutions=self.limit)
-        self.cpu += CLOCK() - t0
+        self.cpu += SETTINGS.clock() - t0
         ours = search.stopped_by is not None and search.stopped_by.startswith("node limit")
         if search.done or (search.stopped_by is not None and not ours):
             self.finished = True
@@ -169,12 +140,12 @@ class Probe:
         start = self.cpu
         while not self.finished and self.cpu - start < seconds:
             if self.base is None:
-                self._step(FIRST_NODES)
+                self._step(SETTINGS.first_nodes)
                 self.base = (self.cpu, self.nodes)
                 continue
             cost = self.per_node()
             left = seconds - (self.cpu - start)
-            most = 2 * max(self.nodes, FIRST_NODES)  # at most doubling: early nodes can be
+            most = 2 * max(self.nodes, SETTINGS.first_nodes)  # at most doubling: early nodes can be
             # far cheaper than later ones (a memo's hits), and one step would overshoot
             self._step(most if cost is None else min(int(left / max(cost, 1e-9)), most))
         self.search.node_limit = self.user_limit
@@ -257,7 +228,7 @@ def choose(
     kernel ``name``'s search as the count runs it; ``make(name, extra)``: its full count
     of the subtree below the options ``extra`` (after the count's forced ones), for a
     sample. ``kept=False``: the leader's probe will not be continued (a parallel count,
-    a stream), so it pays for no sample: they start once it has run ``TRUST`` seconds."""
+    a stream), so it pays for no sample: they start once it has run ``trust`` seconds."""
     takers = lineup.takers
     if not takers:
         reasons = "; ".join(f"{name}: {why}" for name, why in lineup.refused)
@@ -268,7 +239,7 @@ def choose(
     leader, *others = takers
     why = "suits its shape" if lineup.suited else "first of the registry"
     probe = Probe(leader.name, make(leader.name), limit)
-    if probe.advance(FIRST_SLICE):  # the race's first slice, before the race is set up:
+    if probe.advance(SETTINGS.first_slice):  # the race's first slice, before the race is set up:
         return _within(probe, why)  # a small count ends here (set-up would double it)
     return _race(problem, forced, make, probe, leader, others, why, kept)
 
@@ -285,45 +256,53 @@ def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) ->
     compiled = loaded = 0.0  # seconds of compiling (and loading) the others, apart
     out: list[str] = []  # the kernels out of the race
     while True:
-        guess = spent / tries if tries else GUESS * len(kernels)  # the next sample's cost
+        guess = spent / tries if tries else SETTINGS.guess * len(kernels)  # the next sample's cost
         if walker is None:  # and the set-up's, paid for like a sample
-            guess += SETUP_GUESS * (len(kernels) - 1)
+            guess += SETTINGS.setup_guess * (len(kernels) - 1)
         ahead = min(logs, key=logs.get) == leader.name  # else no waiting: it may well lose
-        need = (spent + setup + guess) / RATIO if ahead else 0.0
-        if _pay(probe, need if kept else min(need, TRUST), WORTH * guess):
+        need = (spent + setup + guess) / SETTINGS.ratio if ahead else 0.0
+        if _pay(probe, need if kept else min(need, SETTINGS.trust), SETTINGS.worth * guess):
             return _within(probe, why, f"samples {_ms(spent)}" if tries else "no sample")
         ranked = sorted(logs, key=logs.get)
-        if samples:  # out: a kernel MARGIN times behind the best (it cannot win)
-            kernels = [k for k in kernels if logs[k.name] - logs[ranked[0]] < math.log(MARGIN)]
+        if samples:  # out: a kernel ``margin`` times behind the best (it cannot win)
+            kernels = [
+                k for k in kernels if logs[k.name] - logs[ranked[0]] < math.log(SETTINGS.margin)
+            ]
             out += [
                 f"{n} {math.exp((logs[n] - logs[ranked[0]]) / samples):.2f}"
                 for n in ranked
                 if n not in {k.name for k in kernels}
             ]
             logs = {k.name: logs[k.name] for k in kernels}
-        if samples >= MAX_SAMPLES or len(kernels) == 1 or probe.cpu + spent >= MAX_PROBE:
+        if (
+            samples >= SETTINGS.max_samples
+            or len(kernels) == 1
+            or probe.cpu + spent >= SETTINGS.max_probe
+        ):
             break
         if walker is None:  # once: each kernel's layout made, and its samples'
-            t0, cpu = CLOCK(), compiling.cpu_seconds()  # specialisation compiled (apart)
+            t0, cpu = SETTINGS.clock(), compiling.cpu_seconds()  # specialisation compiled (apart)
             warming, compiling_before = compiling.seconds(), compiling.compiled_seconds()
             walker = Walker.of(problem, forced)
             if walker is not None:
                 for kernel in kernels:
                     _warm(make(kernel.name, ()))
-            setup = CLOCK() - t0 - (compiling.cpu_seconds() - cpu)
+            setup = SETTINGS.clock() - t0 - (compiling.cpu_seconds() - cpu)
             loaded = compiling.seconds() - warming
             compiled = compiling.compiled_seconds() - compiling_before
-        t0 = CLOCK()
+        t0 = SETTINGS.clock()
         if walker is None:
             said = "no samples (its items have bounds)"
             return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
         samples += walker.sample(kernels, logs, make)
         tries += 1
-        spent += CLOCK() - t0
+        spent += SETTINGS.clock() - t0
     ranked = sorted(logs, key=logs.get)
     winner = ranked[0]
     said = None
-    if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(SWITCH):
+    if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(
+        SETTINGS.switch
+    ):
         winner = leader.name  # not enough faster to start afresh
     elif leader.name in logs and _finish_first(probe, logs, samples, leader.name, winner):
         faster = math.exp((logs[leader.name] - logs[winner]) / samples)
@@ -366,18 +345,18 @@ def _within(probe: Probe, why: str, said: str = "no sample") -> Choice:
 def _confirm(probe: Probe, rival: Probe) -> bool:
     """Whether ``rival`` (the samples' winner, its search made as the count's, its memo
     and all) runs the count rather than the leader (``probe``): both run as much work
-    (CPU seconds after their first step), from the leader's so far (at least ``TRUST``),
-    doubling to ``CONFIRM`` at most, until one's estimate of its whole count is
-    ``DECISIVE`` times the other's; the rival then wins unless the leader's estimate is
-    ``OVERTURN`` times lower (a memo's savings, which the samples do not see, must be
+    (CPU seconds after their first step), from the leader's so far (at least ``trust``),
+    doubling to ``confirm`` at most, until one's estimate of its whole count is
+    ``decisive`` times the other's; the rival then wins unless the leader's estimate is
+    ``overturn`` times lower (a memo's savings, which the samples do not see, must be
     clear: estimates read this early are rough, and a tie follows the samples).
     Estimates are compared at equal work: early ones grow with the work done (the first
     subtrees of a memo count are its dearest), and a step can overshoot its target (its
     cost per node taken from cheaper first nodes), so the one behind catches up first
     (else the one ahead looks dearer: on pentominoes 8x8 + O that was decisive, the
     wrong way)."""
-    rival.advance(FIRST_SLICE)  # its first step: set-up (loading, the memo's table)
-    at = max(probe.work(), TRUST)
+    rival.advance(SETTINGS.first_slice)  # its first step: set-up (loading, the memo's table)
+    at = max(probe.work(), SETTINGS.trust)
     while True:
         for one in (probe, rival):
             one.advance(at - one.work())
@@ -387,17 +366,17 @@ def _confirm(probe: Probe, rival: Probe) -> bool:
         if probe.finished or rival.finished:
             return not probe.finished
         ours, theirs = probe.total(), rival.total()
-        if at >= CONFIRM or max(ours, theirs) >= DECISIVE * min(ours, theirs):
-            return theirs < OVERTURN * ours
-        at = min(2 * at, CONFIRM)
+        if at >= SETTINGS.confirm or max(ours, theirs) >= SETTINGS.decisive * min(ours, theirs):
+            return theirs < SETTINGS.overturn * ours
+        at = min(2 * at, SETTINGS.confirm)
 
 
 def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> bool:
     """Whether the leader, still in the race, going on ends its count before ``winner``
-    would from the start: ``BIAS`` times the leader's estimate of what is left of its
+    would from the start: ``bias`` times the leader's estimate of what is left of its
     count under the winner's estimated time for all of it (the leader's, divided by how
     much faster the winner was on the samples)."""
-    left = BIAS * probe.estimate()
+    left = SETTINGS.bias * probe.estimate()
     if not samples or not math.isfinite(left):
         return False
     faster = math.exp((logs[leader] - logs[winner]) / samples)
@@ -406,19 +385,19 @@ def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: s
 
 def _pay(probe: Probe, need: float, small: float = 0.0) -> bool:
     """Run the leader's probe until its CPU seconds after its first step reach ``need``,
-    or its estimate of its count ``OVER`` times that once it has run ``TRUST`` seconds
-    (slices doubling from ``FIRST_SLICE``); on to ``LATE`` times ``need`` while its
+    or its estimate of its count ``over`` times that once it has run ``trust`` seconds
+    (slices doubling from ``first_slice``); on to ``late`` times ``need`` while its
     estimate of what is left is under ``small`` (a sample could not pay for itself).
     True when it has finished."""
     while not probe.finished:
         run = probe.work()  # its first step (set-up, maybe compiling) not counted
-        left = probe.estimate() if run >= TRUST else None  # None: not trusted yet
-        if left is not None and left < small and run < LATE * need:
-            slice_ = max(FIRST_SLICE, min(left, run))  # to its end, if it is right
-        elif run < need and (left is None or left < OVER * need):
-            slice_ = min(need - run, max(FIRST_SLICE, run))
-            if left is None:  # no further than TRUST before its estimate is asked
-                slice_ = min(slice_, max(FIRST_SLICE, TRUST - run))
+        left = probe.estimate() if run >= SETTINGS.trust else None  # None: not trusted yet
+        if left is not None and left < small and run < SETTINGS.late * need:
+            slice_ = max(SETTINGS.first_slice, min(left, run))  # to its end, if it is right
+        elif run < need and (left is None or left < SETTINGS.over * need):
+            slice_ = min(need - run, max(SETTINGS.first_slice, run))
+            if left is None:  # no further than ``trust`` before its estimate is asked
+                slice_ = min(slice_, max(SETTINGS.first_slice, SETTINGS.trust - run))
         else:
             break
         probe.advance(slice_)
@@ -440,17 +419,17 @@ def _subtree(search, cap: float) -> tuple[float, bool]:
     """CPU seconds of ``search`` run to its end, or to about ``cap`` seconds (then
     False)."""
     budget = 500
-    t0 = CLOCK()
+    t0 = SETTINGS.clock()
     while not search.done:
         search.node_limit = search.nodes + budget
         search.run()
         search.stopped_by = None
-        spent = CLOCK() - t0
+        spent = SETTINGS.clock() - t0
         if spent >= cap:
             return spent, False
         rate = search.nodes / max(spent, 1e-6)
         budget = int(min(2 * budget, rate * (cap - spent))) + 1
-    return CLOCK() - t0, True
+    return SETTINGS.clock() - t0, True
 
 
 class Walker:
@@ -466,7 +445,7 @@ class Walker:
         self.n_items = self.n_primary + entries.n_secondary
         self.n_options = int(entries.option[-1]) + 1 if len(entries.option) else 0
         self.forced = [int(k) for k in forced]
-        self.rng = random.Random(SEED)
+        self.rng = random.Random(SETTINGS.seed)
         self.start = np.searchsorted(self.option, np.arange(self.n_options + 1))  # rows
         order = np.argsort(self.item, kind="stable")  # the entries again, item by item
         self.by_item = self.option[order]
@@ -535,26 +514,28 @@ class Walker:
         """Time one sample with every kernel (its searches from ``make``, as for
         ``choose``), adding the log of each time to ``logs``.
         The best kernel so far cuts it: along a random path, from its end up, the first
-        subtree it counts in ``SAMPLE_LOW`` seconds or more (but within ``SAMPLE_MAX``:
-        else the one below); the others stop at ``CAP`` times its time (a capped time
-        counts as it is). 1 when it counts (its time at least ``SAMPLE_LOW / 4``), else
+        subtree it counts in ``sample_low`` seconds or more (but within ``sample_max``:
+        else the one below); the others stop at ``cap`` times its time (a capped time
+        counts as it is). 1 when it counts (its time at least ``sample_low / 4``), else
         0 (``logs`` unchanged)."""
         chosen, _ = self.path()
         first, *others = sorted(kernels, key=lambda k: logs[k.name])
         depth, seconds = len(chosen), 0.0
-        while depth > 0 and seconds < SAMPLE_LOW:
+        while depth > 0 and seconds < SETTINGS.sample_low:
             search = make(first.name, tuple(chosen[: depth - 1]))
-            more, done = _subtree(search, SAMPLE_MAX)
-            if not done and seconds < SAMPLE_LOW / 4:  # from too small to too big: the
-                extra, done = _subtree(search, SAMPLE_BIG - more)  # big one, if not huge
+            more, done = _subtree(search, SETTINGS.sample_max)
+            if not done and seconds < SETTINGS.sample_low / 4:  # from too small to too big: the
+                extra, done = _subtree(search, SETTINGS.sample_big - more)  # big one, if not huge
                 more += extra
             if not done:
                 break
             depth, seconds = depth - 1, more
-        if seconds < SAMPLE_LOW / 4:
+        if seconds < SETTINGS.sample_low / 4:
             return 0
         logs[first.name] += math.log(seconds)
         cut = tuple(chosen[:depth])
         for kernel in others:
-            logs[kernel.name] += math.log(_subtree(make(kernel.name, cut), CAP * seconds)[0])
+            logs[kernel.name] += math.log(
+                _subtree(make(kernel.name, cut), SETTINGS.cap * seconds)[0]
+            )
         return 1

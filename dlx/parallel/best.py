@@ -35,7 +35,7 @@ from dlx.driver.results import Progress
 from dlx.engines import make_search
 from dlx.kernels.costs.search import Best, _check_problem, _Layout, _run
 from dlx.options import Parallel
-from dlx.parallel.checkpoint import Checkpoint, CheckpointError, problem_digest
+from dlx.parallel.checkpoint import CHECKPOINT_VERSION, Checkpoint, CheckpointError, Tree
 from dlx.parallel.run import TaskLoop, _checked_parameters, _split_parameters
 from dlx.parallel.split import split
 from dlx.parallel.workers import connect, worker_count, worker_job
@@ -142,11 +142,19 @@ class _Kept:
         return self.rows[-1][0] if len(self.rows) == self.k else None
 
 
-def best_digest(problem: Problem) -> str:
-    """A digest of the problem (``problem_digest`` of the split's tree) and its costs."""
-    costs = ",".join(str(problem.option_cost(o)) for o in range(problem.n_options))
-    text = f"{problem_digest(_plain(problem), (), SPLIT_ENGINE)} best {costs}"
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+@dataclass(frozen=True)
+class BestTree:
+    """The tree a best run's checkpoint records: the split's tree (the problem without
+    propagation, searched by the split's kernel) and the options' costs."""
+
+    problem: Problem
+
+    def digest(self, version: int = CHECKPOINT_VERSION) -> str:
+        """The digest of the split's tree in checkpoint ``version``, and the costs."""
+        costs = ",".join(str(self.problem.option_cost(o)) for o in range(self.problem.n_options))
+        tree = Tree(_plain(self.problem), (), SPLIT_ENGINE)
+        text = f"{tree.digest(version)} best {costs}"
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _plain(problem: Problem) -> Problem:
@@ -204,12 +212,12 @@ def run_best(
     try:
         client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, options.workers)
-        digest = best_digest(problem)
+        tree = BestTree(problem)
         asked = _split_parameters(options, n_workers)
-        parameters = _checked_parameters(store, digest, options, asked)
+        parameters = _checked_parameters(store, tree, options, asked)
         the_split = split(_plain(problem), **parameters, keep_solutions=True, engine=SPLIT_ENGINE)
         if store is not None:
-            store.start(digest, the_split)
+            store.start(tree, the_split)
         kept = _Kept(k)
         for solution in the_split.found:
             kept.add(sum(problem.option_cost(o) for o in solution), solution)

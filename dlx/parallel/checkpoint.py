@@ -1,11 +1,16 @@
 """Checkpoints: an append-only record of the finished tasks of a parallel count.
 
-A checkpoint is a text file of JSON lines: a header (a digest of the problem's arrays
-and forced options, the split's parameters, a digest of the tasks), then one line per
-finished task with its count, each written and fsync'ed as the task finishes. A rerun
-with the same file skips the finished tasks; a half-written last line (a kill during
-the write) is dropped. A run of ``dlx.best`` keeps one too: its header names its kind
+A checkpoint is a text file of JSON lines: a header (a digest of the search tree: the
+problem, its forced options and the kernel; the split's parameters, a digest of the
+tasks), then one line per finished task with its count, each written and fsync'ed as
+the task finishes. A rerun with the same file skips the finished tasks; a half-written
+last line (a kill during the write) is dropped. Every line carries a check keyed by
+the tree's digest. A run of ``dlx.best`` keeps one too: its header names its kind
 and k, and each task's line holds the task's best costs and options.
+
+Versions: 3 takes the digest from the problem itself (``Problem.digest``); 2 took it
+from the dancing-links arrays, which are built again to read (and go on with) a file
+of version 2 only; 1 had no checks and is refused.
 """
 
 from __future__ import annotations
@@ -16,18 +21,22 @@ import json
 import os
 import re
 import stat
+from dataclasses import dataclass
+from typing import NamedTuple
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None
 
-from dlx.kernels.links import layout
+import numpy as np
+
 from dlx.parallel.split import Split, Task
 from dlx.problem import Problem
 
 CHECKPOINT_FORMAT = "dlx-checkpoint"
-CHECKPOINT_VERSION = 2  # 2: every line carries its "check"
+CHECKPOINT_VERSION = 3  # 2: every line carries its "check"; 3: the problem's own digest
+READ_VERSIONS = (2, 3)  # the versions a checkpoint is read and continued in
 MAX_LINE = 1 << 16  # bytes in one line of a checkpoint (a task's path is short)
 MAX_BYTES = 1 << 28  # bytes in a checkpoint (millions of task records)
 LOCK_TRIES = 8  # lock files opened, each removed by its holder before it could be taken
@@ -37,16 +46,52 @@ class CheckpointError(ValueError):
     """A checkpoint file that does not belong to this problem and split, or is damaged."""
 
 
-def problem_digest(problem: Problem, forced=(), engine: str = "dlx") -> str:
-    """A digest of the problem's kernel arrays, the forced options and (unless it is
-    dancing links, the default before there was a choice) the engine, whose search tree
-    the split's paths name."""
-    text = layout.digest(problem.arrays(), forced)
-    if problem.propagate is not None:  # another tree: other paths
-        text = hashlib.sha256(f"{text} {problem.propagate}".encode()).hexdigest()[:32]
-    if engine == "dlx":
-        return text  # as before there was a choice of engine
-    return hashlib.sha256(f"{text} {engine}".encode()).hexdigest()[:32]
+@dataclass(frozen=True)
+class Tree:
+    """The search tree whose tasks a checkpoint records: a problem, its forced options
+    and the kernel (``engine``) that searches it; the split's paths are this tree's."""
+
+    problem: Problem
+    forced: tuple = ()
+    engine: str = "dlx"
+
+    def digest(self, version: int = CHECKPOINT_VERSION) -> str:
+        """The tree's digest as checkpoint ``version`` records it: from version 3 the
+        problem's own (``Problem.digest``) and the kernel's name; version 2 hashed the
+        dancing-links arrays (built for such a file only) and named no kernel for
+        ``dlx``."""
+        if version == 2:
+            text = _links_digest(self.problem, self.forced)
+            if self.problem.propagate is not None:  # another tree: other paths
+                text = hashlib.sha256(f"{text} {self.problem.propagate}".encode()).hexdigest()[:32]
+            if self.engine == "dlx":
+                return text
+        else:
+            text = self.problem.digest(self.forced)
+        return hashlib.sha256(f"{text} {self.engine}".encode()).hexdigest()[:32]
+
+    def recorded_in(self, recorded: Recorded | None) -> bool:
+        """Whether a checkpoint whose header says ``recorded`` is this tree's."""
+        return recorded is not None and recorded.problem == self.digest(recorded.version)
+
+
+class Recorded(NamedTuple):
+    """What a checkpoint's header says of its tree: its version and problem digest."""
+
+    version: int
+    problem: str
+
+
+def _links_digest(problem: Problem, forced) -> str:
+    """Checkpoint version 2's digest: the dancing-links arrays and the forced options."""
+    arrays = problem.arrays()
+    h = hashlib.sha256()
+    for a in (arrays.node, arrays.item, arrays.option_of_node, arrays.first_node):
+        h.update(str(a.shape).encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    h.update(f"{arrays.second} {arrays.has_bounds} {arrays.max_level}".encode())
+    h.update(("forced " + ",".join(str(int(k)) for k in forced)).encode())
+    return h.hexdigest()[:32]
 
 
 HEADER_START = b'{"format":"dlx-checkpoint"'  # how every checkpoint begins
@@ -158,9 +203,9 @@ def _open_own(path: str, flags: int) -> int:
     return fd
 
 
-def recorded_problem(path: str) -> str | None:
-    """The problem digest in the header of the checkpoint at ``path`` (None where there
-    is none to read: ``Checkpoint.load`` says why later, in one line)."""
+def recorded_problem(path: str) -> Recorded | None:
+    """The version and problem digest in the header of the checkpoint at ``path`` (None
+    where there is none to read: ``Checkpoint.load`` says why later, in one line)."""
     try:
         data = _read_regular(path)
     except CheckpointError:
@@ -171,8 +216,12 @@ def recorded_problem(path: str) -> str | None:
         header = json.loads(data.split(b"\n", 1)[0])
     except ValueError:
         return None
-    problem = header.get("problem") if isinstance(header, dict) else None
-    return problem if isinstance(problem, str) else None
+    if not isinstance(header, dict):
+        return None
+    version, problem = header.get("version"), header.get("problem")
+    if version not in READ_VERSIONS or not isinstance(problem, str):
+        return None
+    return Recorded(version, problem)
 
 
 def _names(path: str, fd: int) -> bool:
@@ -211,7 +260,7 @@ class Checkpoint:
         self._file = None
         self._lock: int | None = None
         self._lock_made = False
-        self.digest = ""  # the problem's digest, the key of the lines' checks
+        self.digest = ""  # the tree's digest in the file's version, the lines' checks' key
 
     def _acquire(self) -> None:
         """Take the lock (``F.lock``, fcntl.flock), or say who holds it. A lock file is
@@ -273,26 +322,26 @@ class Checkpoint:
             )
         return fd
 
-    def load(self, digest: str) -> dict | None:
+    def load(self, tree: Tree) -> dict | None:
         """Lock the file and read it if it exists; return the split parameters it was
-        made with. A file that is not this problem's checkpoint is refused before
-        anything is written or created (the lock file included)."""
+        made with. A file that is not ``tree``'s checkpoint is refused before anything
+        is written or created (the lock file included)."""
         if os.path.isdir(self.path):
             raise CheckpointError(f"{self.path}: is a directory, not a checkpoint file")
         directory = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(directory):
             raise CheckpointError(f"{self.path}: no directory {directory}")
-        self._read(digest, repair=False)  # refused here: no lock made
+        self._read(tree, repair=False)  # refused here: no lock made
         self._acquire()
         try:
-            return self._read(digest, repair=True)  # again, now that no one else writes
+            return self._read(tree, repair=True)  # again, now that no one else writes
         except CheckpointError:
             self._release(remove=self._lock_made)  # leave no lock beside a file refused
             raise
 
-    def _read(self, digest: str, repair: bool) -> dict | None:
+    def _read(self, tree: Tree, repair: bool) -> dict | None:
         """Read the file (see ``load``); ``repair``: cut off a half-written last line."""
-        self.header, self.done, self.digest = None, {}, digest
+        self.header, self.done, self.digest = None, {}, ""
         data = _read_regular(self.path)
         if not data:
             return None  # none yet, or made but nothing written: start afresh
@@ -305,7 +354,7 @@ class Checkpoint:
             )
         lines = data[:end].split(b"\n")[:-1]
         header = _parse_line(self.path, 1, lines[0])
-        self._check_header(header, digest)
+        digest = self.digest = self._check_header(header, tree)
         for line_no, line in enumerate(lines[1:], start=2):
             record = _parse_line(self.path, line_no, line)
             self.done[_check_record(self.path, line_no, record, digest)] = record
@@ -321,8 +370,9 @@ class Checkpoint:
                 os.close(fd)
         return self.header["split"]
 
-    def _check_header(self, header: dict, digest: str) -> None:
-        """Refuse a header that is not this problem's checkpoint's."""
+    def _check_header(self, header: dict, tree: Tree) -> str:
+        """Refuse a header that is not ``tree``'s checkpoint's; else the tree's digest
+        in the header's version."""
         if header.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{self.path}: not a dlx checkpoint (line 1)")
         version = header.get("version")
@@ -331,14 +381,17 @@ class Checkpoint:
                 f"{self.path}: made by an older version of dlx (its counts carry no "
                 "check); remove it to count again, or finish it with that version"
             )
-        if version != CHECKPOINT_VERSION:
-            raise CheckpointError(f"{self.path}: checkpoint version {version!r} is not 2")
+        if version not in READ_VERSIONS:
+            raise CheckpointError(
+                f"{self.path}: checkpoint version {version!r} is not one of {READ_VERSIONS}"
+            )
         kind = header.get("kind", "count")
         if kind != self.kind:
             raise CheckpointError(
                 f"{self.path}: a checkpoint of {KINDS.get(kind, repr(kind))}, not of "
                 f"{KINDS[self.kind]}; use another file or delete it"
             )
+        digest = tree.digest(version)
         if header.get("problem") != digest:
             raise CheckpointError(
                 f"{self.path}: this checkpoint belongs to a different problem (or other "
@@ -348,10 +401,11 @@ class Checkpoint:
             raise CheckpointError(f"{self.path}: line 1 is not a checkpoint header")
         if header.get("check") != _check(digest, header):
             raise CheckpointError(f"{self.path}: line 1 fails its check (edited or damaged)")
+        return digest
 
-    def start(self, digest: str, the_split: Split) -> None:
-        """Check the file against the split (or write its header); open it to append."""
-        self.digest = digest
+    def start(self, tree: Tree, the_split: Split) -> None:
+        """Check the file against the split (or write its header, in this version, for
+        ``tree``); open it to append (in the file's own version)."""
         if self.header is not None:
             if (
                 self.header.get("tasks") != len(the_split.tasks)
@@ -368,10 +422,11 @@ class Checkpoint:
                     raise CheckpointError(f"{self.path}: task {index} does not match the split")
             self._file = self._open("a")
             return
+        self.digest = tree.digest()
         self.header = {
             "format": CHECKPOINT_FORMAT,
             "version": CHECKPOINT_VERSION,
-            "problem": digest,
+            "problem": self.digest,
             "split": the_split.parameters,
             "tasks": len(the_split.tasks),
             "tasks_digest": the_split.digest(),

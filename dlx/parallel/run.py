@@ -23,7 +23,7 @@ from dlx.driver.driver import Stats
 from dlx.driver.results import Count, GeneratorStream, Progress, Solution
 from dlx.engines import DEFAULT, ENGINES, Choice, select
 from dlx.options import Parallel
-from dlx.parallel.checkpoint import Checkpoint, CheckpointError, problem_digest, recorded_problem
+from dlx.parallel.checkpoint import Checkpoint, CheckpointError, Tree, recorded_problem
 from dlx.parallel.split import Split, split
 from dlx.parallel.workers import Job, Runner, TaskResult, connect, dask_client_class, worker_count
 from dlx.problem import Problem
@@ -69,12 +69,12 @@ def _split_parameters(options: Parallel, n_workers: int) -> dict:
     return {"tasks": per_worker * n_workers}
 
 
-def _checked_parameters(store: Checkpoint | None, digest: str, options: Parallel, asked: dict):
+def _checked_parameters(store: Checkpoint | None, tree: Tree, options: Parallel, asked: dict):
     """The split parameters to use: the checkpoint's, if it has some (and the caller
     asked for none, or the same), else the ones asked for."""
     if store is None:
         return asked
-    previous = store.load(digest)
+    previous = store.load(tree)
     if previous is None:
         return asked
     explicit = options.tasks is not None or options.split_depth is not None
@@ -95,7 +95,7 @@ def kernel_choice(
     if engine == "auto" and options.checkpoint is not None:
         recorded = recorded_problem(options.checkpoint)
         for name in ENGINES:
-            if recorded is not None and recorded == problem_digest(problem, forced, name):
+            if Tree(problem, forced, name).recorded_in(recorded):
                 return Choice(name, "auto: the kernel that wrote the checkpoint")
     return select(engine, problem, limit, memo=limit is None, kept=False, forced=forced)
 
@@ -122,13 +122,13 @@ def run_count(
     try:
         client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, options.workers)
-        digest = problem_digest(problem, forced, engine)
+        tree = Tree(problem, forced, engine)
         asked = _split_parameters(options, n_workers)
-        parameters = _checked_parameters(store, digest, options, asked)
+        parameters = _checked_parameters(store, tree, options, asked)
         warming = compiling.seconds()
         the_split = split(problem, forced, **parameters, engine=engine)  # compiles once, here
         if store is not None:
-            store.start(digest, the_split)
+            store.start(tree, the_split)
         started += compiling.seconds() - warming  # the limit leaves compiling out
         deadline = None if time_limit is None else started + time_limit
         job = Job(problem, forced, limit, False, engine, node_limit, deadline)

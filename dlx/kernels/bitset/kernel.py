@@ -31,6 +31,11 @@ uncovered primary bit in the order. The options that fit are written to
 numbers are those of Knuth's estimate (``dlx.driver.driver.tree_fraction``) and the paths of
 a parallel split.
 
+The loop's steps have the links kernel's names (``dlx/kernels/links/kernel.py``), each
+for the same step of Knuth's: ``_enter_level`` (M2), ``_choose`` (M3), ``_prepare``
+(M4), ``_try_option`` (M5-M6), ``_next_branch`` (M7), ``_memo_keep`` (M9 with the
+memo). Nothing undoes a choice (the links kernel's M9): a child's key is new.
+
 Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
 call stops after a budget of nodes (``PAUSED``) and the next goes on.
 
@@ -105,7 +110,7 @@ PLAIN = {"cache": True, "_nrt": False}
 MEMO_DIGEST = "9d1d54565f3dbc01"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_STOP = -1  # what _found returns when the search goes on
-ENTER, KNOWN = 1, 0  # what _try_branch did (or OVERFLOW)
+ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
@@ -406,14 +411,20 @@ def _branches(t, key, free, level, cand, start, urgent_mode, stats):
 
 
 @njit(**PLAIN, inline="always")
-def _enter_level(t, s, forced, level, nodes, memo_on, memo_levels, urgent_mode):
-    """FORWARD, "enter level": note where the level's count and nodes start (for the
-    memo), then write the options that fit to ``cand[cand_start[level]:]``; return how
-    many (-1 when every primary bit is covered)."""
+def _enter_level(s, level, nodes, memo_on, memo_levels):
+    """M2, "enter level": note where the level's count and nodes start, for the memo
+    (the node is counted by the caller)."""
     if memo_on and level <= memo_levels:
         for k in range(s.total.shape[0]):
             s.level_entry[_u(level), _u(k)] = s.total[_u(k)]
         s.level_nodes[_u(level)] = nodes
+
+
+@njit(**PLAIN, inline="always")
+def _choose(t, s, forced, level, urgent_mode):
+    """M3, "choose": write the options to try at ``level`` (the forced option, or
+    those that fit ``_branches``' item) to ``cand[cand_start[level]:]``; return how
+    many (-1 when every primary bit is covered)."""
     start = s.cand_start[_u(level)]
     if level < forced.shape[0]:  # a forced option: the one branch
         o = forced[_u(level)]
@@ -452,8 +463,8 @@ def _prefetch_children(t, s, level, start, n):
 
 
 @njit(**PLAIN, inline="always")
-def _open_level(s, prefix, level, start, n, n_forced, n_fixed):
-    """Record the level's ``n`` branches (from ``start``) and the first to try (at a
+def _prepare(s, prefix, level, start, n, n_forced, n_fixed):
+    """M4: record the level's ``n`` branches (from ``start``) and the first to try (at a
     level the prefix replays, its branch); False when the prefix's branch is not there."""
     s.cand_start[_u(level + 1)] = start + n
     s.branch_degree[_u(level)] = n
@@ -467,8 +478,8 @@ def _open_level(s, prefix, level, start, n, n_forced, n_fixed):
 
 
 @njit(**PLAIN, inline="always")
-def _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels):
-    """ADVANCE, "try x_l": make the child of option ``o`` (its key, hash and free
+def _try_option(t, s, level, o, memo_on, n_fixed, memo_levels):
+    """M5-M6, "try x_l": make the child of option ``o`` (its key, hash and free
     pieces). Return ENTER to go down to it, KNOWN when the memo held its count (added
     to ``total``), or OVERFLOW when that count did not fit the limbs."""
     key = s.key
@@ -486,9 +497,15 @@ def _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels):
 
 
 @njit(**PLAIN, inline="always")
-def _leave_level(s, level, nodes, memo_on, n_fixed, memo_levels):
-    """BACKDOWN, "leave level": keep the subtree's count in the memo, when the level
-    is one the memo keeps and its subtree took at least ``MEMO_MIN_NODES`` nodes."""
+def _next_branch(s, level, i):
+    """M7, "try again": the level's branch after its ``i``-th."""
+    s.branch_index[_u(level)] = i + 1
+
+
+@njit(**PLAIN, inline="always")
+def _memo_keep(s, level, nodes, memo_on, n_fixed, memo_levels):
+    """M9 with the memo, "leave level": keep the subtree's count, when the level is one
+    the memo keeps and its subtree took at least ``MEMO_MIN_NODES`` nodes."""
     if memo_on and n_fixed <= level <= memo_levels:
         weight = nodes - s.level_nodes[_u(level)]
         if weight >= MEMO_MIN_NODES:
@@ -563,11 +580,14 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
     code = DONE
     while True:
         if step == FORWARD:
+            # M2-M4, enter the level: a solution, a dead end (no option fits, or a dead
+            # region), a leaf (the split's depth), or its branches noted for M5
             if nodes >= node_stop:
                 code = PAUSED
                 break
             nodes += 1
-            n = _enter_level(t, s, forced, level, nodes, memo_on, memo_levels, urgent_mode)
+            _enter_level(s, level, nodes, memo_on, memo_levels)
+            n = _choose(t, s, forced, level, urgent_mode)
             if n <= 0:  # a solution (every primary bit covered) or a dead end
                 step = BACKDOWN
                 found = _found(t, s, level, stream, max_solutions) if n < 0 else NO_STOP
@@ -594,16 +614,15 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
                 code = LEAF
                 step = BACKDOWN
                 break
-            step = (
-                ADVANCE if _open_level(s, prefix, level, start, n, n_forced, n_fixed) else BACKDOWN
-            )
+            step = ADVANCE if _prepare(s, prefix, level, start, n, n_forced, n_fixed) else BACKDOWN
         elif step == ADVANCE:
+            # M5-M7, "try x_l": down to the next branch's child, unless the memo knows it
             i = s.branch_index[_u(level)]
             if i >= s.branch_degree[_u(level)]:
                 step = BACKDOWN
                 continue
             o = s.cand[_u(s.cand_start[_u(level)] + i)]
-            tried = _try_branch(t, s, level, o, memo_on, n_fixed, memo_levels)
+            tried = _try_option(t, s, level, o, memo_on, n_fixed, memo_levels)
             if tried == ENTER:
                 level += 1
                 step = FORWARD
@@ -613,16 +632,18 @@ def search(t, s, regions, forced, prefix, split_depth, node_budget, max_solution
             elif level < n_fixed:  # KNOWN at a fixed level: its one branch is done
                 step = BACKDOWN
             else:
-                s.branch_index[_u(level)] = i + 1
+                _next_branch(s, level, i)
         else:
-            _leave_level(s, level, nodes, memo_on, n_fixed, memo_levels)
+            # M9, "leave level" (the memo keeps the subtree's count; undoing the choice is
+            # ``level -= 1``: nothing else), then M7 one level up: the next branch
+            _memo_keep(s, level, nodes, memo_on, n_fixed, memo_levels)
             if level == 0:
                 code = DONE
                 break
             level -= 1
             if level < n_fixed:
                 continue
-            s.branch_index[_u(level)] += 1
+            _next_branch(s, level, s.branch_index[_u(level)])
             step = ADVANCE
     _pause(s, level, step, nodes)
     return code

@@ -1,9 +1,9 @@
 """The dancing-links kernel's array layout: the one module that builds and reads it.
 
 Pure numpy (no numba import): a problem is compiled to arrays here, forced options are
-checked and turned into nodes here, a search's working arrays are made here, and the
-digest that tells two problems apart is taken here. ``dlx/kernels/links/kernel.py`` explains what
-the arrays mean (its essay) and imports its field numbers from this module.
+checked and turned into nodes here, and a search's working arrays are made here.
+``dlx/kernels/links/kernel.py`` explains what the arrays mean (its essay) and imports
+its field numbers from this module.
 
 Glossary
 --------
@@ -16,7 +16,6 @@ Glossary
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -345,7 +344,7 @@ def limbs_value(limbs: np.ndarray) -> int:
     return sum(int(v) << (64 * k) for k, v in enumerate(limbs.tolist()))
 
 
-# -- the memo and the digest ------------------------------------------------------------
+# -- the memo ------------------------------------------------------------------------
 
 
 def memo_allowed(arrays: Arrays) -> bool:
@@ -367,14 +366,3 @@ def memo_shape(arrays: Arrays, nbytes: int = MEMO_BYTES, limbs: int = 1) -> tupl
     words = (arrays.item.shape[1] + KEY_BITS - 1) // KEY_BITS
     slots = max(nbytes // (8 * (words + 1 + limbs)), MEMO_MIN_SLOTS)
     return 1 << (slots.bit_length() - 1), words
-
-
-def digest(arrays: Arrays, forced=()) -> str:
-    """A digest of the problem's kernel arrays and the forced options."""
-    h = hashlib.sha256()
-    for a in (arrays.node, arrays.item, arrays.option_of_node, arrays.first_node):
-        h.update(str(a.shape).encode())
-        h.update(np.ascontiguousarray(a).tobytes())
-    h.update(f"{arrays.second} {arrays.has_bounds} {arrays.max_level}".encode())
-    h.update(("forced " + ",".join(str(int(k)) for k in forced)).encode())
-    return h.hexdigest()[:32]

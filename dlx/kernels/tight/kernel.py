@@ -34,6 +34,11 @@ Knuth's steps, as in DLX1/SSXCC:
   *choose* meets a count of 0).
 - *Back down* (``BACKDOWN``): leave the level; the parent tries its next option.
 
+The loop's steps have the links kernel's names (``dlx/kernels/links/kernel.py``), each
+for the same step of Knuth's: ``_enter_level`` (M2), ``_choose`` (M3), ``_prepare``
+(M4), ``_try_option`` (M5-M6), ``_next_branch`` (M7), ``_memo_keep`` (M9 with the
+memo). Nothing undoes a choice (the links kernel's M9): a child's rows are new.
+
 Leaves counted at their parent: in a count (not a stream), *try* first asks whether
 the child's solutions are known without making it (``_child_solutions``). A live
 option covers uncovered items only, so one with as many primary items as are left
@@ -122,6 +127,8 @@ PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
 MEMO_DIGEST = "9d1d54565f3dbc01"
+NO_STOP = -1  # what _found returns when the search goes on
+ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
@@ -155,7 +162,7 @@ def _live_options(t, live, level, p):
 
 
 @njit(**PLAIN, inline="always")
-def _choose(t, live, uncovered, level):
+def _choose_item(t, live, uncovered, level):
     """The uncovered primary item with the fewest live options (the first of ties; the
     first with at most one) and that number; (-1, 0) when every item is covered."""
     best = -1
@@ -335,8 +342,9 @@ def _known_child(t, s, level, o, stream, max_solutions, split_depth, look):
 
 
 @njit(**PLAIN, inline="always")
-def _memo_leave(s, level, nodes):
-    """On leaving ``level``: keep its subtree's count if it took enough nodes."""
+def _memo_keep(s, level, nodes):
+    """M9 with the memo, "leave level": keep its subtree's count if it took enough
+    nodes."""
     weight = nodes - s.level_nodes[_u(level)]
     if weight >= MEMO_MIN_NODES:
         h = s.key_hash[_u(level)]
@@ -353,8 +361,18 @@ def _note_count(total, stats):
 
 
 @njit(**PLAIN, inline="always")
-def _branches(t, s, level, forced, start):
-    """Knuth's *choose*: write the options to try at ``level`` to ``cand[start:]``;
+def _enter_level(s, level, nodes, memo_on, memo_levels):
+    """M2, "enter level": note where the level's count and nodes start, for the memo
+    (the node is counted by the caller)."""
+    if memo_on and level <= memo_levels:
+        for k in range(s.total.shape[0]):
+            s.level_entry[_u(level), _u(k)] = s.total[_u(k)]
+        s.level_nodes[_u(level)] = nodes
+
+
+@njit(**PLAIN, inline="always")
+def _choose(t, s, level, forced, start):
+    """M3, Knuth's *choose*: write the options to try at ``level`` to ``cand[start:]``;
     return how many (-1 when every primary item is covered: a solution)."""
     if level < forced.shape[0]:
         o = forced[_u(level)]
@@ -362,12 +380,62 @@ def _branches(t, s, level, forced, start):
             return 0
         s.cand[_u(start)] = o
         return 1
-    p, n = _choose(t, s.live, s.uncovered, level)
+    p, n = _choose_item(t, s.live, s.uncovered, level)
     if p < 0:
         return -1
     if n == 0:
         return 0
     return _gather(t, s.live, level, p, s.cand, start)
+
+
+@njit(**PLAIN, inline="always")
+def _found(s, stream, max_solutions):
+    """Every primary item covered: a solution. Return the code to stop with (OVERFLOW,
+    SOLUTION or LIMIT), else NO_STOP."""
+    if not _add_one(s.total):
+        return OVERFLOW
+    if stream:
+        return SOLUTION
+    if _at_least(s.total, max_solutions):
+        return LIMIT
+    return NO_STOP
+
+
+@njit(**PLAIN, inline="always")
+def _prepare(s, prefix, level, start, n, n_forced, n_fixed):
+    """M4: record the level's ``n`` branches (from ``start``) and the first to try (at a
+    level the prefix replays, its branch); False when the prefix's branch is not there."""
+    s.cand_start[_u(level + 1)] = start + n
+    s.branch_degree[_u(level)] = n
+    s.branch_index[_u(level)] = 0
+    if n_forced <= level < n_fixed:
+        k = prefix[_u(level - n_forced)]
+        if k >= n:
+            return False
+        s.branch_index[_u(level)] = k
+    return True
+
+
+@njit(**PLAIN, inline="always")
+def _try_option(t, s, level, o, stream, max_solutions, split_depth, look):
+    """M5-M6, "try x_l": count the child of option ``o`` when its solutions are known
+    without making it (``_known_child``), else cover ``o`` to make it. Return ENTER to
+    go down to it, KNOWN when it was counted, or OVERFLOW when that count did not fit
+    the limbs."""
+    counted = _known_child(t, s, level, o, stream, max_solutions, split_depth, look)
+    if counted < 0:
+        return OVERFLOW
+    if counted > 0:
+        return KNOWN
+    _cover(t, s, level, o)
+    s.choice[_u(level)] = o
+    return ENTER
+
+
+@njit(**PLAIN, inline="always")
+def _next_branch(s, level, i):
+    """M7, "try again": the level's branch after its ``i``-th."""
+    s.branch_index[_u(level)] = i + 1
 
 
 @njit(**PLAIN)
@@ -403,7 +471,6 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
 
     Returns the code (``dlx.driver.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
-    cand = s.cand
     stats = s.stats
     total = s.total
     memo_on = s.memo.shape[0] > 0
@@ -411,30 +478,25 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
     step = s.state[1]
     nodes = stats[1]
     node_stop = nodes + node_budget
-    n_fixed = forced.shape[0] + prefix.shape[0]
+    n_forced = forced.shape[0]
+    n_fixed = n_forced + prefix.shape[0]
     code = DONE
     while True:
         if step == FORWARD:
+            # M2-M4, enter the level: a solution, a dead end (no option to try), a leaf
+            # (the split's depth), or its branches noted for M5
             if nodes >= node_stop:
                 code = PAUSED
                 break
             nodes += 1
-            if memo_on and level <= memo_levels:
-                for k in range(total.shape[0]):
-                    s.level_entry[_u(level), _u(k)] = total[_u(k)]
-                s.level_nodes[_u(level)] = nodes
+            _enter_level(s, level, nodes, memo_on, memo_levels)
             start = s.cand_start[_u(level)]
-            n = _branches(t, s, level, forced, start)
+            n = _choose(t, s, level, forced, start)
             step = BACKDOWN
             if n < 0:
-                if not _add_one(total):
-                    code = OVERFLOW
-                    break
-                if stream:
-                    code = SOLUTION
-                    break
-                if _at_least(total, max_solutions):
-                    code = LIMIT
+                found = _found(s, stream, max_solutions)
+                if found != NO_STOP:
+                    code = found
                     break
                 continue
             if n == 0:
@@ -442,49 +504,44 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             if level == split_depth:
                 code = LEAF
                 break
-            s.cand_start[_u(level + 1)] = start + n
-            s.branch_degree[_u(level)] = n
-            s.branch_index[_u(level)] = 0
-            if forced.shape[0] <= level < n_fixed:
-                k = prefix[_u(level - forced.shape[0])]
-                if k >= n:
-                    continue
-                s.branch_index[_u(level)] = k
-            step = ADVANCE
+            if _prepare(s, prefix, level, start, n, n_forced, n_fixed):
+                step = ADVANCE
         elif step == ADVANCE:
+            # M5-M7, "try x_l": down to the next branch's child, unless its solutions are
+            # known without it (counted, then the next branch)
             i = s.branch_index[_u(level)]
             if i >= s.branch_degree[_u(level)]:
                 step = BACKDOWN
                 continue
-            o = cand[_u(s.cand_start[_u(level)] + i)]
+            o = s.cand[_u(s.cand_start[_u(level)] + i)]
             look = n_fixed <= level + 1 <= memo_levels
-            counted = _known_child(t, s, level, o, stream, max_solutions, split_depth, look)
-            if counted < 0:
-                code = OVERFLOW
-                break
-            if counted == 0:
-                _cover(t, s, level, o)
-                s.choice[_u(level)] = o
+            tried = _try_option(t, s, level, o, stream, max_solutions, split_depth, look)
+            if tried == ENTER:
                 level += 1
                 step = FORWARD
                 continue
-            if level < n_fixed:
+            if tried == OVERFLOW:
+                code = OVERFLOW
+                break
+            if level < n_fixed:  # KNOWN at a fixed level: its one branch is done
                 step = BACKDOWN
             else:
-                s.branch_index[_u(level)] = i + 1
+                _next_branch(s, level, i)
             if _at_least(total, max_solutions):
                 code = LIMIT
                 break
         else:
+            # M9, "leave level" (the memo keeps the subtree's count; undoing the choice is
+            # ``level -= 1``: nothing else), then M7 one level up: the next branch
             if memo_on and n_fixed <= level <= memo_levels:
-                _memo_leave(s, level, nodes)
+                _memo_keep(s, level, nodes)
             if level == 0:
                 code = DONE
                 break
             level -= 1
             if level < n_fixed:
                 continue
-            s.branch_index[_u(level)] += 1
+            _next_branch(s, level, s.branch_index[_u(level)])
             step = ADVANCE
     s.state[0] = level
     s.state[1] = step
@@ -546,7 +603,7 @@ def sanity(t, s, root_live, check_key):
 # covered item holds ``_COVERED`` less its options killed since it was covered, which
 # is more than ``_UNCOVERED_MAX``), decremented as options are killed (``_kill``): its
 # searches are small and their options short, so counting as they die is cheaper than
-# the popcounts of ``_choose``, and *choose* is a scan of one row of counts. An item
+# the popcounts of ``_choose_item``, and *choose* is a scan of one row of counts. An item
 # whose count falls to ``cap`` or below is marked *pending* (a bit of ``b.pending``, one
 # per primary item: set without a branch, as the count is decremented).
 # Taking an option clears its dense conflict mask where the layout has those (else its
