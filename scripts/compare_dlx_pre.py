@@ -123,10 +123,10 @@ def kept_sets(text: str) -> tuple[set[str], set[str], Counter]:
     return set(head[:cut]), set(head[cut + 1 :]), options
 
 
-def ours(problem: dlx.Problem) -> tuple[str, dlx.preprocessing.Reduction, float]:
+def ours(problem: dlx.Problem) -> tuple[str, dlx.Reduction, float]:
     """Our reduced problem as text, what we removed, and the CPU seconds it took."""
     started = time.process_time()
-    reduced, reduction = dlx.preprocessing.preprocess(problem)
+    reduced, reduction = dlx.preprocess(problem)
     return dlx.write(reduced), reduction, time.process_time() - started
 
 

@@ -98,7 +98,7 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
     >>> print(reduction)
     preprocessing removed 3 options and 4 items (4 forced) in 3 rounds
     """
-    from dlx.preprocessing import kernel
+    from dlx.preprocessing.kernel import reduce as reduce_kernel
 
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)):
         raise ProblemError(f"rounds must be an integer or None, not {rounds!r}")
@@ -111,7 +111,7 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
             f"preprocessing takes exact covers only: item {name!r} has bounds {lo}:{hi}"
         )
     *arrays, alive = _arrays(problem)
-    done, infeasible, gone, forced_by = kernel.reduce(
+    done, infeasible, gone, forced_by = reduce_kernel(
         *arrays, alive, -1 if rounds is None else rounds
     )
     names = problem.primary + problem.secondary
