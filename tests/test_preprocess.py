@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from strategies import problems
 
 import dlx
+from dlx.cli import main
 from dlx.preprocessing import preprocess
 from dlx.verify import check, naive_solutions
 
@@ -126,3 +127,62 @@ def test_same_solutions_as_naive(problem):
     for solution in dlx.solutions(reduced):
         check(reduced, solution.options)
         check(problem, [reduction.kept[k] for k in solution.options])
+
+
+# -- the command line ----------------------------------------------------------------
+
+PENT = ROOT / "data" / "dlx" / "pent3x20_sym.dlx"
+
+
+def test_cli_count(capsys):
+    assert main(["--count", "--preprocess", "--no-progress", str(PENT)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "2\n"
+    assert "preprocessing removed 259 options and 1 item (1 forced) in 3 rounds" in err
+
+
+def test_cli_solutions_are_the_files_options(capsys):
+    assert main(["--preprocess", "--no-progress", str(PENT)]) == 0
+    out, _ = capsys.readouterr()
+    problem = dlx.read(PENT)
+    rows = {" ".join(problem.option(k)): k for k in range(problem.n_options)}
+    blocks = out.strip("\n").split("\n\n")
+    assert len(blocks) == 2
+    for block in blocks:
+        check(problem, [rows[line] for line in block.splitlines()])
+
+
+def test_cli_write_preprocessed(tmp_path, capsys):
+    out = tmp_path / "reduced.dlx"
+    source = STORED / "tetriamonds3x4.dlx"
+    assert main(["--write-preprocessed", str(out), str(source)]) == 0
+    assert capsys.readouterr().out == ""
+    assert kept(out.read_text()) == kept((STORED / "tetriamonds3x4.pre").read_text())
+    assert main(["--count", "--no-progress", str(out)]) == 0
+    assert capsys.readouterr().out == "1632\n"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--write-preprocessed", str(PENT)], "is the input file"),
+        (["--preprocess", "--best", "2"], "no --best"),
+        (["--count", "--write-preprocessed", "-"], "no --count"),
+    ],
+)
+def test_cli_refusals(capsys, arguments, message):
+    assert main([*arguments, str(PENT)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err
+
+
+def test_cli_multiplicities_one_line(tmp_path, capsys):
+    path = tmp_path / "mcc.dlx"
+    path.write_text("2|a b\na\nb\n")
+    assert main(["--count", "--preprocess", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert (
+        out == ""
+        and err
+        == f"error: {path}: preprocessing takes exact covers only: item 'a' has bounds 2:2\n"
+    )
