@@ -118,15 +118,17 @@ def _blocks(j0, token, item, colour, owner, option_start, list_start, list_entry
                 continue
             for jj in range(option_start[p], option_start[p + 1]):
                 other = item[jj]
-                if jj != jp and gone[other] == 0 and other < n_primary:
-                    if length[other] == 1 and stamp[other] != token:
-                        blocked = True
-                        break
+                if jj == jp or gone[other]:
+                    continue
+                if length[other] == 1 and other < n_primary and stamp[other] != token:
+                    blocked = True
+                    for back in range(option_start[p], jj):  # p's hiding undone
+                        if back != jp and gone[item[back]] == 0:
+                            length[item[back]] += 1
+                    break
+                length[other] -= 1
             if blocked:
                 break
-            for jj in range(option_start[p], option_start[p + 1]):
-                if jj != jp and gone[item[jj]] == 0:
-                    length[item[jj]] -= 1
             hidden[p] = 1
             hid_entry[n_hid] = jp
             n_hid += 1
