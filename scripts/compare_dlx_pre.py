@@ -75,7 +75,7 @@ CASES = [
     *((f"queens{n}", "queens-dlx", [str(n)], None) for n in (6, 8, 10, 13)),
     *(
         (f"debruijn{p}{q}{n}", "de-bruijn-dlx", [str(p), str(q), str(n)], None)
-        for p, q, n in ((1, 2, 4), (0, 2, 5), (1, 3, 6), (2, 3, 6))
+        for p, q, n in ((1, 2, 4), (0, 2, 5), (1, 3, 6), (2, 3, 6), (1, 5, 6), (2, 5, 7))
     ),
     *(
         (f"windmill{m}x{n}", "windmill-dominoes-dlx", [str(m), str(n)], None)
@@ -85,6 +85,12 @@ CASES = [
     *(
         (f"pent{m}x{n}", "polyomino-dlx", [], _pentomino_box(m, n) + "\n" + PENTOMINOES)
         for m, n in ((3, 20), (4, 15), (5, 12), (6, 10))
+    ),
+    (
+        "pent8x8_O",
+        "polyomino-dlx",
+        [],
+        _pentomino_box(8, 8) + "\n" + PENTOMINOES + "O 00 01 10 11\n",
     ),
     ("tetriamonds3x4", "polyiamond-dlx", [], "[0-2][0-3] [0-2][0-3]'\n" + TETRIAMONDS),
     ("tetriamonds2x6", "polyiamond-dlx", [], "[0-1][0-5] [0-1][0-5]'\n" + TETRIAMONDS),

@@ -15,7 +15,8 @@ is the item in hand). Item ``i``'s entries, in option order, are
 
 Where DLX-PRE unlinks nodes, this kernel keeps flags and counts: ``alive[o]`` (option
 ``o`` not deleted), ``gone[i]`` (item ``i`` removed, or left in no option), ``hidden[o]``
-(option ``o`` taken out of every list but the one being worked on) and ``length[i]``,
+(1: option ``o`` taken out of every list but the one being worked on; 2: deleted, so
+that one look tells a visible option) and ``length[i]``,
 the number of live, unhidden options that hold item ``i`` (DLX-PRE's ``len``). An
 entry *survives* when its option is alive and its item is not gone. Hiding an option
 through one of its entries lowers the length of its other surviving items.
@@ -114,7 +115,7 @@ def _blocks(j0, token, item, colour, owner, option_start, list_start, list_entry
         for k in range(list_start[cc], list_start[cc + 1]):
             jp = list_entry[k]
             p = owner[jp]
-            if alive[p] == 0 or hidden[p] != 0 or (x > 0 and colour[jp] == x):
+            if hidden[p] != 0 or (x > 0 and colour[jp] == x):  # dead, hidden, or no clash
                 continue
             for jj in range(option_start[p], option_start[p + 1]):
                 other = item[jj]
@@ -145,11 +146,12 @@ def _blocks(j0, token, item, colour, owner, option_start, list_start, list_entry
 
 
 @njit(cache=True)
-def _delete(o, j0, including, item, option_start, n_primary, alive, gone, length):
+def _delete(o, j0, including, item, option_start, n_primary, alive, gone, hidden, length):
     """Delete option ``o``: its surviving items after entry ``j0`` in circular order
     (and ``j0``'s last when ``including``) lose it; the primary item left with no
     options, or -1 (an item left with none is gone)."""
     alive[o] = 0
+    hidden[o] = 2
     s = option_start[o]
     size = option_start[o + 1] - s
     for t in range(1, size + (1 if including else 0)):
@@ -191,6 +193,8 @@ def reduce(item, colour, owner, option_start, list_start, list_entry, n_primary,
     forced_by = np.full(n_items, -1, dtype=np.int64)
     hid_entry = np.zeros(max(n_options, 1), dtype=np.int64)
     marked = np.zeros(max(n_options, 1), dtype=np.int64)
+    for o in range(n_options):
+        hidden[o] = 0 if alive[o] else 2
     for j in range(len(item)):
         if alive[owner[j]]:
             length[item[j]] += 1
@@ -218,7 +222,7 @@ def reduce(item, colour, owner, option_start, list_start, list_entry, n_primary,
                     if alive[o] == 0 or _holds(o, forcing, item, option_start, gone):
                         continue
                     empty = _delete(o, j0, False, item, option_start, n_primary, alive,
-                                    gone, length)  # fmt: skip
+                                    gone, hidden, length)  # fmt: skip
                     if empty >= 0:
                         return rounds, empty, gone, forced_by
                 gone[c] = 1
@@ -246,7 +250,7 @@ def reduce(item, colour, owner, option_start, list_start, list_entry, n_primary,
                 j0 = marked[t]
                 change = True
                 empty = _delete(owner[j0], j0, True, item, option_start, n_primary, alive,
-                                gone, length)  # fmt: skip
+                                gone, hidden, length)  # fmt: skip
                 if empty >= 0:
                     return rounds, empty, gone, forced_by
         if not change:
