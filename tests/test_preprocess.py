@@ -97,8 +97,10 @@ def test_rounds_limit():
     assert one.rounds == 1 and 0 < len(one.options_removed) < 259
     none = preprocess(problem, rounds=0)[1]
     assert none.rounds == 0 and none.options_removed == ()
-    with pytest.raises(dlx.ProblemError, match="rounds"):
+    with pytest.raises(ValueError, match="rounds must be an integer >= 0"):
         preprocess(problem, rounds=-1)
+    with pytest.raises(TypeError, match="rounds"):
+        preprocess(problem, rounds=1.5)
 
 
 def test_names_costs_and_bounds():

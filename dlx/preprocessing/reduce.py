@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx.numbers import whole
 from dlx.problem import Problem, ProblemError
 
 __all__ = ["Reduction", "preprocess"]
@@ -81,8 +82,9 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
     names, costs and order, less their removed items.
 
     ``rounds``: at most that many rounds (None: until one changes nothing; DLX-PRE's
-    ``t<rounds + 1>``). A problem with no solution found out comes back as one primary
-    item and no options (``Reduction.infeasible`` names it), as DLX-PRE writes it.
+    ``t<rounds + 1>``; an integer >= 0, else TypeError or ValueError). A problem
+    found to have no solution comes back as one primary item and no options
+    (``Reduction.infeasible`` names it), as DLX-PRE writes it.
     Exact covers only: a primary item with bounds other than 1:1 is a ProblemError.
 
     Examples
@@ -100,10 +102,8 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
     """
     from dlx.preprocessing.kernel import reduce as reduce_kernel
 
-    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)):
-        raise ProblemError(f"rounds must be an integer or None, not {rounds!r}")
-    if rounds is not None and rounds < 0:
-        raise ProblemError(f"rounds must be >= 0, not {rounds}")
+    if rounds is not None:
+        rounds = whole("rounds", rounds)
     multiplicity = problem.first_multiplicity()
     if multiplicity is not None:
         name, lo, hi = multiplicity
