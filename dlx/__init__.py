@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.kernels.tight.search import TightMemo, TightSearch
     from dlx.options import Parallel
     from dlx.parallel.checkpoint import CheckpointError
+    from dlx.preprocessing import Reduction, preprocess
     from dlx.problem import Problem, ProblemError
     from dlx.solution_graph.graph import (
         Graph,
@@ -61,6 +62,7 @@ _HOME = {  # public name: (module, name there)
         for n in ("Graph", "GraphStats", "GraphTimeLimit", "GraphTooLarge", "graph", "read_zdd")
     },
     "Parallel": ("dlx.options", "Parallel"),
+    **{n: ("dlx.preprocessing", n) for n in ("Reduction", "preprocess")},
     "Problem": ("dlx.problem", "Problem"),
     "ProblemError": ("dlx.problem", "ProblemError"),
     **{
@@ -132,6 +134,7 @@ __all__ = [
     "Parallel",
     "Problem",
     "ProblemError",
+    "Reduction",
     "Search",
     "Solution",
     "SolutionStream",
@@ -154,6 +157,7 @@ __all__ = [
     "naive_solutions",
     "numbers",
     "outputs",
+    "preprocess",
     "parse",
     "read",
     "read_text",

@@ -24,6 +24,7 @@ from dlx.numbers import integer, real
 from dlx.options import Parallel
 from dlx.outputs import OutputError, Outputs, run_writing
 from dlx.parallel.checkpoint import CheckpointError
+from dlx.preprocessing import cli as preprocli
 from dlx.solution_graph import certificate
 from dlx.solution_graph import cli as graphcli
 from dlx.stopping import Interrupted, TimeLimitReached
@@ -54,6 +55,8 @@ class Request:
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
     best: int | None = None  # --best K (``dlx.costcli``)
     certificate: str | None = None  # --certificate FILE (``dlx.solution_graph.certificate``)
+    preprocess: bool = False  # --preprocess (``dlx.preprocessing.cli``)
+    write_preprocessed: str | None = None  # --write-preprocessed OUT (the same)
 
 
 def parse_request(argv) -> Request:
@@ -134,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     graphcli.add_arguments(parser)
     costcli.add_arguments(parser)
     certificate.add_arguments(parser)
+    preprocli.add_arguments(parser)
     return parser
 
 
@@ -180,6 +184,7 @@ def _bad_arguments(request: Request) -> str | None:
         costcli.bad_arguments(request)
         or graphcli.bad_arguments(request)
         or certificate.bad_arguments(request)
+        or preprocli.bad_arguments(request)
     )
 
 
@@ -208,6 +213,16 @@ def _main(argv, task_runner) -> int:
             print("at least 0")
         print(f"{e} (incomplete: time limit {request.time_limit} s)", file=sys.stderr)
         return 0
+    original, kept = problem, range(problem.n_options)  # the options solutions print
+    if preprocli.wanted(request):
+        try:
+            problem, kept, stop = preprocli.run(problem, request)
+        except ProblemError as e:
+            return _error(ProblemError(f"{request.file}: {e}"))
+        except OutputError as e:
+            return _error(e)
+        if stop:
+            return 0
     if deadline is not None:  # the search gets what reading the file left
         request = replace(request, time_limit=max(deadline - time.monotonic(), 0.0))
     if request.workers is None:
@@ -256,7 +271,7 @@ def _main(argv, task_runner) -> int:
             if found:
                 out.write("\n")
             for k in solution.options:
-                out.write(format_option(problem, k) + "\n")
+                out.write(format_option(original, kept[k]) + "\n")
             found += 1
     except KeyboardInterrupt:
         stream.close()  # stops the workers of a parallel stream
