@@ -42,8 +42,8 @@ def _tight_suits(problem: Problem) -> bool:
 def _bitset_refuses(problem: Problem) -> str | None:
     """What ``auto`` says against the bitset kernel: what the kernel says itself; and,
     where the tight kernel takes the problem, that it does not look like a flat tiling
-    (``suits``): on every such problem of ``scripts/bench_kernels.py`` (solids,
-    polysticks, queens, Latin squares) tight was 2 to 20 times faster, so that
+    (``suits``): on every such problem of ``scripts/bench_kernels.py`` (polysticks,
+    tetrahexes, queens, Latin squares) tight was 1.5 to 17 times faster, so that
     ``auto`` neither lays it out, samples nor compiles it there."""
     reason = BITSET.refuses(problem)
     if reason is None and not suits(problem) and TIGHT.refuses(problem) is None:

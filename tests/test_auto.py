@@ -550,7 +550,7 @@ def test_dancing_links_race_only_where_no_bit_kernel_takes_the_problem():
 def test_the_bitset_kernel_races_only_on_flat_tilings():
     """Where the tight kernel takes a problem that does not look like a flat tiling
     (polysticks: most options hold a crossing point), ``auto`` neither lays out,
-    samples nor compiles the bitset kernel (tight was 2 to 20 times faster on every
+    samples nor compiles the bitset kernel (tight was 1.5 to 17 times faster on every
     such problem of the benchmark suite): it runs tight, with no race to pay for; on a
     flat tiling both race."""
     sticks = tiling.build(tiling.make_puzzle("5x5", "tetrasticks,-H"))
