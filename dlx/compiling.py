@@ -61,6 +61,7 @@ _spent_cpu = [0.0]  # ... and CPU seconds of it, in the threads that warmed up
 _compiled = [0.0]  # ... and seconds of those warm-ups in which numba compiled
 _everything: list = []  # what compile_all runs (see register)
 _ahead: dict[str, tuple[subprocess.Popen, float]] = {}  # kind -> its compile elsewhere
+_in_cache: set[str] = set()  # kinds found in numba's cache by ``ahead``
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,10 @@ def ahead(kind: str, dispatcher, warm_up: str) -> bool:
     ready by the time this one needs it (``warm`` waits for that process, then loads
     the kernel from the cache); ``warm_up``: ``"module:Class"`` of its search, whose
     ``warm_up()`` that process runs. Said on stderr. True when started."""
-    if kind in _ahead or any(k == kind for k, _ in _done) or cached(dispatcher):
+    if kind in _ahead or kind in _in_cache or any(k == kind for k, _ in _done):
+        return False
+    if cached(dispatcher):
+        _in_cache.add(kind)  # asked once per process
         return False
     if multiprocessing.parent_process() is not None:
         return False

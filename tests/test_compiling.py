@@ -104,6 +104,7 @@ def test_a_kernel_compiled_ahead_is_waited_for(fresh, monkeypatch, capsys):
     """A kernel that numba's cache lacks is compiled in another process (said at once);
     its warm-up here waits for that process first and counts as a compile."""
     monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
     monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
     monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
     Compiler.started = []
@@ -126,6 +127,7 @@ def test_nothing_compiled_ahead_of_a_cached_kernel(fresh, monkeypatch):
     TightSearch.warm_up()
     assert compiling.cached(TightSearch.kernel().search)
     monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
     monkeypatch.setattr(compiling.subprocess, "Popen", lambda *a, **k: pytest.fail("started"))
     assert not TightSearch.compile_ahead()
 
