@@ -31,6 +31,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import multiprocessing
+import os
 import subprocess
 import sys
 import time
@@ -168,12 +169,15 @@ def ahead(kind: str, dispatcher, warm_up: str) -> bool:
         return False
     module, cls = warm_up.split(":")
     code = f"import importlib; importlib.import_module({module!r}).{cls}.warm_up()"
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this dlx's
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
     try:
         process = subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=dict(os.environ, PYTHONPATH=path),
         )
     except OSError:
         return False
@@ -200,7 +204,8 @@ def _wait_ahead(kind: str, quiet: bool) -> bool:
     process, started = _ahead.pop(kind, (None, 0.0))
     if process is None:
         return False
-    process.wait()
+    if process.wait() != 0:  # it failed: this process compiles the kernel itself
+        return False
     if not quiet:
         took = time.perf_counter() - started
         _say(f"compiled the {kind} kernel in another process in {took:.1f} s")

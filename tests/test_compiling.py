@@ -97,7 +97,9 @@ class Compiler:
 
     def wait(self):
         self.waited = True
-        return 0
+        return self.status
+
+    status = 0
 
 
 def test_a_kernel_compiled_ahead_is_waited_for(fresh, monkeypatch, capsys):
@@ -118,6 +120,20 @@ def test_a_kernel_compiled_ahead_is_waited_for(fresh, monkeypatch, capsys):
     )
     assert waited == [True] and done.compiled
     assert "compiled the tight kernel in another process in" in capsys.readouterr().err
+
+
+def test_a_failed_compile_elsewhere_is_compiled_here(fresh, monkeypatch, capsys):
+    """The other process failed (it could not import dlx, say): this one compiles the
+    kernel itself, as if nothing had been started, and says nothing of the other."""
+    monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
+    monkeypatch.setattr(Compiler, "status", 1)
+    assert compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
+    capsys.readouterr()
+    done = compiling.warm("tight", DISPATCHER, False, lambda: None)
+    assert not done.compiled and "another process" not in capsys.readouterr().err
 
 
 def test_nothing_compiled_ahead_of_a_cached_kernel(fresh, monkeypatch):
