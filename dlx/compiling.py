@@ -17,6 +17,10 @@ busy machine, sends none). At that event a line on stderr says which kernel is b
 compiled; a second line says when it is done. Worker processes stay quiet (their
 parent compiled first).
 
+A kernel needed later in a run (the second kernel of ``auto``'s race) that numba's cache
+lacks is compiled ahead in another process (``ahead``), on another core, while this one
+compiles or runs the first; its warm-up here waits for that process, then loads it.
+
 ``compile_all()`` (``python -m dlx --compile``) compiles or loads every kernel of the
 package ahead of time (after installing, say), so that no later run waits, and says
 what each did and how long it took.
@@ -24,8 +28,11 @@ what each did and how long it took.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import multiprocessing
+import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -54,6 +61,8 @@ _spent = [0.0]  # seconds of warm-up in this process
 _spent_cpu = [0.0]  # ... and CPU seconds of it, in the threads that warmed up
 _compiled = [0.0]  # ... and seconds of those warm-ups in which numba compiled
 _everything: list = []  # what compile_all runs (see register)
+_ahead: dict[str, tuple[subprocess.Popen, float]] = {}  # kind -> its compile elsewhere
+_in_cache: set[str] = set()  # kinds found in numba's cache by ``ahead``
 
 
 @dataclass(frozen=True)
@@ -135,6 +144,74 @@ class _Compiles:
         return self.event.install_listener("numba:compile", self.listener)
 
 
+def cached(dispatcher) -> bool:
+    """Whether numba's cache holds machine code of ``dispatcher`` for its source as it
+    is (numba's own test: the cache index of the function, stamped with its file's
+    modification time and size; True where that cannot be told, or without JIT)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # no JIT, no cache, or another numba: say cached (nothing done)
+        return True
+
+
+def ahead(kind: str, dispatcher, warm_up: str) -> bool:
+    """Start compiling kernel ``kind`` (its entry point ``dispatcher``) in another
+    process, on another core, when numba's cache has nothing of it, so that it is
+    ready by the time this one needs it (``warm`` waits for that process, then loads
+    the kernel from the cache); ``warm_up``: ``"module:Class"`` of its search, whose
+    ``warm_up()`` that process runs. Said on stderr. True when started."""
+    if kind in _ahead or kind in _in_cache or any(k == kind for k, _ in _done):
+        return False
+    if cached(dispatcher):
+        _in_cache.add(kind)  # asked once per process
+        return False
+    if multiprocessing.parent_process() is not None:
+        return False
+    module, cls = warm_up.split(":")
+    code = f"import importlib; importlib.import_module({module!r}).{cls}.warm_up()"
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this dlx's
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=dict(os.environ, PYTHONPATH=path),
+        )
+    except OSError:
+        return False
+    _ahead[kind] = (process, time.perf_counter())
+    usual = USUAL.get(kind, USUAL["search"])
+    _say(f"compiling the {kind} kernel in another process (first run only, {usual}) ...")
+    return True
+
+
+def _stop_ahead() -> None:
+    """At exit: end the compiles started ahead that nobody waited for."""
+    for process, _ in _ahead.values():
+        if process.poll() is None:
+            process.terminate()
+            process.wait()
+
+
+atexit.register(_stop_ahead)
+
+
+def _wait_ahead(kind: str, quiet: bool) -> bool:
+    """Wait for kernel ``kind``'s compile in another process, if one was started (said
+    on stderr when it ends); True when there was one."""
+    process, started = _ahead.pop(kind, (None, 0.0))
+    if process is None:
+        return False
+    if process.wait() != 0:  # it failed: this process compiles the kernel itself
+        return False
+    if not quiet:
+        took = time.perf_counter() - started
+        _say(f"compiled the {kind} kernel in another process in {took:.1f} s")
+    return True
+
+
 def warm(kind: str, dispatcher, loop: bool, run) -> Warmed | None:
     """Run ``run()`` (a tiny search that needs ``dispatcher`` compiled) once per
     ``(kind, loop)`` in this process, saying so on stderr when numba compiles; ``loop``
@@ -149,17 +226,19 @@ def warm(kind: str, dispatcher, loop: bool, run) -> Warmed | None:
     compiles = _Compiles(f"compiling {what} (first run only, {usual}) ...", quiet)
     t0, cpu = time.perf_counter(), time.thread_time()
     try:
+        elsewhere = not loop and _wait_ahead(kind, quiet)
         with compiles.listening():
             run()
     finally:
         _spent[0] += time.perf_counter() - t0
         _spent_cpu[0] += time.thread_time() - cpu
     seconds, cpu = time.perf_counter() - t0, time.thread_time() - cpu
-    if compiles.compiled:
+    if compiles.compiled or elsewhere:
         _compiled[0] += seconds
     if compiles.compiled and not quiet:
         _say(f"compiled {what} in {seconds:.1f} s; later runs load it from the cache")
-    done = _warmed[(kind, loop)] = Warmed(kind, loop, compiles.compiled, seconds, cpu)
+    compiled = compiles.compiled or elsewhere
+    done = _warmed[(kind, loop)] = Warmed(kind, loop, compiled, seconds, cpu)
     return done
 
 

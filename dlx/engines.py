@@ -39,9 +39,37 @@ def _tight_suits(problem: Problem) -> bool:
     return TIGHT.refuses(problem) is None and not suits(problem)
 
 
+def _bitset_refuses(problem: Problem) -> str | None:
+    """What ``auto`` says against the bitset kernel: what the kernel says itself; and,
+    where the tight kernel takes the problem, that it does not look like a flat tiling
+    (``suits``): on every such problem of ``scripts/bench_kernels.py`` (polysticks,
+    tetrahexes, queens, Latin squares) tight was 1.5 to 17 times faster, so that
+    ``auto`` neither lays it out, samples nor compiles it there."""
+    reason = BITSET.refuses(problem)
+    if reason is None and not suits(problem) and TIGHT.refuses(problem) is None:
+        return "not a flat tiling (tight takes it)"
+    return reason
+
+
+def _links_refuses(problem: Problem) -> str | None:
+    """What ``auto`` says against dancing links: nothing where neither bit kernel takes
+    the problem; else that one does (the tight kernel was the faster on every problem of
+    ``scripts/bench_kernels.py`` that it takes, 3 to 10 times: docs/performance.md),
+    so that ``auto`` neither samples nor compiles it there (``--engine dlx`` still
+    runs it)."""
+    if TIGHT.refuses(problem) is None or BITSET.refuses(problem) is None:
+        return "a bit kernel takes it (dancing links only where none does)"
+    return None
+
+
 # one row a kernel, each declared in its own folder (``dlx/kernels/<name>/engine.py``)
 ENGINES: dict[str, Engine] = {
-    row.name: row for row in (LINKS, BITSET, TIGHT._replace(suits=_tight_suits))
+    row.name: row
+    for row in (
+        LINKS._replace(refuses=_links_refuses),
+        BITSET._replace(refuses=_bitset_refuses),
+        TIGHT._replace(suits=_tight_suits),
+    )
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
@@ -82,7 +110,10 @@ def select(
             return row.search(problem, memo=row.memo(problem) if memo else None, **options)
         return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
 
-    return choose(problem, problem.layout_of(_lineup), make, limit, forced, kept)
+    lineup = problem.layout_of(_lineup)
+    for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
+        ENGINES[kernel.name].search.compile_ahead()
+    return choose(problem, lineup, make, limit, forced, kept)
 
 
 def _lineup(problem: Problem) -> Lineup:

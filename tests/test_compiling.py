@@ -81,6 +81,85 @@ def test_no_jit_says_nothing(fresh, capsys):
     assert capsys.readouterr().err == ""
 
 
+class Compiler:
+    """Stands for the process that ``compiling.ahead`` starts: notes its command line
+    and when it is waited for."""
+
+    started: list = []
+
+    def __init__(self, argv, **_):
+        self.argv = argv
+        self.waited = False
+        Compiler.started.append(self)
+
+    def poll(self):
+        return 0 if self.waited else None
+
+    def wait(self):
+        self.waited = True
+        return self.status
+
+    status = 0
+
+
+def test_a_kernel_compiled_ahead_is_waited_for(fresh, monkeypatch, capsys):
+    """A kernel that numba's cache lacks is compiled in another process (said at once);
+    its warm-up here waits for that process first and counts as a compile."""
+    monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
+    Compiler.started = []
+    assert compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
+    assert not compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
+    assert len(Compiler.started) == 1 and "TightSearch.warm_up()" in Compiler.started[0].argv[-1]
+    assert "compiling the tight kernel in another process" in capsys.readouterr().err
+    waited = []
+    done = compiling.warm(
+        "tight", DISPATCHER, False, lambda: waited.append(Compiler.started[0].waited)
+    )
+    assert waited == [True] and done.compiled
+    assert "compiled the tight kernel in another process in" in capsys.readouterr().err
+
+
+def test_a_failed_compile_elsewhere_is_compiled_here(fresh, monkeypatch, capsys):
+    """The other process failed (it could not import dlx, say): this one compiles the
+    kernel itself, as if nothing had been started, and says nothing of the other."""
+    monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
+    monkeypatch.setattr(Compiler, "status", 1)
+    assert compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
+    capsys.readouterr()
+    done = compiling.warm("tight", DISPATCHER, False, lambda: None)
+    assert not done.compiled and "another process" not in capsys.readouterr().err
+
+
+def test_nothing_compiled_ahead_of_a_cached_kernel(fresh, monkeypatch):
+    """A kernel in numba's cache (numba's own index of it) is not compiled elsewhere."""
+    from dlx.kernels.tight.search import TightSearch
+
+    TightSearch.warm_up()
+    assert compiling.cached(TightSearch.kernel().search)
+    monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
+    monkeypatch.setattr(compiling.subprocess, "Popen", lambda *a, **k: pytest.fail("started"))
+    assert not TightSearch.compile_ahead()
+
+
+@pytest.mark.slow
+def test_auto_compiles_the_second_kernel_of_its_race_elsewhere(tmp_path):
+    """The first run of a tiling: the leader (bitset) compiled here, tight (the other
+    kernel of the race) in another process meanwhile, dancing links not at all."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    argv = [sys.executable, "-m", "puzzles", "pentomino", "--board", "6x10", "--stats"]
+    run = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert "dlx: compiling the tight kernel in another process" in run.stderr
+    assert "compiling the bitset kernel" in run.stderr
+    assert "search kernel" not in run.stderr and "distinct solutions: 2339" in run.stdout
+
+
 @pytest.mark.slow
 def test_first_run_in_an_empty_cache(tmp_path):
     """A real first run: the notice is the first thing on stderr, the answer is right."""

@@ -748,3 +748,39 @@ def test_cli_engine(engine, capsys):
         assert status == 2 and captured.err.startswith(f"error: --engine {engine}: ")
         assert len(captured.err.splitlines()) == 1
     assert main(["pentomino", "--board", "3x20", "--engine", cli.ENGINE, "--no-progress"]) == 0
+
+
+def _as_options(puzzle, found) -> list[int]:
+    """The options of ``tiling.build(puzzle)`` that place the pieces of ``found``."""
+    problem = tiling.build(puzzle)
+    index = {}
+    for k in range(problem.n_options):
+        row = problem.option(k)
+        index[(row[0], frozenset(item for item in row[1:] if item[0] not in "!+"))] = k
+    return [index[(name, frozenset(tiling.cell_item(c) for c in cells))] for name, cells in found]
+
+
+def test_random_tilings_are_tilings_and_the_seed_repeats_them():
+    """Each drawn tiling is a solution (``dlx.verify``) and a tiling of the puzzle; the
+    same seed draws the same tilings; with symmetry, each is its class's representative
+    (one of ``distinct_tilings``); 8 tilings of 3x20 in 2 classes (Polyform Puzzler's
+    pentominoes3x20: 2 solutions)."""
+    from puzzles.polyform import random_tiling, random_tilings
+
+    puzzle = tiling.make_puzzle("3x20", "pentominoes")
+    drawn = random_tilings(puzzle, 12, seed=5, symmetry=False)
+    for found in drawn:
+        dlx.verify.check(tiling.build(puzzle), _as_options(puzzle, found))
+        check_tiling(puzzle, found)
+    assert drawn == random_tilings(puzzle, 12, seed=5, symmetry=False)
+    assert 1 < len({tuple(t) for t in drawn}) <= 8
+    classes = {tuple(t) for t in tiling.distinct_tilings(puzzle)}
+    assert len(classes) == 2
+    for found in random_tilings(puzzle, 6, seed=2):
+        assert tuple(found) in classes
+        dlx.verify.check(tiling.build(puzzle), _as_options(puzzle, found))
+    one = random_tiling(puzzle, seed=9)
+    assert one == random_tiling(puzzle, seed=9) and tuple(one) in classes
+    assert random_tiling(tiling.make_puzzle("2x3", "T4,I2")) is None
+    with pytest.raises(ValueError, match="size must be an integer >= 1"):
+        random_tilings(puzzle, 0)

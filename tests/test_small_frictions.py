@@ -130,3 +130,15 @@ def test_no_lock_file_is_left_after_a_checkpointed_run(tmp_path):
     again = dlx.count(problem, parallel=dlx.Parallel(workers=1, checkpoint=path))
     assert again == 2 and again.resumed == again.tasks  # every task read back
     assert not (tmp_path / "run.ckpt.lock").exists()
+
+
+def test_the_readme_says_where_its_data_files_are():
+    """The wheel holds the code only: every file the README's commands read is in the
+    repository's ``data/``, and the README says so where it speaks of the wheel."""
+    readme = (ROOT / "README.md").read_text()
+    named = set(re.findall(r"\bdata/[\w/.-]+\.\w+", readme))
+    assert len(named) >= 6
+    for path in named:
+        assert (ROOT / path).is_file(), path
+    said = " ".join(readme.split())
+    assert "are not in the wheel: they are the repository's `data/` folder" in said

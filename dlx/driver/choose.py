@@ -53,7 +53,9 @@ The choice never depends on what happens to be compiled: the candidates are the 
 on an empty numba cache and a full one. A kernel is compiled (or loaded from the
 cache) when the race first needs it: the leader for its probe, the others at the
 set-up of the first sample (a count that ends within the leader's probe compiles no
-other). Each compile is said on stderr (``dlx.compiling``), and its seconds are in
+other); one that numba's cache lacks is compiled meanwhile in another process, on
+another core, from the start of the count (``dlx.compiling.ahead``), and the set-up
+waits for it. Each compile is said on stderr (``dlx.compiling``), and its seconds are in
 the race's set-up, never in a kernel's sample time; ``--stats`` gives them.
 
 The numbers named here are the fields of ``dlx.driver.tuning.SETTINGS``.

@@ -353,6 +353,14 @@ class Driver:
             cls.kind, cls.kernel().search, variant, lambda: cls(tiny_problem(variant)).run()
         )
 
+    @classmethod
+    def compile_ahead(cls) -> bool:
+        """Start compiling the kernel in another process when numba's cache has nothing
+        of it (``dlx.compiling.ahead``); True when started."""
+        return compiling.ahead(
+            cls.kind, cls.kernel().search, f"{cls.__module__}:{cls.__qualname__}"
+        )
+
     def _warm_up(self) -> None:
         """Warm the kernel up for this search's problem."""
         type(self).warm_up(self._variant())

@@ -21,7 +21,15 @@ PFFUU
 
 Notes
 -----
-The modules: ``tiling`` (build, decode, render, draw, count), ``pieces`` (the
+A tiling drawn uniformly at random (over the classes; ``symmetry=False``: over all
+tilings), the same for the same seed:
+
+>>> from puzzles.polyform import random_tiling
+>>> random_tiling(puzzle, seed=1) == tiling
+True
+
+The modules: ``tiling`` (build, decode, render, draw, count), ``sampling`` (random
+tilings), ``pieces`` (the
 catalogue, piece-set specs), ``boards`` (shapes, pictures, cell lists), ``symmetry``
 (the exact symmetry-breaking plan and its proof) and ``cli`` (``python -m puzzles
 polyform``).
@@ -29,6 +37,7 @@ polyform``).
 
 from puzzles.polyform.boards import parse_board
 from puzzles.polyform.pieces import Piece, Selection, parse_pieces
+from puzzles.polyform.sampling import random_tiling, random_tilings
 from puzzles.polyform.tiling import (
     Counts,
     Puzzle,
@@ -60,6 +69,8 @@ __all__ = [
     "parse_board",
     "parse_pieces",
     "plan_symmetry",
+    "random_tiling",
+    "random_tilings",
     "render",
     "svg",
     "symmetry_group",

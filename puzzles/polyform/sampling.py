@@ -1,4 +1,5 @@
-"""Uniformly random tilings: ``--sample K [--seed S]`` of the tiling commands.
+"""Uniformly random tilings: ``random_tilings`` / ``random_tiling`` in Python, and
+``--sample K [--seed S]`` of the tiling commands.
 
 The tilings are drawn from the solution graph of the command's problem (``dlx.graph``),
 each by ``unrank`` of a uniformly random rank (``random.Random(seed).randrange``), so
@@ -121,8 +122,9 @@ def answers(tilings, make_answer, search: dict) -> Answers:
     return Answers(_draws(g, puzzle, plan, sample, make_answer), account=account)
 
 
-def _draws(g, puzzle, plan, sample: Sample, make_answer):
-    """``sample.size`` answers, each drawn uniformly (see the module's docstring)."""
+def _draws(g, puzzle, plan, sample: Sample, make_answer, hint: str = "give --no-symmetry"):
+    """``sample.size`` answers, each drawn uniformly (see the module's docstring);
+    ``hint``: how to draw from all tilings instead, in the caller's words."""
     rng = random.Random(sample.seed)
     for _ in range(sample.size):
         for _ in range(MAX_TRIES):
@@ -133,8 +135,79 @@ def _draws(g, puzzle, plan, sample: Sample, make_answer):
         else:
             raise PuzzleError(
                 f"--sample: no class representative in {MAX_TRIES} draws under this "
-                f"symmetry breaking; give --no-symmetry to draw from all tilings"
+                f"symmetry breaking; {hint} to draw from all tilings"
             )
+
+
+def random_tilings(
+    puzzle: tiling.Puzzle,
+    size: int,
+    *,
+    seed: int | None = None,
+    symmetry: bool = True,
+    max_nodes: int | None = None,
+) -> list[tiling.Tiling]:
+    """``size`` tilings of ``puzzle`` drawn uniformly at random, independently (a tiling
+    may come twice), from its solution graph (``dlx.graph``, built once per call): over
+    the classes under the board's symmetries by default, each shown as its class's
+    representative (as ``distinct_tilings`` gives it), over all tilings with
+    ``symmetry=False``; empty when the puzzle has no tiling.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        From ``make_puzzle``.
+    size : int
+        How many draws (at least 1).
+    seed : int, optional
+        The seed of the draws: the same seed, the same tilings (default: random).
+    symmetry : bool
+        Draw classes (default) or, with False, tilings.
+    max_nodes : int, optional
+        Refuse (``PuzzleError``) a solution graph of more nodes (default: as many as
+        fit in 2 GB).
+
+    Examples
+    --------
+    >>> from puzzles.polyform import make_puzzle, random_tilings
+    >>> puzzle = make_puzzle("3x20", "pentominoes")
+    >>> drawn = random_tilings(puzzle, 3, seed=1, symmetry=False)
+    >>> len(drawn), drawn == random_tilings(puzzle, 3, seed=1, symmetry=False)
+    (3, True)
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"random_tilings(): size must be an integer >= 1, not {size!r}")
+    plan = tiling.plan_symmetry(puzzle, fallback=True) if symmetry else None
+    try:
+        g = dlx.graph(tiling.build(puzzle, plan), max_nodes=max_nodes)
+    except dlx.ProblemError as e:
+        raise PuzzleError(f"random_tilings(): {e}") from None
+    if not g.count:
+        return []
+    sample = Sample(size, seed)
+    return list(_draws(g, puzzle, plan, sample, lambda t: t, "give symmetry=False"))
+
+
+def random_tiling(
+    puzzle: tiling.Puzzle,
+    *,
+    seed: int | None = None,
+    symmetry: bool = True,
+    max_nodes: int | None = None,
+) -> tiling.Tiling | None:
+    """One tiling of ``puzzle`` drawn uniformly at random (None: it has none); the
+    arguments are ``random_tilings``'s.
+
+    Examples
+    --------
+    >>> from puzzles.polyform import make_puzzle, random_tiling
+    >>> print(random_tiling(make_puzzle("5x3", "F,P,U"), seed=7))
+    PPFUU
+    PPFFU
+    PFFUU
+    """
+    drawn = random_tilings(puzzle, 1, seed=seed, symmetry=symmetry, max_nodes=max_nodes)
+    return drawn[0] if drawn else None
 
 
 def drawn_from(sample: Sample) -> str:
