@@ -46,14 +46,18 @@ USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/perform
     "bitset": "usually 9 to 100 s",
     "tight": "usually 7 to 50 s",
     "graph": "usually 5 to 50 s",
+    "costs": "usually 3 to 30 s",
+    "preprocess": "usually 3 to 30 s",
 }
 # the modules whose import registers every warm-up (``register``): every kernel's search
-# class and the solution graph
+# class, the solution graph, the cost kernel and the preprocessing kernel
 KERNEL_MODULES = (
     "dlx.kernels.links.search",
     "dlx.kernels.bitset.search",
     "dlx.kernels.tight.search",
     "dlx.solution_graph.graph",
+    "dlx.kernels.costs.search",
+    "dlx.preprocessing.reduce",
 )
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
@@ -259,7 +263,7 @@ def compile_all() -> list[Warmed]:
     >>> import dlx
     >>> done = dlx.compile_all()
     >>> sorted({w.kind for w in done})
-    ['batch', 'bitset', 'graph', 'search', 'tight', 'tight batch']
+    ['batch', 'bitset', 'costs', 'graph', 'preprocess', 'search', 'tight', 'tight batch']
     >>> dlx.compile_all() == done  # once per process
     True
     """

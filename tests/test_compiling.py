@@ -203,8 +203,9 @@ def test_compile_all_works_with_nothing_else_imported():
         lines = run.stdout.splitlines()
         kinds = [line.split(":")[0] for line in lines]
         assert {"search", "search (loop items)", "bitset", "tight", "graph"} <= set(kinds)
+        assert {"costs", "preprocess"} <= set(kinds)
         assert all(" in " in line for line in lines)
-    assert lines[-1].startswith("graph: ") and "kernels ready" not in run.stdout
+    assert "kernels ready" not in run.stdout  # the call prints only what it did
 
 
 def test_parallel_count_leaves_compiling_out(monkeypatch):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx import compiling
 from dlx.numbers import whole
 from dlx.problem import Problem, ProblemError
 
@@ -100,8 +101,6 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
     >>> print(reduction)
     preprocessing removed 3 options and 4 items (4 forced) in 3 rounds
     """
-    from dlx.preprocessing.kernel import reduce as reduce_kernel
-
     if rounds is not None:
         rounds = whole("rounds", rounds)
     multiplicity = problem.first_multiplicity()
@@ -111,7 +110,7 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
             f"preprocessing takes exact covers only: item {name!r} has bounds {lo}:{hi}"
         )
     *arrays, alive = _arrays(problem)
-    done, infeasible, gone, forced_by = reduce_kernel(
+    done, infeasible, gone, forced_by = _kernel().reduce(
         *arrays, alive, -1 if rounds is None else rounds
     )
     names = problem.primary + problem.secondary
@@ -153,3 +152,21 @@ def _rebuild(problem: Problem, alive, gone, forced_by, rounds: int):
         forced=forced,
         infeasible=None,
     )
+
+
+def _kernel():
+    """The preprocessing kernel, imported and compiled (or loaded from numba's cache) on
+    first use, the compile said on stderr (``dlx.compiling``)."""
+    module = compiling.kernel_module("dlx.preprocessing.kernel")
+    compiling.warm("preprocess", module.reduce, False, _warm_up)
+    return module
+
+
+def _warm_up() -> None:
+    """The kernel run once, on a problem of one option."""
+    problem = Problem(primary=["a"])
+    problem.add_option(["a"])
+    preprocess(problem)
+
+
+compiling.register(_kernel)

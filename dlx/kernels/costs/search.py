@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dlx import compiling
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 
@@ -223,7 +224,9 @@ def _run(layout: _Layout, k: int, node_limit, time_limit, s=None, chosen=()) -> 
     """Drive the kernel in chunks of nodes until it is done or a limit stops it; ``s``:
     a state made by ``_Layout.task_state`` with the options ``chosen`` (a fresh one
     when None)."""
-    from dlx.kernels.costs.kernel import DONE, FILLED, NODES, search
+    from dlx.kernels.costs.kernel import DONE, FILLED, NODES
+
+    search = _kernel().search
 
     s = layout.state(k) if s is None else s
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -247,3 +250,21 @@ def _run(layout: _Layout, k: int, node_limit, time_limit, s=None, chosen=()) -> 
     )
     costs = tuple(layout.total_tax + int(s.best_cost[j]) for j in rows)
     return Best(solutions, costs, stopped_by is None, stopped_by, int(s.state[NODES]))
+
+
+def _kernel():
+    """The branch-and-bound kernel, imported and compiled (or loaded from numba's cache)
+    on first use, the compile said on stderr (``dlx.compiling``)."""
+    module = compiling.kernel_module("dlx.kernels.costs.kernel")
+    compiling.warm("costs", module.search, False, _warm_up)
+    return module
+
+
+def _warm_up() -> None:
+    """The kernel run once: the best of a problem of one option."""
+    problem = Problem(primary=["a"])
+    problem.add_option(["a"], cost=1)
+    _run(_Layout(problem), 1, None, None)
+
+
+compiling.register(_kernel)
