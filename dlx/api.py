@@ -270,6 +270,7 @@ def is_unique(problem: Problem, **options) -> bool:
 
 
 BATCH_ENGINES = {name: row.batch for name, row in engines.ENGINES.items() if row.batch}
+BATCH_ENGINES.update({name: row.batch for name, row in engines.BATCH_KERNELS.items()})
 
 
 def batch(
@@ -292,7 +293,8 @@ def batch(
     bounds the options a solution adds beyond the forced ones; ``propagate`` as for
     ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
     links) or ``"tight"`` (``dlx/kernels/tight/kernel.py``: the tightest item first, its own
-    item domination; no multiplicities). ``limit`` >= 1 (None: no limit). ``domination``
+    item domination; no multiplicities) or ``"sudoku"`` (``dlx/kernels/sudoku/kernel.py``:
+    the 9x9 sudoku problem only, on bitboards). ``limit`` >= 1 (None: no limit). ``domination``
     (tight only, with ``propagate="domination"``): check the items with at most this
     many live options (default 2; 1: singles only, taken in place). Returns a
     ``dlx.BatchResult``.

@@ -377,9 +377,11 @@ def solve_all(
     search, and writing each first solution into its grid. ``propagate``: as for
     ``dlx.count`` ("domination", the default: for the dancing-links kernel locked
     candidates and more, for the tight kernel singles taken as they appear, a smaller
-    tree; None: the plain search); ``engine``: ``dlx.batch``'s ("tight" or "dlx"; by
-    default "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more, "dlx" for fewer:
-    a jigsaw list has a shape a puzzle, and dancing links need no layout of their own).
+    tree; None: the plain search); ``engine``: ``dlx.batch``'s ("sudoku", "tight" or
+    "dlx"; by default "sudoku" for 9x9 boxed puzzles (its own forced moves, whatever
+    ``propagate`` says), else "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more,
+    "dlx" for fewer: a jigsaw list has a shape a puzzle, and dancing links need no
+    layout of their own).
     """
     results: list[Result | None] = [None] * len(puzzles)
     for indices in _by_shape(puzzles).values():
@@ -419,6 +421,8 @@ def _by_shape(puzzles: list[Sudoku]) -> dict[tuple, list[int]]:
 def _batch_setting(group: list[Sudoku], propagate: str | None, engine: str | None):
     """The problem that ``solve_all`` searches for a group of one shape, and the keywords
     of its ``dlx.batch`` call (engine, domination)."""
+    if engine is None and group[0].shape == (9, box_regions(9), False):
+        return build(group[0]), {"engine": "sudoku"}  # (its forced moves are its own)
     problem = build(group[0]).with_propagation(propagate)
     kernel = engine or ("tight" if len(group) >= BATCH_TIGHT_MIN else "dlx")
     tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
@@ -432,7 +436,7 @@ def prepare(puzzles: list[Sudoku]) -> None:
     reading, and says its seconds apart from the search's."""
     for indices in _by_shape(puzzles).values():
         problem, how = _batch_setting([puzzles[k] for k in indices], PROPAGATE, None)
-        if how["engine"] == "tight":
+        if how["engine"] != "dlx":
             dlx.batch(problem, [], 1, **how)  # no search: the layout and the kernel
 
 
