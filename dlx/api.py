@@ -283,6 +283,7 @@ def batch(
     propagate=None,
     engine: str = "dlx",
     domination: int | None = None,
+    workers: int = 1,
 ):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
@@ -296,8 +297,9 @@ def batch(
     item domination; no multiplicities) or ``"sudoku"`` (``dlx/kernels/sudoku/kernel.py``:
     the 9x9 sudoku problem only, on bitboards). ``limit`` >= 1 (None: no limit). ``domination``
     (tight only, with ``propagate="domination"``): check the items with at most this
-    many live options (default 2; 1: singles only, taken in place). Returns a
-    ``dlx.BatchResult``.
+    many live options (default 2; 1: singles only, taken in place). ``workers``
+    (sudoku only): threads, each searching a slice of the sets (0: one a core).
+    Returns a ``dlx.BatchResult``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -320,4 +322,8 @@ def batch(
         if engine != "tight":
             raise ValueError("batch(): domination= is a setting of the tight engine")
         options["domination"] = domination
+    if workers != 1:
+        if engine != "sudoku":
+            raise ValueError("batch(): workers= is a setting of the sudoku engine")
+        options["workers"] = workers
     return run(problem, forced_sets, limit, **options)

@@ -352,11 +352,12 @@ def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
     return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku), **search_options(**search))
 
 
-def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, int]]:
+def tally(puzzles: list[Sudoku], limit: int, workers: int = 1) -> list[tuple]:
     """For each puzzle: solutions (up to ``limit``), the first answer and search nodes,
-    all puzzles of one shape in one kernel call (``solve_all``)."""
+    all puzzles of one shape in one kernel call (``solve_all``; 9x9 boxed puzzles on
+    ``workers`` threads, 0: one a core)."""
     out = []
-    for p, r in zip(puzzles, solve_all(puzzles, limit), strict=True):
+    for p, r in zip(puzzles, solve_all(puzzles, limit, workers=workers), strict=True):
         values = Result.values.raw(r)  # the batch's array: not made into lists
         out.append((r.count, None if values is None else Answer(p, values), r.nodes))
     return out
@@ -370,6 +371,7 @@ def solve_all(
     limit: int = 2,
     propagate: str | None = PROPAGATE,
     engine: str | None = None,
+    workers: int = 1,
 ) -> list[Result]:
     """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
 
@@ -381,7 +383,7 @@ def solve_all(
     "dlx"; by default "sudoku" for 9x9 boxed puzzles (its own forced moves, whatever
     ``propagate`` says), else "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more,
     "dlx" for fewer: a jigsaw list has a shape a puzzle, and dancing links need no
-    layout of their own).
+    layout of their own). ``workers``: threads for the "sudoku" engine (0: one a core).
     """
     results: list[Result | None] = [None] * len(puzzles)
     for indices in _by_shape(puzzles).values():
@@ -394,6 +396,8 @@ def solve_all(
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
         problem, how = _batch_setting(group, propagate, engine)
         depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
+        if how["engine"] == "sudoku":
+            how = {**how, "workers": workers}
         result = dlx.batch(problem, options, limit, start=start, depth=depth, **how)
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s

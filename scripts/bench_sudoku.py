@@ -204,8 +204,8 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
         "dlx batch, domination (old default)": ("dlx", "domination", 2),
         "dlx batch, plain": ("dlx", None, 2),
         "tight batch, plain": ("tight", None, 2),
-        "tight batch, singles (default)": ("tight", "domination", 2),
-        "default, limit 1 (the command's)": (None, sudoku.PROPAGATE, 1),
+        "tight batch, singles (before the sudoku kernel)": ("tight", "domination", 2),
+        "sudoku kernel (default), limit 1 (the command's)": (None, sudoku.PROPAGATE, 1),
     }
     calls = [
         lambda e=e, r=r, k=k: sudoku.solve_all(puzzles, k, propagate=r, engine=e)

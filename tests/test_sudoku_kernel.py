@@ -4,6 +4,8 @@ one-puzzle path, clashes and other problems refused."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -129,3 +131,36 @@ def test_clashing_givens_and_other_problems_are_refused():
     for k in np.random.default_rng(1).permutation(problem.n_options).tolist():
         shuffled.add_option(problem.option(k))
     assert "option 9 i + d" in why_not(shuffled)
+
+
+def test_threads_give_the_same_results_as_one():
+    puzzles = load_lines("forum_hardest_1106.txt", 40)
+    problem = sudoku.build(puzzles[0])
+    sets = forced_sets(puzzles)
+    one = dlx.batch(problem, sets, 2, engine="sudoku")
+    for workers in (2, 3, 0):
+        many = dlx.batch(problem, sets, 2, engine="sudoku", workers=workers)
+        assert many.counts.tolist() == one.counts.tolist()
+        assert many.first == one.first
+        assert many.nodes.tolist() == one.nodes.tolist()
+    with pytest.raises(ValueError, match="workers"):
+        dlx.batch(problem, sets, 2, engine="tight", workers=2)
+
+
+def test_the_command_on_every_core_prints_what_one_core_does(tmp_path, capsys):
+    from puzzles.cli import main
+
+    f = tmp_path / "fh.txt"
+    f.write_text("".join(line + "\n" for line in load_text_lines(60)))
+    outs = []
+    for workers in ("1", "0"):
+        assert main(["sudoku", str(f), "--workers", workers]) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+    assert len(outs[0].split()) == 60
+
+
+def load_text_lines(n: int) -> list[str]:
+    """The first ``n`` forum-hardest puzzles as their lines."""
+    path = Path(__file__).resolve().parent.parent / "data" / "sudoku" / "forum_hardest_1106.txt"
+    return [line for line in path.read_text().splitlines() if line and line[0] != "#"][:n]

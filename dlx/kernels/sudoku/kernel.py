@@ -376,7 +376,7 @@ def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
         fresh = True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_batch(options, start, limit, first, counts, stats):
     """One search a puzzle: puzzle ``k`` forces the canonical options
     ``options[start[k]:start[k + 1]]`` (int64); ``counts[k]`` gets its solutions up to

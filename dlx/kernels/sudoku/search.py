@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -22,12 +24,14 @@ def batch(
     start=None,
     depth=None,
     propagate=None,
+    workers: int = 1,
 ) -> BatchResult:
     """``dlx.batch`` on the sudoku kernel: one search of the 9x9 sudoku problem (see
     ``dlx.kernels.sudoku.layout``) per forced set (the givens), all in one kernel call;
     arguments and result as for ``dlx.kernels.links.search.batch`` (``propagate`` is
     ignored: the kernel's forced moves are its own, see ``kernel.py``). The forced
-    options are taken at the root: the nodes are the search's below them.
+    options are taken at the root: the nodes are the search's below them. ``workers``
+    threads (0: one a core) each search a slice of the sets (the kernel holds no GIL).
 
     >>> p = sudoku_problem()
     >>> result = batch(p, [[0, 10, 20]], limit=2)
@@ -49,7 +53,29 @@ def batch(
     first = np.zeros((n_sets, 81), np.int64)
     stats = np.zeros((n_sets, 2), np.int64)
     t0 = time.perf_counter()
-    kernel.search_batch(options, start, max(int(limit), 1), first, counts, stats)
+    limit = max(int(limit), 1)
+    threads = (os.cpu_count() or 1) if workers == 0 else max(int(workers), 1)
+    threads = min(threads, max(n_sets, 1))
+    edges = np.linspace(0, n_sets, threads + 1).astype(np.int64).tolist()
+    slices = [slice(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+    if len(slices) <= 1:
+        kernel.search_batch(options, start, limit, first, counts, stats)
+    else:
+        with ThreadPoolExecutor(len(slices)) as pool:
+            done = [
+                pool.submit(
+                    kernel.search_batch,
+                    options,
+                    start[s.start : s.stop + 1],
+                    limit,
+                    first[s],
+                    counts[s],
+                    stats[s],
+                )
+                for s in slices
+            ]
+            for future in done:
+                future.result()
     seconds = time.perf_counter() - t0
     if np.any(counts < 0):  # a set whose options clash: say how, as dlx.batch does
         k = int(np.flatnonzero(counts < 0)[0])
