@@ -42,7 +42,7 @@ options covered, forced moves included.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 WORDS = 32  # a node's words: 27 digit-band words, the 3 bands' open cells, 2 dirty sets
@@ -54,10 +54,18 @@ BOX = 0x1C0E07  # the 9 bits of a band's first box
 COLUMN = 0x40201  # the 3 bits of a band's first column
 
 
-@njit(cache=True)
-def _low(word):
-    """The lowest set bit's position in a nonzero word."""
-    return trailing_zeros(word)
+if config.DISABLE_JIT:  # (numba's intrinsic runs compiled only)
+
+    def _low(word):
+        """The lowest set bit's position in a nonzero word."""
+        return (int(word) & -int(word)).bit_length() - 1
+
+else:
+
+    @njit(cache=True)
+    def _low(word):
+        """The lowest set bit's position in a nonzero word."""
+        return trailing_zeros(word)
 
 
 @njit(cache=True)
