@@ -270,6 +270,7 @@ def is_unique(problem: Problem, **options) -> bool:
 
 
 BATCH_ENGINES = {name: row.batch for name, row in engines.ENGINES.items() if row.batch}
+BATCH_ENGINES.update({name: row.batch for name, row in engines.BATCH_KERNELS.items()})
 
 
 def batch(
@@ -282,6 +283,7 @@ def batch(
     propagate=None,
     engine: str = "dlx",
     domination: int | None = None,
+    workers: int = 1,
 ):
     """Search ``problem`` once per set of forced options, all in one kernel call.
 
@@ -292,10 +294,12 @@ def batch(
     bounds the options a solution adds beyond the forced ones; ``propagate`` as for
     ``count`` (both kernels apply ``"domination"``); ``engine``: ``"dlx"`` (dancing
     links) or ``"tight"`` (``dlx/kernels/tight/kernel.py``: the tightest item first, its own
-    item domination; no multiplicities). ``limit`` >= 1 (None: no limit). ``domination``
+    item domination; no multiplicities) or ``"sudoku"`` (``dlx/kernels/sudoku/kernel.py``:
+    the 9x9 sudoku problem only, on bitboards). ``limit`` >= 1 (None: no limit). ``domination``
     (tight only, with ``propagate="domination"``): check the items with at most this
-    many live options (default 2; 1: singles only, taken in place). Returns a
-    ``dlx.BatchResult``.
+    many live options (default 2; 1: singles only, taken in place). ``workers``
+    (sudoku only): threads, each searching a slice of the sets (0: one a core).
+    Returns a ``dlx.BatchResult``.
 
     >>> from dlx import Problem
     >>> p = Problem(primary=["a", "b"])
@@ -318,4 +322,8 @@ def batch(
         if engine != "tight":
             raise ValueError("batch(): domination= is a setting of the tight engine")
         options["domination"] = domination
+    if workers != 1:
+        if engine != "sudoku":
+            raise ValueError("batch(): workers= is a setting of the sudoku engine")
+        options["workers"] = workers
     return run(problem, forced_sets, limit, **options)

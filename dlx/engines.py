@@ -29,6 +29,7 @@ from dlx.errors import ProblemError
 from dlx.kernels.bitset.engine import ENGINE as BITSET
 from dlx.kernels.bitset.layout import suits
 from dlx.kernels.links.engine import ENGINE as LINKS
+from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
 from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
 
@@ -71,6 +72,8 @@ ENGINES: dict[str, Engine] = {
         TIGHT._replace(suits=_tight_suits),
     )
 }
+# kernels with a batch call only (``dlx.batch``), each for the one problem it takes
+BATCH_KERNELS: dict[str, Engine] = {SUDOKU.name: SUDOKU}
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
 CHOICES = (*ENGINES, "auto")  # what ``engine=`` and ``--engine`` take

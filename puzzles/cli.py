@@ -365,7 +365,7 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
     in batches where the adapter has them, else one by one, with one bar over the
     puzzles when there are several."""
     tally = command.tally
-    batched = tally is not None and request.time_limit is None and request.workers == 1
+    batched = tally is not None and request.time_limit is None
     batched = batched and len(puzzles) > 1  # one puzzle: a search with its own bar
     several = request.all or (request.limit or 1) > 1  # answers a puzzle
     if batched and not request.count and not request.unique and several:
@@ -380,7 +380,9 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
             limit = (request.limit or NO_LIMIT) if request.count else 2 if request.unique else 1
             for start in range(0, len(puzzles), BATCH):
                 chunk = puzzles[start : start + BATCH]
-                for p, (n, answer, nodes) in zip(chunk, tally(chunk, limit), strict=True):
+                for p, (n, answer, nodes) in zip(
+                    chunk, tally(chunk, limit, request.workers), strict=True
+                ):
                     printer.begin(p)
                     if answer is not None:
                         printer.answer(answer)

@@ -26,8 +26,8 @@ A command's hooks (the first three required; the others have a default):
   its own that replaces solving (sudoku's ``--generate``, ``--explain`` and ``--hint``),
   giving what to print (an iterator of texts is written as it comes) and the exit
   status (0 if not given); None to solve as usual;
-- ``tally(puzzles, limit) -> [(count, first answer, nodes)]``: many puzzles in one call
-  (sudoku's batch kernel), used when no time limit or workers are asked for;
+- ``tally(puzzles, limit, workers) -> [(count, first answer, nodes)]``: many puzzles in one call
+  (sudoku's batch kernel; ``workers``: its threads), used when no time limit is asked for;
 - ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``settle(request) -> Request``: the request its puzzles are searched with, once they
   are read (the tilings' ``--sample`` lists every draw: ``all=True``);

@@ -352,11 +352,12 @@ def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
     return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku), **search_options(**search))
 
 
-def tally(puzzles: list[Sudoku], limit: int) -> list[tuple[int, Answer | None, int]]:
+def tally(puzzles: list[Sudoku], limit: int, workers: int = 1) -> list[tuple]:
     """For each puzzle: solutions (up to ``limit``), the first answer and search nodes,
-    all puzzles of one shape in one kernel call (``solve_all``)."""
+    all puzzles of one shape in one kernel call (``solve_all``; 9x9 boxed puzzles on
+    ``workers`` threads, 0: one a core)."""
     out = []
-    for p, r in zip(puzzles, solve_all(puzzles, limit), strict=True):
+    for p, r in zip(puzzles, solve_all(puzzles, limit, workers=workers), strict=True):
         values = Result.values.raw(r)  # the batch's array: not made into lists
         out.append((r.count, None if values is None else Answer(p, values), r.nodes))
     return out
@@ -370,6 +371,7 @@ def solve_all(
     limit: int = 2,
     propagate: str | None = PROPAGATE,
     engine: str | None = None,
+    workers: int = 1,
 ) -> list[Result]:
     """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
 
@@ -377,9 +379,11 @@ def solve_all(
     search, and writing each first solution into its grid. ``propagate``: as for
     ``dlx.count`` ("domination", the default: for the dancing-links kernel locked
     candidates and more, for the tight kernel singles taken as they appear, a smaller
-    tree; None: the plain search); ``engine``: ``dlx.batch``'s ("tight" or "dlx"; by
-    default "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more, "dlx" for fewer:
-    a jigsaw list has a shape a puzzle, and dancing links need no layout of their own).
+    tree; None: the plain search); ``engine``: ``dlx.batch``'s ("sudoku", "tight" or
+    "dlx"; by default "sudoku" for 9x9 boxed puzzles (its own forced moves, whatever
+    ``propagate`` says), else "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more,
+    "dlx" for fewer: a jigsaw list has a shape a puzzle, and dancing links need no
+    layout of their own). ``workers``: threads for the "sudoku" engine (0: one a core).
     """
     results: list[Result | None] = [None] * len(puzzles)
     for indices in _by_shape(puzzles).values():
@@ -392,6 +396,8 @@ def solve_all(
         np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
         problem, how = _batch_setting(group, propagate, engine)
         depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
+        if how["engine"] == "sudoku":
+            how = {**how, "workers": workers}
         result = dlx.batch(problem, options, limit, start=start, depth=depth, **how)
         chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
         solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
@@ -419,6 +425,8 @@ def _by_shape(puzzles: list[Sudoku]) -> dict[tuple, list[int]]:
 def _batch_setting(group: list[Sudoku], propagate: str | None, engine: str | None):
     """The problem that ``solve_all`` searches for a group of one shape, and the keywords
     of its ``dlx.batch`` call (engine, domination)."""
+    if engine is None and group[0].shape == (9, box_regions(9), False):
+        return build(group[0]), {"engine": "sudoku"}  # (its forced moves are its own)
     problem = build(group[0]).with_propagation(propagate)
     kernel = engine or ("tight" if len(group) >= BATCH_TIGHT_MIN else "dlx")
     tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
@@ -432,7 +440,7 @@ def prepare(puzzles: list[Sudoku]) -> None:
     reading, and says its seconds apart from the search's."""
     for indices in _by_shape(puzzles).values():
         problem, how = _batch_setting([puzzles[k] for k in indices], PROPAGATE, None)
-        if how["engine"] == "tight":
+        if how["engine"] != "dlx":
             dlx.batch(problem, [], 1, **how)  # no search: the layout and the kernel
 
 

@@ -1,6 +1,6 @@
 """Batch-solve sudoku lists and compare with two other exact-cover solvers.
 
-    python scripts/bench_sudoku.py [--repeat 3] [--others 2000] [FILE ...]
+    python scripts/bench_sudoku.py [--repeat 3] [--others 2000] [--tdoku LIB] [FILE ...]
 
 For each file (default: the samples shipped in data/sudoku: the first 1000 of the
 17-clue list, all 375 forum-hardest, the first 500 of magictour top1465; give other
@@ -25,6 +25,16 @@ process (one core, warm: kernels loaded first), medians of ``--repeat`` runs:
   0/1 matrix (givens' items and clashing options removed), counting to 2 solutions,
   on the first ``--others`` puzzles (they are slower). Matrix building is included.
 
+With ``--tdoku LIB`` (tdoku's ``libtdoku_static.a``, built apart: the ``fetch`` of
+``t-dillon/tdoku``, then ``cmake SRC -DCMAKE_BUILD_TYPE=Release && make tdoku_static`` in
+a folder outside this repository), first a table of ours against tdoku on each file in
+the same run, one core, medians of ``--repeat``: the command (``puzzles.cli.main`` in
+this process, CPU seconds, reading, search and printing included, the process start
+not) against ``scripts/tdoku_driver.c`` (compiled here against LIB: tdoku's solver over
+the file in memory, CPU seconds), first solutions (what the command prints) and
+``--unique`` (limit 2: tdoku's own benchmark). Without it, that table is left out, said
+so. ``--versus-only``: that table alone.
+
 Ratios are against the old default (the dancing-links batch with item domination)
 measured in the same run. The load average is printed before and after each file (the
 machine may be shared).
@@ -41,6 +51,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -77,12 +88,12 @@ def interleaved_times(fns, repeat: int) -> list[tuple[float, object]]:
     return [(statistics.median(t), o) for t, o in zip(times, out, strict=True)]
 
 
-def command_seconds(path: Path) -> float:
-    """CPU seconds of ``python -m puzzles sudoku FILE`` run in this process (warm: the
-    kernels loaded), its output thrown away."""
+def command_seconds(path: Path, flags=()) -> float:
+    """CPU seconds of ``python -m puzzles sudoku FILE [flags]`` run in this process
+    (warm: the kernels loaded; reading, search and printing), its output thrown away."""
     t0 = time.process_time()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        status = cli.main(["sudoku", str(path)])
+        status = cli.main(["sudoku", str(path), *flags])
     assert status == 0, f"the command failed on {path}"
     return time.process_time() - t0
 
@@ -101,6 +112,53 @@ def fresh_rate(path: Path) -> float:
     found = re.search(r"\(([\d,]+) puzzles/s", run.stderr.splitlines()[-1])
     assert found, f"no rate in the command's summary: {run.stderr!r}"
     return float(found.group(1).replace(",", ""))
+
+
+def tdoku_driver(lib: Path, where: Path) -> Path:
+    """``scripts/tdoku_driver.c`` compiled against tdoku's static library in ``where``."""
+    out = where / "tdoku_driver"
+    source = ROOT / "scripts" / "tdoku_driver.c"
+    cc = os.environ.get("CC", "cc")
+    command = [cc, "-O2", str(source), str(lib), "-lstdc++", "-lm", "-o", str(out)]
+    subprocess.run(command, check=True)
+    return out
+
+
+def tdoku_rate(driver: Path, path: Path, limit: int, repeat: int, n: int) -> float:
+    """tdoku's puzzles per CPU second on ``path`` (median of ``repeat`` passes of at least
+    0.2 s each, the file repeated), counting to ``limit``."""
+    rounds = max(1, 4000 // max(n, 1))
+    run = subprocess.run(
+        [str(driver), str(path), str(limit), str(rounds), str(repeat)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    rates = [int(p) / float(s) for p, _, s in (line.split() for line in run.stdout.splitlines())]
+    return statistics.median(rates)
+
+
+def versus_tdoku(path: Path, repeat: int, driver: Path | None) -> None:
+    """Ours (the command, first solutions and ``--unique``) beside tdoku on one file."""
+    n = len(sudoku.parse_all(path.read_text()))
+    for flags in ([], ["--unique"]):
+        command_seconds(path, flags)  # the kernels loaded
+    load = os.getloadavg()[0]
+    ours = [
+        n / statistics.median(command_seconds(path, flags) for _ in range(repeat))
+        for flags in ([], ["--unique"])
+    ]
+    print(f"\n{path.name}: {n} puzzles, one core, CPU seconds, medians of {repeat}")
+    print(f"{'':36s} {'ours':>10s} {'tdoku':>10s} {'ours/tdoku':>10s}")
+    for (name, limit), rate in zip(
+        (("first solutions", 1), ("--unique (limit 2)", 2)), ours, strict=True
+    ):
+        if driver is None:
+            print(f"{name:36s} {rate:10,.0f} {'-':>10s}")
+            continue
+        theirs = tdoku_rate(driver, path, limit, repeat, n)
+        print(f"{name:36s} {rate:10,.0f} {theirs:10,.0f} {rate / theirs:9.2f}x")
+    if driver is None:
+        print("tdoku: not timed (give --tdoku path/to/libtdoku_static.a)")
+    print(f"load average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after")
 
 
 def option_items(problem: dlx.Problem) -> np.ndarray:
@@ -146,8 +204,8 @@ def bench_file(path: Path, repeat: int, others: int) -> None:
         "dlx batch, domination (old default)": ("dlx", "domination", 2),
         "dlx batch, plain": ("dlx", None, 2),
         "tight batch, plain": ("tight", None, 2),
-        "tight batch, singles (default)": ("tight", "domination", 2),
-        "default, limit 1 (the command's)": (None, sudoku.PROPAGATE, 1),
+        "tight batch, singles (before the sudoku kernel)": ("tight", "domination", 2),
+        "sudoku kernel (default), limit 1 (the command's)": (None, sudoku.PROPAGATE, 1),
     }
     calls = [
         lambda e=e, r=r, k=k: sudoku.solve_all(puzzles, k, propagate=r, engine=e)
@@ -221,8 +279,16 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--others", type=int, default=2000, help="puzzles for the others (0: leave them out)"
     )
+    parser.add_argument("--tdoku", type=Path, help="tdoku's libtdoku_static.a, to time beside")
+    parser.add_argument("--versus-only", action="store_true", help="only the table against tdoku")
     args = parser.parse_args(argv)
     files = args.files or DEFAULT
+    with tempfile.TemporaryDirectory() as where:
+        driver = tdoku_driver(args.tdoku, Path(where)) if args.tdoku else None
+        for path in files:
+            versus_tdoku(path, args.repeat, driver)
+    if args.versus_only:
+        return 0
     for path in files:
         bench_file(path, args.repeat, args.others)
     return 0

@@ -318,27 +318,29 @@ def test_cli_solves_one_line_file(capsys):
 
 
 def test_cli_sets_up_while_reading_and_says_so(monkeypatch, capsys):
-    """The empty grid's problem and its batch layout are built while the puzzles are
-    read (``sudoku.prepare``), once: the search uses them; the summary line gives the
-    reading and set-up seconds apart from the search's."""
-    import dlx.kernels.tight.search
+    """The empty grid's problem and the sudoku kernel's check of it are done while the
+    puzzles are read (``sudoku.prepare``), once: the search uses them; the summary line
+    gives the reading and set-up seconds apart from the search's."""
+    import dlx.kernels.sudoku.layout
 
     built = []
-    kit = dlx.kernels.tight.search._kit
+    kit = dlx.kernels.sudoku.layout._why_not
     monkeypatch.setattr(
-        dlx.kernels.tight.search, "_kit", lambda p: built.append(p.n_options) or kit(p)
-    )
+        dlx.kernels.sudoku.layout, "_why_not", lambda p: built.append(p.primary[0]) or kit(p)
+    )  # (the adapter's problem: its first item a cell's, ``p0,0``; the kernel's warm-up, ``0``)
     sudoku.empty_problem.cache_clear()  # (no layout kept from other tests)
+    cell = sudoku.empty_problem(9, sudoku.box_regions(9)).primary[0]
+    sudoku.empty_problem.cache_clear()
     puzzles = sudoku.parse_all((DATA / "top95.txt").read_text())
     sudoku.prepare(puzzles)
-    assert built.count(9**3) == 1
+    assert built.count(cell) == 1
     for puzzle, result in zip(puzzles, sudoku.solve_all(puzzles, 1), strict=True):
         check_solution(puzzle, result.values)
-    assert built.count(9**3) == 1  # solving built nothing more
+    assert built.count(cell) == 1  # solving built nothing more
     sudoku.empty_problem.cache_clear()
     assert main(["sudoku", str(DATA / "top95.txt")]) == 0
     summary = capsys.readouterr().err.splitlines()[-1]
-    assert built.count(9**3) == 2
+    assert built.count(cell) == 2
     assert summary.startswith("95 puzzles, 95 solutions, ")
     assert " puzzles/s; reading and set-up " in summary
 

@@ -1,0 +1,419 @@
+"""The sudoku kernel: the 9x9 sudoku problem (324 items, 729 options) searched on
+bitboards, many puzzles in one call.
+
+Every ``@njit(cache=True)`` function this kernel calls lives in this file (numba's cache
+only notices edits to the file a function is defined in); ``dlx/kernels/sudoku/layout.py``
+recognises the problem and ``dlx/kernels/sudoku/search.py`` drives the kernel.
+
+Data structures
+---------------
+Option ``k`` of the canonical numbering puts digit ``d = k mod 9`` in cell
+``i = k div 9`` (cell ``i`` is row ``i div 9``, column ``i mod 9``). The options still
+live at a node are nine *digit boards*, each three *band words*: ``rows[l, 3 d + b]``
+has bit ``9 r + c`` set when digit ``d`` may still go in cell ``(3 b + r, c)`` (a band
+is three rows, 27 bits). ``rows[l, 27 + b]`` is the band's *open* cells: those whose
+item is not covered yet. A chosen option keeps its own bit on its digit board; an
+item is covered when its cell is closed (cell items) or when its digit board has no
+open bit left in its unit (row, column and box items). A node's 30 words are its
+parent's, changed: nothing is ever undone, and going back up is ``level -= 1``.
+
+Knuth's steps, in the words of the other kernels:
+
+- *Cover* (``_place``): option (``i``, ``d``) taken: digit ``d`` leaves every other
+  cell of ``i``'s row, column and box (``peer``), the other digits leave ``i``, ``i``
+  is closed.
+- *Forced moves* (``_propagate``, until none applies): a cell item with one live option
+  (a naked single) or none (dead), found for all cells at once by counting the digit
+  boards bit-sliced; a row, column or box item with one live option (a hidden single);
+  and, per digit and band (or stack of three columns), the options that no way of
+  covering the band's three row items and three box items together can use: the
+  band's 3x3 segments (row by box) that hold the digit must contain a permutation
+  (one segment a row and a box); segments in none are dropped, and a band with none is
+  dead (``lock``, a table of the 512 segment patterns). This is item domination
+  (pointing and claiming) and a little more.
+- *Choose*: the open cell with the fewest live options (two if any: the first such
+  cell by bands); one branch a digit, tried in order.
+- *Back down*: the parent's next digit; a node that found a contradiction has none.
+
+The nodes are the branches tried (the forced moves are not nodes); the updates the
+options covered, forced moves included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import config, njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+WORDS = 32  # a node's words: 27 digit-band words, the 3 bands' open cells, 2 dirty sets
+OPEN = 27  # rows[l, OPEN + b]: band b's open cells
+HIDDEN = 30  # rows[l, HIDDEN]: the digits whose boards changed since the last hidden scan
+LOCKED = 31  # rows[l, LOCKED]: ... and since the last lock scan
+ROW = 0x1FF  # the 9 bits of a band's first row
+BOX = 0x1C0E07  # the 9 bits of a band's first box
+COLUMN = 0x40201  # the 3 bits of a band's first column
+
+
+if config.DISABLE_JIT:  # (numba's intrinsic runs compiled only)
+
+    def _low(word):
+        """The lowest set bit's position in a nonzero word."""
+        return (int(word) & -int(word)).bit_length() - 1
+
+else:
+
+    @njit(cache=True)
+    def _low(word):
+        """The lowest set bit's position in a nonzero word."""
+        return trailing_zeros(word)
+
+
+@njit(cache=True)
+def tables():
+    """The kernel's tables: ``peer[i, b]`` (cell i's row, column and box in band b, i
+    excluded), ``lock[s]`` (for a 3x3 segment pattern s, bit 3 r + k for segment (r, k),
+    the segments that lie on a permutation; 0 when none does) and ``expand[s]`` (the
+    band bits of a segment pattern)."""
+    peer = np.zeros((81, 3), np.int64)
+    for i in range(81):
+        r, c = i // 9, i % 9
+        for j in range(81):
+            s, t = j // 9, j % 9
+            if j != i and (s == r or t == c or (s // 3 == r // 3 and t // 3 == c // 3)):
+                peer[i, j // 27] |= 1 << (j % 27)
+    lock = np.zeros(512, np.int64)
+    for s in range(512):
+        for a in range(3):  # the six permutations: rows 0, 1, 2 to boxes a, b, 3 - a - b
+            for b in range(3):
+                if b != a:
+                    perm = (1 << a) | (1 << (3 + b)) | (1 << (6 + 3 - a - b))
+                    if s & perm == perm:
+                        lock[s] |= perm
+    expand = np.zeros(512, np.int64)
+    for s in range(512):
+        for seg in range(9):
+            if (s >> seg) & 1:
+                expand[s] |= 7 << (9 * (seg // 3) + 3 * (seg % 3))
+    chunk = np.zeros(512, np.int64)
+    for x in range(512):
+        for k in range(3):
+            if (x >> (3 * k)) & 7:
+                chunk[x] |= 1 << k
+    return peer, lock, expand, chunk
+
+
+@njit(cache=True)
+def _place(node, cell, digit, peer) -> bool:
+    """Cover option (cell, digit) at ``level``; False when it is not live (dead)."""
+    b, bit = cell // 27, 1 << (cell % 27)
+    if not node[3 * digit + b] & bit or not node[OPEN + b] & bit:
+        return False
+    changed = 1 << digit
+    for e in range(9):
+        if e != digit and node[3 * e + b] & bit:
+            node[3 * e + b] &= ~bit
+            changed |= 1 << e
+    for c in range(3):
+        node[3 * digit + c] &= ~peer[cell, c]
+    node[OPEN + b] &= ~bit
+    node[HIDDEN] |= changed
+    node[LOCKED] |= changed
+    return True
+
+
+@njit(cache=True)
+def _take(node, cell, digit, peer) -> bool:
+    """``_place``, where the cell may have been closed with this digit already."""
+    b, bit = cell // 27, 1 << (cell % 27)
+    if node[OPEN + b] & bit:
+        return _place(node, cell, digit, peer)
+    return (node[3 * digit + b] & bit) != 0
+
+
+@njit(cache=True)
+def _segments(word, chunk):
+    """A band word's 3x3 segment pattern: bit 3 r + k when row r, box k holds a bit
+    (``chunk[x]``: the boxes a row's 9 bits x touch)."""
+    return chunk[word & ROW] | (chunk[(word >> 9) & ROW] << 3) | (chunk[word >> 18] << 6)
+
+
+@njit(cache=True)
+def _lock_bands(node, lock, expand, chunk) -> int:
+    """Drop each digit's options that lie on no permutation of its band's segments,
+    and of its stacks'; -1 dead, else how many words changed."""
+    changed = 0
+    todo = node[LOCKED]
+    node[LOCKED] = 0
+    while todo:
+        d = _low(todo)
+        todo &= todo - 1
+        before = changed
+        for b in range(3):
+            word = node[3 * d + b]
+            keep = lock[_segments(word, chunk)]
+            if keep == 0:
+                return -1
+            new = word & expand[keep]
+            if new != word:
+                node[3 * d + b] = new
+                changed += 1
+        for k in range(3):  # stack k: bands as its boxes, its three columns as lines
+            s = 0
+            for b in range(3):
+                word = node[3 * d + b]
+                folded = (word | (word >> 9) | (word >> 18)) >> (3 * k)
+                s |= (folded & 7) << (3 * b)
+            keep = lock[s]
+            if keep == 0:
+                return -1
+            if keep != s:
+                for b in range(3):
+                    columns = (keep >> (3 * b)) & 7
+                    allowed = ~(BOX << (3 * k))
+                    for c in range(3):
+                        if (columns >> c) & 1:
+                            allowed |= COLUMN << (3 * k + c)
+                    node[3 * d + b] &= allowed
+                changed += 1
+        if changed != before:
+            node[HIDDEN] |= 1 << d
+            node[LOCKED] |= 1 << d
+    return changed
+
+
+@njit(cache=True)
+def _naked(node, peer) -> int:
+    """Cover every open cell with one live option; -1 dead (a cell with none), else
+    how many were covered."""
+    placed = 0
+    for b in range(3):
+        live = node[OPEN + b]
+        ones = 0
+        twos = 0
+        for d in range(9):
+            word = node[3 * d + b] & live
+            twos |= ones & word
+            ones |= word
+        if live & ~ones:
+            return -1
+        single = ones & ~twos & live
+        while single:
+            bit = single & -single
+            single ^= bit
+            cell = 27 * b + _low(bit)
+            d = 0
+            while d < 9 and not node[3 * d + b] & bit:
+                d += 1
+            if d == 9 or not _place(node, cell, d, peer):
+                return -1
+            placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _hidden(node, peer) -> int:
+    """Cover every row, column and box item with one live option; -1 dead, else how
+    many were covered."""
+    placed = 0
+    todo = node[HIDDEN]
+    node[HIDDEN] = 0
+    while todo:
+        d = _low(todo)
+        todo &= todo - 1
+        w0 = node[3 * d] & node[OPEN]
+        w1 = node[3 * d + 1] & node[OPEN + 1]
+        w2 = node[3 * d + 2] & node[OPEN + 2]
+        if not (w0 | w1 | w2):
+            continue  # the digit is in every cell it goes in
+        ones = 0
+        twos = 0
+        for b in range(3):
+            word = w0 if b == 0 else w1 if b == 1 else w2
+            if not word:
+                continue
+            for u in range(3):  # rows, and the row parts counted by column
+                part = (word >> (9 * u)) & ROW
+                twos |= ones & part
+                ones |= part
+                if part and not part & (part - 1):
+                    if not _take(node, 27 * b + 9 * u + _low(part), d, peer):
+                        return -1
+                    placed += 1
+            for k in range(3):
+                box = word & (BOX << (3 * k))
+                if box and not box & (box - 1):
+                    if not _take(node, 27 * b + _low(box), d, peer):
+                        return -1
+                    placed += 1
+        single = ones & ~twos  # columns with one live option
+        while single:
+            c = _low(single)
+            single &= single - 1
+            for b in range(3):
+                word = w0 if b == 0 else w1 if b == 1 else w2
+                bits = word & (COLUMN << c)
+                if bits:
+                    if not _take(node, 27 * b + _low(bits), d, peer):
+                        return -1
+                    placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _propagate(node, peer, lock, expand, chunk) -> int:
+    """Forced moves at ``level`` until none applies; -1 dead, else the options covered."""
+    placed = 0
+    while True:
+        k = _naked(node, peer)
+        if k < 0:
+            return -1
+        placed += k
+        if k:
+            continue
+        k = _hidden(node, peer)
+        if k < 0:
+            return -1
+        placed += k
+        if k:
+            continue
+        k = _lock_bands(node, lock, expand, chunk)
+        if k < 0:
+            return -1
+        if k == 0:
+            return placed
+
+
+@njit(cache=True)
+def _choose(node) -> int:
+    """The open cell with the fewest live options (the first with two, by bands); -1
+    when every cell is closed."""
+    for b in range(3):
+        live = node[OPEN + b]
+        ones = 0
+        twos = 0
+        threes = 0
+        for d in range(9):
+            word = node[3 * d + b] & live
+            threes |= twos & word
+            twos |= ones & word
+            ones |= word
+        pair = twos & ~threes & live
+        if pair:
+            return 27 * b + _low(pair)
+    best, fewest = -1, 10
+    for b in range(3):
+        live = node[OPEN + b]
+        while live:
+            bit = live & -live
+            live ^= bit
+            n = 0
+            for d in range(9):
+                if node[3 * d + b] & bit:
+                    n += 1
+            if n < fewest:
+                best, fewest = 27 * b + _low(bit), n
+    return best
+
+
+@njit(cache=True)
+def _digits(node, cell) -> int:
+    """The live digits of an open cell, as bits."""
+    b, bit = cell // 27, 1 << (cell % 27)
+    out = 0
+    for d in range(9):
+        if node[3 * d + b] & bit:
+            out |= 1 << d
+    return out
+
+
+@njit(cache=True)
+def _record(node, given, first, k) -> None:
+    """Write a solution's options (cells not given) into ``first[k]``, -1 padded."""
+    n = 0
+    for cell in range(81):
+        b, bit = cell // 27, 1 << (cell % 27)
+        if given[cell]:
+            continue
+        for d in range(9):
+            if node[3 * d + b] & bit:
+                if n < first.shape[1]:
+                    first[k, n] = 9 * cell + d
+                n += 1
+                break
+
+
+@njit(cache=True)
+def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
+    """Search from the root ``rows[0]`` (givens covered) up to ``limit`` solutions;
+    the count (the first solution in ``first[k]``, nodes and updates in ``stats[k]``)."""
+    peer, lock, expand, chunk = tabs
+    count = 0
+    level = 0
+    fresh = True  # rows[level] is to be propagated and entered
+    while True:
+        if fresh:
+            placed = _propagate(rows[level], peer, lock, expand, chunk)
+            fresh = False
+            if placed >= 0:
+                stats[k, 1] += placed
+                cell = _choose(rows[level])
+                if cell < 0:
+                    count += 1
+                    if count == 1:
+                        _record(rows[level], given, first, k)
+                    if count >= limit:
+                        return count
+                else:
+                    cell_of[level] = cell
+                    rest[level] = _digits(rows[level], cell)
+                    level += 1
+        while True:  # back down to a level with a digit left to try
+            level -= 1
+            if level < 0:
+                return count
+            if rest[level]:
+                break
+        digits = rest[level]
+        d = _low(digits)
+        rest[level] = digits & (digits - 1)
+        rows[level + 1, :] = rows[level, :]
+        level += 1
+        stats[k, 0] += 1
+        stats[k, 1] += 1
+        _place(rows[level], cell_of[level - 1], d, peer)
+        fresh = True
+
+
+@njit(cache=True, nogil=True)
+def search_batch(options, start, limit, first, counts, stats):
+    """One search a puzzle: puzzle ``k`` forces the canonical options
+    ``options[start[k]:start[k + 1]]`` (int64); ``counts[k]`` gets its solutions up to
+    ``limit`` (-1 when its forced options clash), ``first[k]`` its first solution's
+    options beyond the forced ones (-1 padded), ``stats[k]`` its nodes and updates."""
+    tabs = tables()
+    peer = tabs[0]
+    root = np.zeros(WORDS, np.int64)
+    for w in range(27):
+        root[w] = (1 << 27) - 1
+    for b in range(3):
+        root[OPEN + b] = (1 << 27) - 1
+    root[HIDDEN] = root[LOCKED] = (1 << 9) - 1
+    rows = np.zeros((82, WORDS), np.int64)
+    cell_of = np.zeros(82, np.int64)
+    rest = np.zeros(82, np.int64)
+    given = np.zeros(81, np.bool_)
+    first[:, :] = -1
+    for k in range(len(start) - 1):
+        rows[0, :] = root
+        given[:] = False
+        clash = False
+        for j in range(start[k], start[k + 1]):
+            cell, digit = options[j] // 9, options[j] % 9
+            given[cell] = True
+            if not _place(rows[0], cell, digit, peer):
+                clash = True
+                break
+        if clash:
+            counts[k] = -1
+            continue
+        counts[k] = _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats)
