@@ -365,7 +365,8 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
     in batches where the adapter has them, else one by one, with one bar over the
     puzzles when there are several."""
     tally = command.tally
-    batched = tally is not None and request.time_limit is None
+    threads = request.workers == 1 or (command.threaded and command.threaded(puzzles))
+    batched = tally is not None and request.time_limit is None and threads
     batched = batched and len(puzzles) > 1  # one puzzle: a search with its own bar
     several = request.all or (request.limit or 1) > 1  # answers a puzzle
     if batched and not request.count and not request.unique and several:

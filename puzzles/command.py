@@ -27,7 +27,9 @@ A command's hooks (the first three required; the others have a default):
   giving what to print (an iterator of texts is written as it comes) and the exit
   status (0 if not given); None to solve as usual;
 - ``tally(puzzles, limit, workers) -> [(count, first answer, nodes)]``: many puzzles in one call
-  (sudoku's batch kernel; ``workers``: its threads), used when no time limit is asked for;
+  (sudoku's batch kernel; ``workers``: its threads), used when no time limit is asked for
+  and either one worker is asked for or ``threaded(puzzles)`` says the batch runs them on
+  threads (else each puzzle is a search of its own on the workers);
 - ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``settle(request) -> Request``: the request its puzzles are searched with, once they
   are read (the tilings' ``--sample`` lists every draw: ``all=True``);
@@ -130,6 +132,7 @@ class Command:
     add_arguments: Callable[[Any], None] | None = None
     act: Callable[[Request, str | None], Action] | None = None
     tally: Callable[[list, int], list] | None = None
+    threaded: Callable[[list], bool] | None = None
     draw: Callable[[list], str] | None = None
     settle: Callable[[Request], Request] | None = None
     announce: Callable[[Any], str] | None = None

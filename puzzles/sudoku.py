@@ -366,6 +366,12 @@ def tally(puzzles: list[Sudoku], limit: int, workers: int = 1) -> list[tuple]:
 # -- solving many ------------------------------------------------------------------
 
 
+def threaded(puzzles: list[Sudoku]) -> bool:
+    """Whether ``tally`` runs every one of ``puzzles`` on threads (the sudoku kernel
+    takes 9x9 puzzles with boxes only)."""
+    return all(p.shape == (9, box_regions(9), False) for p in puzzles)
+
+
 def solve_all(
     puzzles: list[Sudoku],
     limit: int = 2,
@@ -824,6 +830,7 @@ COMMAND = Command(
     add_arguments=add_arguments,
     act=act,
     tally=tally,
+    threaded=threaded,
     epilog=EPILOG,
     input=Input.FILE_OR_STDIN,  # it generates puzzles without a FILE; else standard input
 )
