@@ -38,6 +38,7 @@ USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/perform
     "batch": "usually 5 to 50 s",
     "bitset": "usually 9 to 100 s",
     "tight": "usually 7 to 50 s",
+    "mcc": "usually 5 to 30 s",
     "graph": "usually 5 to 50 s",
 }
 # the modules whose import registers every warm-up (``register``): every kernel's search
@@ -46,6 +47,7 @@ KERNEL_MODULES = (
     "dlx.kernels.links.search",
     "dlx.kernels.bitset.search",
     "dlx.kernels.tight.search",
+    "dlx.kernels.mcc.search",
     "dlx.solution_graph.graph",
 )
 

@@ -29,6 +29,7 @@ from dlx.errors import ProblemError
 from dlx.kernels.bitset.engine import ENGINE as BITSET
 from dlx.kernels.bitset.layout import suits
 from dlx.kernels.links.engine import ENGINE as LINKS
+from dlx.kernels.mcc.engine import ENGINE as MCC
 from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
 
@@ -41,7 +42,7 @@ def _tight_suits(problem: Problem) -> bool:
 
 # one row a kernel, each declared in its own folder (``dlx/kernels/<name>/engine.py``)
 ENGINES: dict[str, Engine] = {
-    row.name: row for row in (LINKS, BITSET, TIGHT._replace(suits=_tight_suits))
+    row.name: row for row in (LINKS, BITSET, TIGHT._replace(suits=_tight_suits), MCC)
 }
 RESERVED: tuple[str, ...] = ()
 DEFAULT = "auto"  # what ``engine=`` and ``--engine`` are when not given
