@@ -15,6 +15,8 @@ where a row has no ``refuses``: its error is the reason.
 Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/kernels/bitset/kernel.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/kernels/tight/kernel.py``: branches on the
 primary item with the fewest live options, kept by bit operations; no multiplicities);
+``"mcc"`` (``dlx/kernels/mcc/kernel.py``: items of bounds ``lo:hi`` on bit sets of live
+options, SSMCC's choice of item; ``auto``'s for every problem with multiplicities);
 ``"auto"`` (the default): the kernel that samples of the problem, counted by every
 kernel that takes it, say is fastest on it (``dlx.driver.choose``).
 """
@@ -52,7 +54,8 @@ HELP = (  # what ``--engine`` says, in every command that takes it
     "the kernel: auto (the default: the kernels that take the problem timed on samples "
     "of it, whatever is compiled, then the fastest runs), dlx (dancing links), bitset "
     "(fills the first empty item: for tilings), tight (branches on the item of fewest "
-    "live options); --stats says which ran and why"
+    "live options), mcc (multiplicities: items of bounds lo:hi, on bit sets); --stats says "
+    "which ran and why"
 )
 
 
