@@ -160,3 +160,14 @@ def test_layout_conflicts_leave_shared_multiplicities_alone():
         [False, False, True, True],
         [False, True, True, True],
     ]
+
+
+def test_tables_past_the_cap_leave_the_problem_to_dancing_links(monkeypatch):
+    """A problem whose search arrays would pass the cap is refused before any array is
+    made, and ``auto`` gives it to dancing links."""
+    from dlx.kernels.mcc import layout as mcclayout
+
+    p = dlx.read(DATA / "queendom_6_3.dlx")
+    monkeypatch.setattr(mcclayout, "MAX_BYTES", 1000)
+    assert why_not(p).startswith("its search arrays would take ")
+    assert engines.resolve("auto", p) == "dlx"

@@ -19,7 +19,9 @@ conflict mask
     coverings and clears its band when it is full.
 
 Loop items are not taken; nor are problems whose conflict masks would pass
-``CONFLICT_BYTES`` (the kernel has no other way to clear conflicts).
+``CONFLICT_BYTES`` (the kernel has no other way to clear conflicts), or whose search
+arrays (a row a level, as deep as options can be taken and items retired) would pass
+``dlx.driver.tables.MAX_BYTES``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx.driver.tables import array_bytes, check_bytes
+from dlx.driver.tables import MAX_BYTES, array_bytes, check_bytes, size
 from dlx.errors import ProblemError
 from dlx.problem import Problem
 
@@ -114,7 +116,22 @@ def why_not(problem: Problem) -> str | None:
     words = (problem.n_options + 63) // 64
     if problem.n_options * words * 8 > CONFLICT_BYTES:
         return f"its {problem.n_options} options are too many for dense conflict masks"
+    need = _search_bytes(problem, words)
+    if need > MAX_BYTES:
+        return f"its search arrays would take {size(need)}"
     return None
+
+
+def _search_bytes(problem: Problem, words: int) -> int:
+    """Bytes of one search's arrays (``MccLayout.search_bytes``), from the problem's
+    entries alone."""
+    entries = problem.layout_of(Problem.entries)
+    n_primary = len(entries.lo)
+    item = entries.item[entries.item <= n_primary] - 1
+    item_size = np.bincount(item, minlength=n_primary)
+    taken = int(np.minimum(entries.hi, item_size).sum())
+    rows = min(taken, problem.n_options) + n_primary + 2
+    return rows * (8 * (words + (n_primary + 63) // 64 + 7) + 4 * n_primary)
 
 
 def refuses(problem: Problem) -> str | None:
@@ -171,8 +188,8 @@ def _conflicts(option_of, code, colour, hi, n_options, words) -> np.ndarray:
     """uint64[n_options, words]: each option's conflict mask (see the glossary)."""
     conflict = np.zeros((n_options, words), np.uint64)
     one = np.uint64(1)
-    for k in range(n_options):
-        conflict[k, k >> 6] |= one << np.uint64(k & 63)
+    every = np.arange(n_options)
+    conflict[every, every >> 6] = one << (every & 63).astype(np.uint64)
     # the options of each item, entries grouped by item code
     order = np.lexsort((option_of, code))
     code_s, option_s, colour_s = code[order], option_of[order], colour[order]
