@@ -137,10 +137,9 @@ def _search_bytes(problem: Problem, words: int) -> int:
 def refuses(problem: Problem) -> str | None:
     """Why ``auto`` leaves ``problem`` to the other kernels: ``why_not``, or no
     multiplicities (every primary item 1:1 is the tight and bitset kernels' ground)."""
-    reason = why_not(problem)
-    if reason is None and problem.first_multiplicity() is None:
+    if problem.primary and problem.first_multiplicity() is None:
         return "every primary item has bounds 1:1 (the tight kernel's)"
-    return reason
+    return why_not(problem)
 
 
 def layout(problem: Problem) -> MccLayout:
