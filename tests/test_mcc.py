@@ -45,6 +45,7 @@ def mcc_count(problem, budget=None, **choices) -> int:
 # -- against the naive solver --------------------------------------------------------
 
 
+@pytest.mark.oracle
 @settings(max_examples=examples(500), deadline=None)
 @given(problems())
 def test_random_mcc_matches_naive(p):
@@ -54,6 +55,7 @@ def test_random_mcc_matches_naive(p):
     assert dlx.count(p, engine="mcc").solutions == len(expected)
 
 
+@pytest.mark.oracle
 @settings(max_examples=examples(300), deadline=None)
 @given(problems(bounds=False))
 def test_random_xcc_matches_naive(p):
@@ -61,6 +63,7 @@ def test_random_xcc_matches_naive(p):
     assert as_set(checked_solutions(MccSearch(p))) == expected
 
 
+@pytest.mark.oracle
 @settings(max_examples=examples(200), deadline=None)
 @given(problems(max_options=10), st.integers(0, 4))
 def test_split_and_replay_partition_the_tree(p, depth):
@@ -79,6 +82,7 @@ def test_split_and_replay_partition_the_tree(p, depth):
     assert found == len(naive_solutions(p))
 
 
+@pytest.mark.oracle
 @settings(max_examples=examples(200), deadline=None)
 @given(problems(), st.data())
 def test_forced_options_and_limits(p, data):

@@ -172,7 +172,7 @@ def _choose(t, s, level):
 
 @njit(**PLAIN, inline="always")
 def _copy_row(s, level):
-    """Make the rows of ``level + 1`` the rows of ``level``; return the words copied."""
+    """Make the rows of ``level + 1`` the rows of ``level``."""
     child = level + 1
     for w in range(s.live.shape[1]):
         s.live[_u(child), _u(w)] = s.live[_u(level), _u(w)]

@@ -41,7 +41,7 @@ CONFLICT_BYTES = 64 << 20  # the largest table of dense conflict masks
 # each (see ``dlx/kernels/mcc/kernel.py`` for both).
 Tables = namedtuple(
     "Tables",
-    "words n_primary option_primary_start option_primary slack hi "
+    "words n_primary option_primary_start option_primary slack "
     "item_first_word item_band_start item_band conflict",
 )
 State = namedtuple(
@@ -102,7 +102,7 @@ def tables(lay: MccLayout) -> Tables:
     """The layout as the kernel takes it."""
     return Tables(
         lay.words, lay.n_primary, lay.option_primary_start, lay.option_primary,
-        lay.slack, lay.hi, lay.item_first_word, lay.item_band_start, lay.item_band,
+        lay.slack, lay.item_first_word, lay.item_band_start, lay.item_band,
         lay.conflict,
     )  # fmt: skip
 
