@@ -46,6 +46,7 @@ USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/perform
     "bitset": "usually 9 to 100 s",
     "tight": "usually 7 to 50 s",
     "sudoku": "usually 5 to 30 s",
+    "mcc": "usually 5 to 30 s",
     "graph": "usually 5 to 50 s",
     "costs": "usually 3 to 30 s",
     "preprocess": "usually 3 to 30 s",
@@ -57,6 +58,7 @@ KERNEL_MODULES = (
     "dlx.kernels.bitset.search",
     "dlx.kernels.tight.search",
     "dlx.kernels.sudoku.search",
+    "dlx.kernels.mcc.search",
     "dlx.solution_graph.graph",
     "dlx.kernels.costs.search",
     "dlx.preprocessing.reduce",
@@ -266,9 +268,9 @@ def compile_all() -> list[Warmed]:
     >>> done = dlx.compile_all()
     >>> kinds = sorted({w.kind for w in done})
     >>> kinds[:5]
-    ['batch', 'bitset', 'costs', 'graph', 'preprocess']
+    ['batch', 'bitset', 'costs', 'graph', 'mcc']
     >>> kinds[5:]
-    ['search', 'sudoku batch', 'tight', 'tight batch']
+    ['preprocess', 'search', 'sudoku batch', 'tight', 'tight batch']
     >>> dlx.compile_all() == done  # once per process
     True
     """

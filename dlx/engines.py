@@ -15,6 +15,8 @@ where a row has no ``refuses``: its error is the reason.
 Names: ``"dlx"`` (dancing links); ``"bitset"`` (``dlx/kernels/bitset/kernel.py``: fills
 the first empty item, for tilings); ``"tight"`` (``dlx/kernels/tight/kernel.py``: branches on the
 primary item with the fewest live options, kept by bit operations; no multiplicities);
+``"mcc"`` (``dlx/kernels/mcc/kernel.py``: items of bounds ``lo:hi`` on bit sets of live
+options, SSMCC's choice of item; ``auto``'s for every problem with multiplicities);
 ``"auto"`` (the default): the kernel that samples of the problem, counted by every
 kernel that takes it, say is fastest on it (``dlx.driver.choose``).
 """
@@ -29,6 +31,7 @@ from dlx.errors import ProblemError
 from dlx.kernels.bitset.engine import ENGINE as BITSET
 from dlx.kernels.bitset.layout import suits
 from dlx.kernels.links.engine import ENGINE as LINKS
+from dlx.kernels.mcc.engine import ENGINE as MCC
 from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
 from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
@@ -53,12 +56,12 @@ def _bitset_refuses(problem: Problem) -> str | None:
 
 
 def _links_refuses(problem: Problem) -> str | None:
-    """What ``auto`` says against dancing links: nothing where neither bit kernel takes
-    the problem; else that one does (the tight kernel was the faster on every problem of
-    ``scripts/bench_kernels.py`` that it takes, 3 to 10 times: docs/performance.md),
-    so that ``auto`` neither samples nor compiles it there (``--engine dlx`` still
-    runs it)."""
-    if TIGHT.refuses(problem) is None or BITSET.refuses(problem) is None:
+    """What ``auto`` says against dancing links: nothing where no bit kernel (tight,
+    bitset, mcc) takes the problem; else that one does (the tight kernel was the faster
+    on every problem of ``scripts/bench_kernels.py`` that it takes, 3 to 10 times, and
+    mcc on every problem with multiplicities: docs/performance.md), so that ``auto``
+    neither samples nor compiles it there (``--engine dlx`` still runs it)."""
+    if any(row.refuses(problem) is None for row in (TIGHT, BITSET, MCC)):
         return "a bit kernel takes it (dancing links only where none does)"
     return None
 
@@ -70,6 +73,7 @@ ENGINES: dict[str, Engine] = {
         LINKS._replace(refuses=_links_refuses),
         BITSET._replace(refuses=_bitset_refuses),
         TIGHT._replace(suits=_tight_suits),
+        MCC,
     )
 }
 # kernels with a batch call only (``dlx.batch``), each for the one problem it takes
@@ -82,7 +86,8 @@ HELP = (  # what ``--engine`` says, in every command that takes it
     "the kernel: auto (the default: the kernels that take the problem timed on samples "
     "of it, whatever is compiled, then the fastest runs), dlx (dancing links), bitset "
     "(fills the first empty item: for tilings), tight (branches on the item of fewest "
-    "live options); --stats says which ran and why"
+    "live options), mcc (multiplicities: items of bounds lo:hi, on bit sets); --stats says "
+    "which ran and why"
 )
 
 

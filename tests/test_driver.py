@@ -105,10 +105,12 @@ def test_bitset_sanity_catches_a_broken_state():
 
 
 def test_overflow_restarts_with_wider_counts_for_every_kernel():
-    """Domino tilings of a 2 x 100 strip: F(101) > 2**64 (both kernels, with memos)."""
+    """Domino tilings of a 2 x 100 strip: F(101) > 2**64 (every kernel with a memo)."""
     problem = dominoes(100, 2)
     expected = 573147844013817084101  # F(101)
     for engine in sorted(ENGINES):
+        if ENGINES[engine].memo(problem) is None:
+            continue  # a kernel without a memo (mcc) would meet its 10**20 leaves one by one
         count = dlx.count(problem, engine=engine)
         assert count == expected and count.complete, engine
 
