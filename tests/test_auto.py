@@ -540,16 +540,17 @@ def test_auto_goes_on_from_a_checkpoint_with_the_kernel_that_wrote_it(tmp_path):
 def test_dancing_links_race_only_where_no_bit_kernel_takes_the_problem():
     """``auto`` neither samples nor compiles dancing links where a bit kernel takes the
     problem (tight was the faster on every such problem of the benchmark suite); with
-    multiplicities, which neither takes, it is the only kernel; ``--engine dlx`` still
-    runs it."""
+    multiplicities, which only mcc of the bit kernels takes, mcc is the only one;
+    ``--engine dlx`` still runs it."""
     tiling_lineup = engines._lineup(dlx.read(DATA / "dlx" / "pent3x20_sym.dlx"))
     assert "dlx" in dict(tiling_lineup.refused)
     assert [k.name for k in engines._lineup(coloured()).takers] == ["tight"]
     bounded = dlx.Problem(primary=["a", "b"], bounds={"a": (1, 2)})
     for option in (["a"], ["a", "b"], ["b"]):
         bounded.add_option(option)
-    assert [k.name for k in engines._lineup(bounded).takers] == ["dlx"]
-    assert dlx.count(bounded).stats.engine.startswith("dlx (auto: the only kernel")
+    assert [k.name for k in engines._lineup(bounded).takers] == ["mcc"]
+    assert dlx.count(bounded).stats.engine.startswith("mcc (auto: the only kernel")
+    assert dlx.count(bounded, engine="dlx").solutions == dlx.count(bounded).solutions == 3  # ab; ab a; a b
     assert dlx.count(coloured(), engine="dlx").solutions == 2
 
 
