@@ -254,7 +254,7 @@ def _note_count(total, stats):
 def _enter(t, s, level, forced):
     """*Choose* at ``level``: note the level's item, need and branches; return the
     branches (-1: a solution; 0: a dead end). A forced level has one branch, its
-    option (none if it is no longer live)."""
+    option (none if it is not live at this level)."""
     if level < forced.shape[0]:
         o = forced[_u(level)]
         s.best[_u(level)] = -1
