@@ -2,12 +2,13 @@
 
 What every tiling command (``polyform`` and ``pentomino``) adds to the shared command
 layer (``puzzles.cli``) is defined here once: its own flags (``add_tiling_arguments``:
-``--one-sided``, ``--no-symmetry``, ``--restrict``, ``--breaker``, ``--engine``), its
-puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its picture functions),
-its answers (``TilingAnswer``), its searches (``solutions``, ``count``), the line said
-before its problem is built (``announce``) and its command's declaration
-(``tiling_command``); polyform's ``--dlx FILE`` is an ``exports`` hook. Like every
-adapter's hooks, these print and write nothing: the layer does, from what they return.
+``--one-sided``, ``--no-symmetry``, ``--whole-tree``, ``--restrict``, ``--breaker``,
+``--engine``), its puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its
+picture functions), its answers (``TilingAnswer``), its searches (``solutions``,
+``count``), the line said before its problem is built (``announce``) and its command's
+declaration (``tiling_command``); polyform's ``--dlx FILE`` is an ``exports`` hook. Like
+every adapter's hooks, these print and write nothing: the layer does, from what they
+return.
 
 In the layer's words (``puzzles.command.Command``): a tiling command counts by default
 (``count_by_default``), on every core (``workers=0``), with no FILE (its ``input`` is
@@ -58,7 +59,17 @@ def add_tiling_arguments(parser) -> None:
         help="every tiling is a solution (no symmetry breaking; the distinct count is then "
         "unknown unless the board has no symmetry)",
     )
-    parser.add_argument("--restrict", help="the piece P placed once per board symmetry class")
+    parser.add_argument(
+        "--whole-tree",
+        action="store_true",
+        help="with --no-symmetry, count every tiling over the whole tree (default: by the "
+        "symmetry orbits of one piece's placements, exact and about 1/|G| of the tree)",
+    )
+    parser.add_argument(
+        "--restrict",
+        help="the piece P placed once per board symmetry class (with --no-symmetry: the "
+        "piece whose placements' orbits the count goes by)",
+    )
     parser.add_argument("--breaker", help="the piece Q that breaks symmetry left by P")
     parser.add_argument(
         "--engine",
@@ -116,6 +127,7 @@ class Tilings:
     shown: int = 0  # answers made so far (their headers' numbers)
     dask: str | None = None  # the scheduler's address, to search on a Dask cluster
     sample: sampling.Sample | None = None  # --sample: tilings drawn from the solution graph
+    orbits: bool = True  # all tilings counted by the orbits of a piece's placements
 
     def plan(self):
         """The symmetry plan (None without symmetry breaking)."""
@@ -200,6 +212,7 @@ def tiling_puzzle(
         render,
         draw,
         dask=own.dask,
+        orbits=not own.whole_tree,
     )
     found.sample = sampling.from_flags(request)
     return found
@@ -357,6 +370,7 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
         breaker=tilings.breaker,
         engine=tilings.engine,
         limit=limit,
+        orbits=tilings.orbits,
         **search_options(**search, dask=tilings.dask),
     )
     return TilingCount(result, tilings.symmetry)

@@ -28,6 +28,7 @@ from pathlib import Path
 import dlx
 from puzzles.common import PuzzleError, colour, dlx_keywords, refuse_larger, svg_document
 from puzzles.lattices import LATTICES, Lattice
+from puzzles.polyform import orbits as orb
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
 from puzzles.polyform.pieces import Piece, alias, parse_pieces
@@ -573,6 +574,7 @@ def count_tilings(
     restrict: str | None = None,
     breaker: str | None = None,
     limit: int | None = None,
+    orbits: bool = True,
     **search,
 ) -> Counts:
     """Count the tilings of a puzzle: all of them, and the distinct ones (one per class
@@ -587,9 +589,14 @@ def count_tilings(
         distinct count is then unknown (None) unless the board has no symmetry.
     restrict, breaker : str, optional
         The piece placed once per symmetry class, and the one that breaks what it
-        leaves (default: chosen by ``symmetry.plan_symmetry``).
+        leaves (default: chosen by ``symmetry.plan_symmetry``); without ``symmetry``,
+        ``restrict`` names the anchor of the orbit count (``orbits.plan_orbits``).
     limit : int, optional
         Stop at that many distinct tilings (all of them, without ``symmetry``).
+    orbits : bool
+        Without ``symmetry`` (and without ``limit``), count every tiling by the G-orbits
+        of one piece's placements (``puzzles.polyform.orbits``: exact, about 1/|G| of
+        the tree) where such a piece exists (default); False searches the whole tree.
     **search
         The keywords of ``dlx.count``: ``engine`` (default ``"auto"``), ``progress``,
         ``time_limit``, ``node_limit``, ``parallel``...; or an adapter's ``workers``,
@@ -618,6 +625,19 @@ def count_tilings(
     search = dlx_keywords(**search)
     search.setdefault("engine", ENGINE)
     if not symmetry:
+        anchored = None
+        if orbits and limit is None:
+            anchor = alias(puzzle.lattice.name, restrict)
+            anchored = orb.plan_orbits(
+                symmetry_group(puzzle), puzzle.pieces, puzzle.placements, anchor
+            )
+        if anchored is not None:
+            n, done, stats, stopped_by, resumed, tasks = orb.count_by_orbits(
+                anchored, lambda plan: build(puzzle, plan), **search
+            )
+            return Counts(n, None, None, done,
+                          f"all counted by the orbits of {anchored.describe()}",
+                          stats, stopped_by, resumed, tasks)  # fmt: skip
         result = dlx.count(build(puzzle), limit, **search)
         trivial = len(symmetry_group(puzzle)) == 1
         n = result.solutions
