@@ -484,7 +484,8 @@ class Checkpoint:
     def record(self, task: Task, result) -> None:
         """Record a finished task, or the finished part of a stopped one (a result
         with a ``frontier``: a ``"partial"`` record, which adds up the task's earlier
-        one); the counts of a task's earlier partial record are added to its result's."""
+        one); the counts of a task's earlier partial record are added to its result's.
+        A task stopped before it began (its frontier its own path) is not recorded."""
         before = self.partial.get(task.index, {})
         record = {
             "task": task.index,
@@ -497,7 +498,7 @@ class Checkpoint:
         if result.complete:
             self.partial.pop(task.index, None)
             self.done[task.index] = record
-        elif result.frontier is not None:
+        elif result.frontier is not None and tuple(result.frontier) != task.path:
             record["partial"] = record.pop("task")
             record["frontier"] = list(result.frontier)
             record["fraction"] = round(max(result.fraction, before.get("fraction", 0.0)), 6)

@@ -155,12 +155,12 @@ def _stop_asked() -> bool:
     return _STOP_EVENT is not None and _STOP_EVENT.is_set()
 
 
-def _search_step(job: Job, task: Task, path, memo_nodes: int, found: list, counting: bool):
+def _search_step(job: Job, task: Task, path, nodes_before: int, found: list, counting: bool):
     """Search the subtree at ``path`` (one step of a task) until it is done or stops;
-    return the search. ``memo_nodes``: the nodes the task took before this step (a
+    return the search. ``nodes_before``: the nodes the task took before this step (a
     node limit is the task's)."""
     time_limit = None if job.deadline is None else max(job.deadline - time.time(), 0.0)
-    node_limit = None if job.node_limit is None else max(job.node_limit - memo_nodes, 0)
+    node_limit = None if job.node_limit is None else max(job.node_limit - nodes_before, 0)
     search = make_search(
         job.problem,
         job.engine,
@@ -183,7 +183,7 @@ def _search_step(job: Job, task: Task, path, memo_nodes: int, found: list, count
             break
         if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
             last_report = time.perf_counter()
-            queue.put_nowait((task.index, search.fraction(), memo_nodes + search.stats.nodes))
+            queue.put_nowait((task.index, search.fraction(), nodes_before + search.stats.nodes))
     _keep_memo(job, search.memo)
     return search
 
@@ -202,15 +202,17 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
         steps, nodes, updates = rest(job, task.path, task.frontier)
     solutions, seconds, found = 0, 0.0, []
     frontier, fraction, stopped_by = None, 0.0, None
+    finding = nodes  # the rest's nodes count in the stats, not against the node limit
     for path, kind in steps:
-        if counting and (_stop_asked() or (job.node_limit is not None and nodes >= job.node_limit)):
+        over = job.node_limit is not None and nodes - finding >= job.node_limit
+        if counting and (_stop_asked() or over):
             stopped_by = "stopped" if _stop_asked() else f"node limit {job.node_limit}"
             frontier = path
             break
         if kind == SOLVED:
             solutions += 1
             continue
-        search = _search_step(job, task, path, nodes, found, counting)
+        search = _search_step(job, task, path, nodes - finding, found, counting)
         s = search.stats
         solutions, nodes, updates, seconds = (
             solutions + s.solutions, nodes + s.nodes, updates + s.updates, seconds + s.seconds
