@@ -1,4 +1,5 @@
-"""Checkpoints: an append-only record of the finished tasks of a parallel count.
+"""Checkpoints: an append-only record of the finished tasks (and finished parts of
+stopped tasks) of a parallel count.
 
 A checkpoint is a text file of JSON lines: a header (a digest of the search tree: the
 problem, its forced options and the kernel; the split's parameters, a digest of the

@@ -2,7 +2,8 @@
 
 The pieces live by concern: ``dlx.parallel.split`` cuts the tree into tasks,
 ``dlx.parallel.workers``
-runs them, ``dlx.parallel.checkpoint`` records the finished ones. This module puts them
+runs them, ``dlx.parallel.checkpoint`` records the finished ones (and the finished
+part of those a stop cut short, ``dlx.parallel.frontier``). This module puts them
 together for one count (``run_count``) or one stream (``ParallelSolutionStream``),
 from one ``dlx.Parallel`` settings object; ``dlx.api`` decides when to call it.
 
@@ -38,9 +39,10 @@ __all__ = [
 ]
 
 TASKS_PER_WORKER = 32  # default split: 1 / (32 * workers) is the heaviest task
-# with a checkpoint, finer: it keeps finished tasks only, and an estimate's heaviest
-# tasks can run for many minutes (one-sided pentominoes on 6x15: 6 of 325 tasks done in
-# the first minute, 169 of 5,281 with this); a short count pays about 0.7 s for it
+# with a checkpoint, finer: a task killed before it ends (kill -9) loses its work, and
+# an estimate's heaviest tasks can run for many minutes (one-sided pentominoes on 6x15:
+# 6 of 325 tasks done in the first minute, 169 of 5,281 with this); a short count pays
+# about 0.7 s for it (a stop keeps each running task's finished part: ``frontier``)
 CHECKPOINT_TASKS_PER_WORKER = 512
 
 
