@@ -149,3 +149,20 @@ def test_sigterm_keeps_the_running_tasks_finished_part(tmp_path):
     parallel = dlx.Parallel(workers=2, checkpoint=path, tasks=1)
     count = dlx.count(load("pent6x10_all"), engine="dlx", parallel=parallel)
     assert int(count) == EXPECTED["pent6x10_all"] and count.complete
+
+
+@pytest.mark.slow
+def test_a_count_killed_midway_goes_on_to_the_exact_count(tmp_path):
+    """kill -9 leaves what was written (pent6x10_all: 9356, as above); a stopped run's
+    partial line, and the rerun's own stop, come before it."""
+    path = tmp_path / "run.ckpt"
+    args = ("--count", "--workers", "2", "--tasks", "1", "--checkpoint", str(path))
+    for stop in (signal.SIGTERM, signal.SIGKILL):
+        process = start(str(DATA / "pent6x10_all.dlx"), *args, progress=True)
+        wait_for_some_progress(process)
+        process.send_signal(stop)
+        ended(process)
+    assert [r["partial"] for r in records(path)] == [0]
+    parallel = dlx.Parallel(workers=2, checkpoint=path, tasks=1)
+    count = dlx.count(load("pent6x10_all"), engine="dlx", parallel=parallel)
+    assert int(count) == EXPECTED["pent6x10_all"] and count.complete
