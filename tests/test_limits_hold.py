@@ -28,7 +28,10 @@ def test_parallel_time_limit_holds_while_tasks_run():
 def test_parallel_node_limit_holds_while_tasks_run():
     result = dlx.count(load(BIG), parallel=dlx.Parallel(workers=2, tasks=2), node_limit=30000)
     assert not result.complete and result.stopped_by == "node limit 30000"
-    assert result.stats.nodes <= 2 * 30000  # each task stops at the limit by itself too
+    # each task stops at the limit by itself too, and the stopped tasks' nodes count:
+    # the one that reached it, the other worker's, and one taken meanwhile by the first
+    # (and the split's own few nodes)
+    assert result.stats.nodes <= 3 * 30000 + 1000
 
 
 def test_stream_time_limit_is_wall_time_from_the_call():

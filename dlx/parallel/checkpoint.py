@@ -1,12 +1,17 @@
-"""Checkpoints: an append-only record of the finished tasks of a parallel count.
+"""Checkpoints: an append-only record of the finished tasks (and finished parts of
+stopped tasks) of a parallel count.
 
 A checkpoint is a text file of JSON lines: a header (a digest of the search tree: the
 problem, its forced options and the kernel; the split's parameters, a digest of the
 tasks), then one line per finished task with its count, each written and fsync'ed as
 the task finishes. A rerun with the same file skips the finished tasks; a half-written
 last line (a kill during the write) is dropped. Every line carries a check keyed by
-the tree's digest. A run of ``dlx.best`` keeps one too: its header names its kind
-and k, and each task's line holds the task's best costs and options.
+the tree's digest. A task stopped before its end (a stop, a limit) has a
+``"partial"`` record instead: where it stopped (its frontier, ``dlx.parallel.frontier``)
+and the count of everything before it; a rerun searches only what comes after, and
+the task's last partial record adds up its earlier ones. A run of ``dlx.best`` keeps
+one too: its header names its kind and k, and each task's line holds the task's best
+costs and options.
 
 Versions: 3 takes the digest from the problem itself (``Problem.digest``); 2 took it
 from the dancing-links arrays, which are built again to read (and go on with) a file
@@ -140,10 +145,18 @@ def _count_field(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _is_path(value) -> bool:
+    """Whether ``value`` is a path a checkpoint may hold: a list of counts."""
+    return isinstance(value, list) and all(_count_field(k) for k in value)
+
+
 def _check_record(path: str, line_no: int, record: dict, digest: str) -> int:
-    """The task number of a task record (CheckpointError if it is not one, or if its
-    check fails: the line was changed since it was written)."""
-    task, solutions = record.get("task"), record.get("solutions")
+    """The task number of a task record, or of a stopped task's record (``"partial"``
+    and its ``"frontier"``); CheckpointError if it is neither, or if its check fails:
+    the line was changed since it was written."""
+    task, solutions = record.get("task", record.get("partial")), record.get("solutions")
+    if "partial" in record and ("task" in record or not _is_path(record.get("frontier"))):
+        task = None
     if not (_count_field(task) and _count_field(solutions)):
         raise CheckpointError(f"{path}: line {line_no} is not a task record")
     if record.get("check") != _check(digest, record):
@@ -257,6 +270,7 @@ class Checkpoint:
         self.fields = dict(fields or {})
         self.header: dict | None = None
         self.done: dict[int, dict] = {}
+        self.partial: dict[int, dict] = {}  # stopped tasks' records: their frontiers
         self._file = None
         self._lock: int | None = None
         self._lock_made = False
@@ -341,7 +355,7 @@ class Checkpoint:
 
     def _read(self, tree: Tree, repair: bool) -> dict | None:
         """Read the file (see ``load``); ``repair``: cut off a half-written last line."""
-        self.header, self.done, self.digest = None, {}, ""
+        self.header, self.done, self.partial, self.digest = None, {}, {}, ""
         data = _read_regular(self.path)
         if not data:
             return None  # none yet, or made but nothing written: start afresh
@@ -357,7 +371,13 @@ class Checkpoint:
         digest = self.digest = self._check_header(header, tree)
         for line_no, line in enumerate(lines[1:], start=2):
             record = _parse_line(self.path, line_no, line)
-            self.done[_check_record(self.path, line_no, record, digest)] = record
+            index = _check_record(self.path, line_no, record, digest)
+            if "partial" in record:
+                self.partial[index] = record  # the latest of a task's: it adds up the others
+            else:
+                self.done[index] = record
+        for index in self.done:
+            self.partial.pop(index, None)
         self.header = header
         if repair and end < len(data):  # ours: cut off the half-written last line
             fd = _open_own(self.path, os.O_RDWR)
@@ -415,11 +435,14 @@ class Checkpoint:
                     f"{self.path}: the split differs from the checkpoint's (another engine "
                     "version?); use another file or delete it"
                 )
-            for index, record in self.done.items():
+            for index, record in [*self.done.items(), *self.partial.items()]:
                 if not 0 <= index < len(the_split.tasks) or tuple(record.get("path", ())) != (
                     the_split.tasks[index].path
                 ):
                     raise CheckpointError(f"{self.path}: task {index} does not match the split")
+                below = record.get("frontier", record["path"])
+                if tuple(below[: len(record["path"])]) != the_split.tasks[index].path:
+                    raise CheckpointError(f"{self.path}: task {index}'s frontier is not below it")
             self._file = self._open("a")
             return
         self.digest = tree.digest()
@@ -460,18 +483,30 @@ class Checkpoint:
             raise _fail(self.path, e, "write") from None
 
     def record(self, task: Task, result) -> None:
-        """Record a finished task."""
-        self.done[task.index] = {"task": task.index, "solutions": result.solutions}
-        self._write(
-            {
-                "task": task.index,
-                "path": list(task.path),
-                "solutions": result.solutions,
-                "nodes": result.nodes,
-                "updates": result.updates,
-                "seconds": round(result.seconds, 4),
-            }
-        )
+        """Record a finished task, or the finished part of a stopped one (a result
+        with a ``frontier``: a ``"partial"`` record, which adds up the task's earlier
+        one); the counts of a task's earlier partial record are added to its result's.
+        A task stopped before it began (its frontier its own path) is not recorded."""
+        before = self.partial.get(task.index, {})
+        record = {
+            "task": task.index,
+            "path": list(task.path),
+            "solutions": result.solutions + before.get("solutions", 0),
+            "nodes": result.nodes + before.get("nodes", 0),
+            "updates": result.updates + before.get("updates", 0),
+            "seconds": round(result.seconds + before.get("seconds", 0.0), 4),
+        }
+        if result.complete:
+            self.partial.pop(task.index, None)
+            self.done[task.index] = record
+        elif result.frontier is not None and tuple(result.frontier) != task.path:
+            record["partial"] = record.pop("task")
+            record["frontier"] = list(result.frontier)
+            record["fraction"] = round(max(result.fraction, before.get("fraction", 0.0)), 6)
+            self.partial[task.index] = record
+        else:
+            return
+        self._write(record)
 
     def record_fields(self, task: Task, fields: dict) -> None:
         """Record a finished task with the fields of its kind's record (``fields``

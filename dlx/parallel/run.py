@@ -2,7 +2,8 @@
 
 The pieces live by concern: ``dlx.parallel.split`` cuts the tree into tasks,
 ``dlx.parallel.workers``
-runs them, ``dlx.parallel.checkpoint`` records the finished ones. This module puts them
+runs them, ``dlx.parallel.checkpoint`` records the finished ones (and the finished
+part of those a stop cut short, ``dlx.parallel.frontier``). This module puts them
 together for one count (``run_count``) or one stream (``ParallelSolutionStream``),
 from one ``dlx.Parallel`` settings object; ``dlx.api`` decides when to call it.
 
@@ -38,9 +39,10 @@ __all__ = [
 ]
 
 TASKS_PER_WORKER = 32  # default split: 1 / (32 * workers) is the heaviest task
-# with a checkpoint, finer: it keeps finished tasks only, and an estimate's heaviest
-# tasks can run for many minutes (one-sided pentominoes on 6x15: 6 of 325 tasks done in
-# the first minute, 169 of 5,281 with this); a short count pays about 0.7 s for it
+# with a checkpoint, finer: a task killed before it ends (kill -9) loses its work, and
+# an estimate's heaviest tasks can run for many minutes (one-sided pentominoes on 6x15:
+# 6 of 325 tasks done in the first minute, 169 of 5,281 with this); a short count pays
+# about 0.7 s for it (a stop keeps each running task's finished part: ``frontier``)
 CHECKPOINT_TASKS_PER_WORKER = 512
 
 
@@ -153,6 +155,15 @@ def _resume(the_split: Split, store: Checkpoint | None) -> tuple[list, int, int,
             updates += int(record.get("updates", 0))
             done_weight += tasks[index].weight
     todo = [t for t in tasks if store is None or t.index not in store.done]
+    if store is not None:
+        for k, task in enumerate(todo):
+            record = store.partial.get(task.index)
+            if record is not None:
+                solutions += int(record["solutions"])
+                nodes += int(record.get("nodes", 0))
+                updates += int(record.get("updates", 0))
+                done_weight += task.weight * float(record.get("fraction", 0.0))
+                todo[k] = replace(task, frontier=tuple(record["frontier"]))
     return todo, solutions, nodes, updates, done_weight
 
 
@@ -163,14 +174,18 @@ class TaskLoop:
     worker reports it). A count folds over it, a stream filters it.
 
     ``halt``: called with the nodes of the running tasks at each report; the loop
-    stops when it returns True. ``shown``: the solutions the bar shows (the caller's
-    to keep). ``finished``: every task of ``todo`` gave its result.
+    stops when it returns True. ``on_stop``: called, when the loop ends early, with
+    the result of each running task that said where it stopped (``Runner.stop``).
+    ``shown``: the solutions the bar shows (the caller's to keep). ``finished``: every
+    task of ``todo`` gave its result.
     """
 
     def __init__(self, job: Job, the_split: Split, options: Parallel, n_workers: int, client,
-                 bar: Progress, *, done_weight: float = 0.0, halt=None):  # fmt: skip
+                 bar: Progress, *, done_weight: float = 0.0, halt=None, on_stop=None):  # fmt: skip
         self.job, self.tasks, self.options = job, the_split.tasks, options
         self.n_workers, self.client, self.bar, self.halt = n_workers, client, bar, halt
+        self.on_stop = on_stop
+        self.credited: dict[int, float] = {}  # task: the share of it done_weight holds
         self.total_weight = sum(t.weight for t in self.tasks) or 1.0
         self.done_weight = done_weight
         self.shown = 0
@@ -215,12 +230,18 @@ class TaskLoop:
             for result in self.runner.results(sent, on_tick=self._tick, window=window):
                 left -= 1
                 if result.complete:
-                    self.done_weight += self.tasks[result.index].weight
+                    weight = self.tasks[result.index].weight
+                    self.done_weight += weight * (1.0 - self.credited.pop(result.index, 0.0))
                 yield result
                 self.bar.update(self.done_weight / self.total_weight, self.shown)
             self.finished = left == 0
         finally:
-            self.runner.close(stop_running=not self.finished)
+            try:
+                if not self.finished and self.on_stop is not None:
+                    for result in self.runner.stop():
+                        self.on_stop(result)
+            finally:
+                self.runner.close(stop_running=not self.finished)
 
 
 def _count_tasks(
@@ -255,6 +276,16 @@ def _count_tasks(
         stopped_by = over_limit(running_nodes)
         return stopped_by is not None
 
+    def on_stop(result: TaskResult) -> None:
+        """Keep what a stopped task says it finished (and its count)."""
+        nonlocal solutions, nodes, updates
+        run.results.append(result)
+        solutions += result.solutions
+        nodes += result.nodes
+        updates += result.updates
+        if store is not None:
+            store.record(tasks[result.index], result)
+
     try:  # (a stop while the bar and the workers start is a stop of the count too)
         bar = Progress(progress, "count", initial=done_weight / total_weight)
         bar.update(done_weight / total_weight, solutions)
@@ -262,8 +293,10 @@ def _count_tasks(
             stopped_by = f"solution limit {limit}"
         elif todo:
             loop = TaskLoop(job, the_split, options, n_workers, client, bar,
-                            done_weight=done_weight, halt=halt)  # fmt: skip
+                            done_weight=done_weight, halt=halt, on_stop=on_stop)  # fmt: skip
             loop.shown = solutions
+            if store is not None:
+                loop.credited = {i: float(r.get("fraction", 0.0)) for i, r in store.partial.items()}
             with closing(loop.results(todo)) as results:
                 for result in results:
                     run.results.append(result)
@@ -271,7 +304,7 @@ def _count_tasks(
                     nodes += result.nodes
                     updates += result.updates
                     loop.shown = solutions
-                    if result.complete and store is not None:
+                    if store is not None:
                         store.record(tasks[result.index], result)
                     stopped_by = over_limit() or (None if result.complete else result.stopped_by)
                     if stopped_by is not None:

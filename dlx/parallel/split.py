@@ -37,11 +37,14 @@ MAX_TASKS = 200_000  # stop expanding once the split has this many tasks
 
 @dataclass(frozen=True)
 class Task:
-    """A subproblem: its number in the split, its path and its share of the tree."""
+    """A subproblem: its number in the split, its path and its share of the tree;
+    ``frontier``: where an earlier run of it stopped (``dlx.parallel.frontier``), for
+    a task that goes on from there."""
 
     index: int
     path: tuple[int, ...]
     weight: float
+    frontier: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

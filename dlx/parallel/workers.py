@@ -32,6 +32,7 @@ from dlx.driver.codes import PAUSED, SOLUTION
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
 from dlx.options import resolve_workers
+from dlx.parallel.frontier import SOLVED, fraction_before, rest, stopped_at
 from dlx.parallel.split import Task
 from dlx.problem import Problem
 from dlx.stopping import children_can_be_waited_for, interrupts_deferred
@@ -41,6 +42,7 @@ CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
 
 
 REPORT_SECONDS = 0.5  # a pool's workers report a running task's progress this often
+STOP_SECONDS = 5.0  # a stopped run waits this long for its tasks to say where they stopped
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,14 @@ class TaskResult:
     cpu_seconds: float
     options: tuple[tuple[int, ...], ...] = ()
     stopped_by: str | None = None  # the limit that stopped an incomplete task
+    frontier: tuple[int, ...] | None = None  # where a stopped count's task stopped
+    fraction: float = 0.0  # Knuth's estimate of the task's share before the frontier
 
 
 _WORKER_JOB: Job | None = None
 _WORKER_MEMO: tuple = (None, None)  # (job, its Memo): shared by the job's tasks here
 _PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
+_STOP_EVENT = None  # in a pool's worker: set when the run stops (tasks report a frontier)
 
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
@@ -101,14 +106,15 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _init_worker(job: Job, progress_queue=None, parent: int | None = None) -> None:
-    """Pool initializer: keep the job (and the progress queue) in the worker process,
-    which dies with its parent."""
-    global _WORKER_JOB, _PROGRESS_QUEUE
+def _init_worker(job: Job, progress_queue=None, parent: int | None = None, stop=None) -> None:
+    """Pool initializer: keep the job (and the progress queue and stop event) in the
+    worker process, which dies with its parent."""
+    global _WORKER_JOB, _PROGRESS_QUEUE, _STOP_EVENT
     if parent is not None:
         _die_with_parent(parent)
     _WORKER_JOB = job
     _PROGRESS_QUEUE = progress_queue
+    _STOP_EVENT = stop
 
 
 def _cache_misses(engine: str) -> int:
@@ -144,25 +150,26 @@ def worker_job(job):
     return job
 
 
-def run_task(task: Task, job: Job | None = None) -> TaskResult:
-    """Search one subproblem to the end (or the limit) and return its count (the
-    default task runner; ``job`` None: the job this worker process was given)."""
-    job = job if job is not None else _WORKER_JOB
-    if job is None:
-        raise RuntimeError("the worker was not given a job")
-    misses_before = _cache_misses(job.engine)
-    cpu_before = time.process_time()
+def _stop_asked() -> bool:
+    """Whether the run this worker serves asked its tasks to stop (a pool's worker)."""
+    return _STOP_EVENT is not None and _STOP_EVENT.is_set()
+
+
+def _search_step(job: Job, task: Task, path, nodes_before: int, found: list, counting: bool):
+    """Search the subtree at ``path`` (one step of a task) until it is done or stops;
+    return the search. ``nodes_before``: the nodes the task took before this step (a
+    node limit is the task's)."""
     time_limit = None if job.deadline is None else max(job.deadline - time.time(), 0.0)
+    node_limit = None if job.node_limit is None else max(job.node_limit - nodes_before, 0)
     search = make_search(
         job.problem,
         job.engine,
         forced=job.forced,
-        prefix=task.path,
+        prefix=path,
         memo=_job_memo(job),
-        node_limit=job.node_limit,
+        node_limit=node_limit,
         time_limit=time_limit,
     )
-    found = []
     queue = _PROGRESS_QUEUE if job is _WORKER_JOB else None
     last_report = time.perf_counter()
     while True:
@@ -171,25 +178,65 @@ def run_task(task: Task, job: Job | None = None) -> TaskResult:
             found.append(search.current_options())
         elif code != PAUSED:
             break
+        if counting and _stop_asked():
+            search.stopped_by = "stopped"
+            break
         if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
             last_report = time.perf_counter()
-            queue.put_nowait((task.index, search.fraction(), search.stats.nodes))
-    s = search.stats
+            queue.put_nowait((task.index, search.fraction(), nodes_before + search.stats.nodes))
     _keep_memo(job, search.memo)
-    cpu_seconds = time.process_time() - cpu_before
-    misses = _cache_misses(job.engine) - misses_before
+    return search
+
+
+def run_task(task: Task, job: Job | None = None) -> TaskResult:
+    """Search one subproblem to the end (or the limit) and return its count (the
+    default task runner; ``job`` None: the job this worker process was given). A count
+    that stops (a limit, or the run's stop) says where (``TaskResult.frontier``), and
+    a task with a frontier searches only what comes after it (``frontier.rest``)."""
+    job = worker_job(job)
+    misses_before = _cache_misses(job.engine)
+    cpu_before = time.process_time()
+    counting = not job.stream and job.limit is None
+    steps, nodes, updates = [(task.path, None)], 0, 0
+    if task.frontier is not None:
+        steps, nodes, updates = rest(job, task.path, task.frontier)
+    solutions, seconds, found = 0, 0.0, []
+    frontier, fraction, stopped_by = None, 0.0, None
+    finding = nodes  # the rest's nodes count in the stats, not against the node limit
+    for path, kind in steps:
+        over = job.node_limit is not None and nodes - finding >= job.node_limit
+        if counting and (_stop_asked() or over):
+            stopped_by = "stopped" if _stop_asked() else f"node limit {job.node_limit}"
+            frontier = path
+            break
+        if kind == SOLVED:
+            solutions += 1
+            continue
+        search = _search_step(job, task, path, nodes - finding, found, counting)
+        s = search.stats
+        solutions, nodes, updates, seconds = (
+            solutions + s.solutions, nodes + s.nodes, updates + s.updates, seconds + s.seconds
+        )  # fmt: skip
+        if not search.done:
+            stopped_by = search.stopped_by
+            if counting:
+                frontier = stopped_at(search, path)
+                fraction = fraction_before(search, task.path)
+            break
     return TaskResult(
         task.index,
-        s.solutions,
-        s.nodes,
-        s.updates,
-        s.seconds,
-        search.done,
+        solutions,
+        nodes,
+        updates,
+        seconds,
+        stopped_by is None,
         os.getpid(),
-        misses,
-        cpu_seconds,
+        _cache_misses(job.engine) - misses_before,
+        time.process_time() - cpu_before,
         tuple(found),
-        search.stopped_by,
+        stopped_by,
+        frontier,
+        fraction,
     )
 
 
@@ -249,12 +296,35 @@ class Runner:
         children_can_be_waited_for()
         context = self.mp_context or multiprocessing.get_context()
         self.progress_queue = context.Queue()
+        self.stop_event = context.Event()
         return ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(self.job, self.progress_queue, os.getpid()),
+            initargs=(self.job, self.progress_queue, os.getpid(), self.stop_event),
         )
+
+    def stop(self, grace: float = STOP_SECONDS) -> list[TaskResult]:
+        """Ask the running tasks to stop (a process pool made here) and return the
+        results that come within ``grace`` seconds: each says where its task stopped.
+        Tasks not yet started are cancelled."""
+        pending = getattr(self, "pending", None)
+        if self.kind != "pool" or not pending:
+            return []
+        for future in pending:
+            future.cancel()
+        self.stop_event.set()
+        done: set = set()
+        try:
+            with interrupts_deferred():
+                done, _ = wait(pending, timeout=grace)
+        except KeyboardInterrupt:
+            pass  # a second stop: the run is stopping already
+        results = []
+        for future in done:
+            if not future.cancelled() and future.exception() is None:
+                results.append(future.result())
+        return results
 
     def running_tasks(self) -> dict[int, tuple[float, int]]:
         """The latest (fraction done, nodes) of running tasks, from the workers' reports
@@ -274,6 +344,7 @@ class Runner:
         ``window``: at most this many tasks submitted at once, the next taken from
         ``tasks`` (an iterable, read lazily) as each finishes (None: all at once)."""
         pending: dict = {}
+        self.pending = pending
         self.running: dict[int, tuple[float, int]] = {}
         if self.kind == "inline":
             for task in tasks:
@@ -282,6 +353,7 @@ class Runner:
         source = iter(tasks)
         with interrupts_deferred():
             pending = self._submit([(None, task) for task in islice(source, window)])
+            self.pending = pending
         while pending:
             with interrupts_deferred():  # (Ctrl-C within REPORT_SECONDS)
                 done, _ = wait(pending, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
@@ -304,7 +376,7 @@ class Runner:
                 self.running.pop(result.index, None)
                 yield result
             if broken:
-                pending = self._restart(pending)
+                pending = self.pending = self._restart(pending)
             if window is not None:
                 with interrupts_deferred():
                     more = [(None, task) for task in islice(source, window - len(pending))]
