@@ -84,36 +84,42 @@ def test_no_import_cycle_among_dlx_modules():
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 
 
-SHARED_JIT = {"dlx.kernels.shared"}  # jitted helpers that kernels in other files may call
+# jitted helpers that kernels in other files may call, and the name under which each
+# caller records the helper file's digest
+SHARED_JIT = {"dlx.kernels.shared": "MEMO_DIGEST", "dlx.kernels.bits": "BITS_DIGEST"}
 
 
-def test_each_kernel_calls_jitted_code_of_its_own_file_or_the_shared_memo():
+def test_each_kernel_calls_jitted_code_of_its_own_file_or_a_shared_one():
     """The house rule (each kernel and every jitted helper it calls in one file, as
-    numba's cache keys a function on its own file only) with one exception,
-    ``dlx/kernels/shared.py``, shared by the bitset and tight kernels: a file that imports it
-    records its digest (``MEMO_DIGEST``), so that an edit of ``dlx/kernels/shared.py`` must edit
-    the kernel's file too, which makes numba compile that kernel afresh."""
+    numba's cache keys a function on its own file only) with two exceptions,
+    ``dlx/kernels/shared.py`` (the memo, shared by the bitset and tight kernels) and
+    ``dlx/kernels/bits.py`` (the processor's bit instructions): a file that imports one
+    records its digest (``MEMO_DIGEST``, ``BITS_DIGEST``), so that an edit of the shared
+    file must edit the kernel's file too, which makes numba compile that kernel afresh."""
     modules = dlx_modules()
     jitted = {
         n for n, p in modules.items() if re.search(r"^@(njit|intrinsic)", p.read_text(), re.M)
     }
-    digest = hashlib.sha256((ROOT / "dlx" / "kernels" / "shared.py").read_bytes()).hexdigest()[:16]
+    jitted |= set(SHARED_JIT)
     faults = []
-    for name in sorted(jitted):
+    for name in sorted(jitted - set(SHARED_JIT)):
         text = modules[name].read_text()
-        for other in sorted((imports_of(modules[name], modules) & jitted) - {name}):
+        imported = imports_of(modules[name], modules)
+        for other in sorted((imported & jitted) - {name}):
             if other not in SHARED_JIT:
                 faults.append(f"{name} calls jitted code of {other}")
-        if (
-            "dlx.kernels.shared" in imports_of(modules[name], modules)
-            and name != "dlx.kernels.shared"
-        ):
-            if f'MEMO_DIGEST = "{digest}"' not in text:
+                continue
+            path = modules[other]
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+            if f'{SHARED_JIT[other]} = "{digest}"' not in text:
                 faults.append(
-                    f'{name}: set MEMO_DIGEST = "{digest}" (dlx/kernels/shared.py changed)'
+                    f'{name}: set {SHARED_JIT[other]} = "{digest}" ({path.relative_to(ROOT)} '
+                    "changed)"
                 )
     users = {n for n in jitted if "dlx.kernels.shared" in imports_of(modules[n], modules)}
     assert users == {"dlx.kernels.bitset.kernel", "dlx.kernels.tight.kernel"}
+    bits = {n for n in jitted if "dlx.kernels.bits" in imports_of(modules[n], modules)}
+    assert bits >= {"dlx.kernels.tight.kernel", "dlx.kernels.mcc.kernel"}
     assert not faults, "\n".join(faults)
 
 
@@ -133,6 +139,7 @@ ABOVE_THE_KERNELS = (
 BELOW_A_KERNEL = {
     "dlx.compiling",
     "dlx.errors",
+    "dlx.kernels.bits",
     "dlx.kernels.cells",
     "dlx.kernels.shared",
     "dlx.numbers",
@@ -180,7 +187,8 @@ def test_a_kernel_folder_imports_only_itself_the_driver_problem_and_the_shared_m
     found = []
     for name, path in modules.items():
         parts = name.split(".")
-        if len(parts) < 3 or not name.startswith(KERNELS) or name.endswith((".shared", ".cells")):
+        shared = name.endswith((".shared", ".cells", ".bits"))
+        if len(parts) < 3 or not name.startswith(KERNELS) or shared:
             continue
         folder = ".".join(parts[:3])
         for other in sorted(imports_of(path, modules) - {"dlx", "dlx.kernels"}):

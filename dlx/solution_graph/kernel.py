@@ -49,12 +49,10 @@ again; and when the table holds as many keys as it may (``BOUND``).
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import config, njit, types
-from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+from numba import njit
 
+from dlx.kernels.bits import prefetch_row as _prefetch
+from dlx.kernels.bits import trailing_zeros
 from dlx.solution_graph.layout import (
     BOUND,
     DEAD,
@@ -74,38 +72,9 @@ from dlx.solution_graph.layout import (
     VISITED,
 )
 
-if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
-
-    def trailing_zeros(x):  # noqa: F811
-        """The number of zero bits below the lowest bit set."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
-
-    def _prefetch(array, row):
-        """Nothing to do without JIT."""
-
-else:
-
-    @intrinsic
-    def _prefetch(typingctx, array, row):
-        """Ask the processor to load row ``row`` of a 2-D ``array`` into its caches (a
-        hint: nothing waits for it)."""
-
-        def codegen(context, builder, signature, args):
-            ary = context.make_array(signature.args[0])(context, builder, args[0])
-            zero = context.get_constant(types.intp, 0)
-            pointer = cgutils.get_item_pointer(
-                context, builder, signature.args[0], ary, [args[1], zero]
-            )
-            byte_pointer = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            kind = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
-            prefetch = cgutils.get_or_insert_function(builder.module, kind, "llvm.prefetch.p0")
-            builder.call(prefetch, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
-            return context.get_dummy_value()
-
-        return types.none(array, row), codegen
-
+# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+BITS_DIGEST = "2ca1aca66e643eb6"
 
 FORWARD, ADVANCE, FINISH = 0, 1, 2
 # Nothing but ``unrank`` allocates: compiled without numba's reference counting, which

@@ -43,45 +43,7 @@ Region pruning, the memo and counts of any size are told beside their code, belo
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import config, njit, types
-from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
-
-if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
-
-    def trailing_zeros(x):  # noqa: F811
-        """The number of zero bits below the lowest bit set."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
-
-    def _prefetch_row(array, row):
-        """Nothing to do without JIT."""
-
-else:
-
-    @intrinsic
-    def _prefetch_row(typingctx, array, row):
-        """Ask the processor to load row ``row`` of a 2-D ``array`` into its caches (a
-        hint: nothing waits for it)."""
-
-        def codegen(context, builder, signature, args):
-            ary = context.make_array(signature.args[0])(context, builder, args[0])
-            zero = context.get_constant(types.intp, 0)
-            pointer = cgutils.get_item_pointer(
-                context, builder, signature.args[0], ary, [args[1], zero]
-            )
-            byte_pointer = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            kind = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
-            prefetch = cgutils.get_or_insert_function(builder.module, kind, "llvm.prefetch.p0")
-            # a read, kept in every cache level, of data
-            builder.call(prefetch, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
-            return context.get_dummy_value()
-
-        return types.none(array, row), codegen
-
+from numba import njit
 
 from dlx.driver.codes import (
     ADVANCE,
@@ -94,6 +56,8 @@ from dlx.driver.codes import (
     PAUSED,
     SOLUTION,
 )
+from dlx.kernels.bits import prefetch_row as _prefetch_row
+from dlx.kernels.bits import trailing_zeros
 from dlx.kernels.shared import add_count as _add
 from dlx.kernels.shared import add_one as _add_one
 from dlx.kernels.shared import at_least as _at_least
@@ -108,6 +72,9 @@ PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
 MEMO_DIGEST = "9d1d54565f3dbc01"
+# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+BITS_DIGEST = "2ca1aca66e643eb6"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)

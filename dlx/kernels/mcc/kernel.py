@@ -42,11 +42,7 @@ returns ``OVERFLOW`` and the caller starts again with twice as many.
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import config, njit, types
-from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+from numba import njit
 
 from dlx.driver.codes import (
     ADVANCE,
@@ -59,32 +55,12 @@ from dlx.driver.codes import (
     PAUSED,
     SOLUTION,
 )
+from dlx.kernels.bits import popcount as _popcount
+from dlx.kernels.bits import trailing_zeros
 
-if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
-
-    def trailing_zeros(x):  # noqa: F811
-        """The number of zero bits below the lowest bit set."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
-
-    def _popcount(x):
-        """The number of bits set in a uint64."""
-        return bin(int(x)).count("1")
-
-else:
-
-    @intrinsic
-    def _popcount(typingctx, x):
-        """The number of bits set in a uint64 (the processor's popcount)."""
-
-        def codegen(context, builder, signature, args):
-            i64 = ir.IntType(64)
-            kind = ir.FunctionType(i64, [i64])
-            ctpop = cgutils.get_or_insert_function(builder.module, kind, "llvm.ctpop.i64")
-            return builder.call(ctpop, [args[0]])
-
-        return types.uint64(types.uint64), codegen
-
+# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+BITS_DIGEST = "2ca1aca66e643eb6"
 
 # Nothing here allocates: compiled without numba's reference counting (see the links
 # kernel).

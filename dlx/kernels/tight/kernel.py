@@ -73,11 +73,7 @@ call stops after a budget of nodes (``PAUSED``) and the next goes on.
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import config, njit, types
-from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+from numba import njit
 
 from dlx.driver.codes import (
     ADVANCE,
@@ -90,43 +86,22 @@ from dlx.driver.codes import (
     PAUSED,
     SOLUTION,
 )
+from dlx.kernels.bits import popcount as _popcount
+from dlx.kernels.bits import trailing_zeros
 from dlx.kernels.shared import add_count as _add
 from dlx.kernels.shared import add_one as _add_one
 from dlx.kernels.shared import at_least as _at_least
 from dlx.kernels.shared import find as _memo_find
 from dlx.kernels.shared import store as _memo_store
 
-if config.DISABLE_JIT:  # the intrinsics have no pure-Python versions
-
-    def trailing_zeros(x):  # noqa: F811
-        """The number of zero bits below the lowest bit set."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
-
-    def _popcount(x):
-        """The number of bits set in a uint64."""
-        return bin(int(x)).count("1")
-
-else:
-
-    @intrinsic
-    def _popcount(typingctx, x):
-        """The number of bits set in a uint64 (the processor's popcount)."""
-
-        def codegen(context, builder, signature, args):
-            i64 = ir.IntType(64)
-            kind = ir.FunctionType(i64, [i64])
-            ctpop = cgutils.get_or_insert_function(builder.module, kind, "llvm.ctpop.i64")
-            return builder.call(ctpop, [args[0]])
-
-        return types.uint64(types.uint64), codegen
-
-
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
 MEMO_DIGEST = "9d1d54565f3dbc01"
+# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+BITS_DIGEST = "2ca1aca66e643eb6"
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
