@@ -117,7 +117,7 @@ def test_each_kernel_calls_jitted_code_of_its_own_file_or_a_shared_one():
                     "changed)"
                 )
     users = {n for n in jitted if "dlx.kernels.shared" in imports_of(modules[n], modules)}
-    assert users == {"dlx.kernels.bitset.kernel", "dlx.kernels.tight.kernel"}
+    assert users >= {"dlx.kernels.bitset.kernel", "dlx.kernels.tight.kernel"}
     bits = {n for n in jitted if "dlx.kernels.bits" in imports_of(modules[n], modules)}
     assert bits >= {"dlx.kernels.tight.kernel", "dlx.kernels.mcc.kernel"}
     assert not faults, "\n".join(faults)

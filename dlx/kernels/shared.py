@@ -1,7 +1,6 @@
 """The memo's table and the counts in limbs, shared by the bitset and tight kernels
 (``dlx/kernels/bitset/kernel.py``, ``dlx/kernels/tight/kernel.py``; "Memo" in their
-essays): jitted helpers inlined
-into each kernel.
+essays) and the counts by the mcc kernel: jitted helpers inlined into each kernel.
 
 The table is uint64[2 * buckets, width], a row per entry: the key's words, the nodes
 its subtree took (0: an empty row), then the count's limbs; two rows a bucket, the

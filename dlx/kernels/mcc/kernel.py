@@ -57,10 +57,15 @@ from dlx.driver.codes import (
 )
 from dlx.kernels.bits import popcount as _popcount
 from dlx.kernels.bits import trailing_zeros
+from dlx.kernels.shared import add_one as _add_one
+from dlx.kernels.shared import at_least as _at_least
 
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
+# dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
+MEMO_DIGEST = "e1c5e5e7e5103a8e"
 
 # Nothing here allocates: compiled without numba's reference counting (see the links
 # kernel).
@@ -194,27 +199,6 @@ def _retire(s, level, p):
     choice: its options were struck out by the branches before)."""
     _copy_row(s, level)
     s.active[_u(level + 1), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
-
-
-@njit(**PLAIN, inline="always")
-def _add_one(total):
-    """``total += 1`` (limbs); return False on a carry out of the top."""
-    for k in range(total.shape[0]):
-        total[_u(k)] += _ONE
-        if total[_u(k)] != _ZERO:
-            return True
-    return False
-
-
-@njit(**PLAIN, inline="always")
-def _at_least(total, n):
-    """Whether the count in ``total`` (limbs) is at least ``n`` (no limit if n < 0)."""
-    if n < 0:
-        return False
-    for k in range(1, total.shape[0]):
-        if total[_u(k)]:
-            return True
-    return total[0] >= np.uint64(n)
 
 
 @njit(**PLAIN, inline="always")

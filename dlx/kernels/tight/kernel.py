@@ -98,7 +98,7 @@ from dlx.kernels.shared import store as _memo_store
 PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
-MEMO_DIGEST = "9d1d54565f3dbc01"
+MEMO_DIGEST = "e1c5e5e7e5103a8e"
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
