@@ -46,7 +46,7 @@ def check_steps(problem: dlx.Problem, forced, steps) -> None:
 
 
 @pytest.mark.oracle
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(EXACT, st.data())
 def test_rules_take_what_every_solution_has_and_remove_what_none_has(problem, data):
     forced = []
@@ -59,7 +59,7 @@ def test_rules_take_what_every_solution_has_and_remove_what_none_has(problem, da
 
 
 @pytest.mark.oracle
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(EXACT)
 def test_guessing_from_a_solution_ends_at_that_solution(problem):
     for solution in naive_solutions(problem):

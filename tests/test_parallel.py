@@ -243,7 +243,7 @@ def test_cli_kill_and_resume(tmp_path):
         "--workers",
         "2",
         "--tasks",
-        "100",
+        "30",
         "--checkpoint",
         str(path),
         "--no-progress",
