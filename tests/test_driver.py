@@ -159,7 +159,7 @@ def test_limits_and_streams(engine):
 @pytest.mark.parametrize(
     ("engine", "problem", "budget", "expected"),
     [
-        ("bitset", lambda: dlx.read(DATA / "scott_sym.dlx"), 7, EXPECTED["scott_sym"]),
+        ("bitset", lambda: dlx.read(DATA / "scott_sym.dlx"), 31, EXPECTED["scott_sym"]),
         ("tight", lambda: queens(7), 3, 40),  # OEIS A000170
     ],
 )
