@@ -322,6 +322,7 @@ def batch(
         if engine != "tight":
             raise ValueError("batch(): domination= is a setting of the tight engine")
         options["domination"] = domination
+    workers = numbers.whole("workers", workers)
     if workers != 1:
         if engine != "sudoku":
             raise ValueError("batch(): workers= is a setting of the sudoku engine")
