@@ -31,8 +31,9 @@ Knuth's steps, in the words of the other kernels:
   (one segment a row and a box); segments in none are dropped, and a band with none is
   dead (``lock``, a table of the 512 segment patterns). This is item domination
   (pointing and claiming) and a little more.
-- *Choose*: the open cell with the fewest live options (two if any: the first such
-  cell by bands); one branch a digit, tried in order.
+- *Choose*: an open cell with two live options if any (the one whose two digits
+  reach the most cells, see ``_choose``), else the first with the fewest; one branch
+  a digit, tried in order.
 - *Back down*: the parent's next digit; a node that found a contradiction has none.
 
 The nodes are the branches tried (the forced moves are not nodes); the updates the
@@ -44,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 WORDS = 32  # a node's words: 27 digit-band words, the 3 bands' open cells, 2 dirty sets
 OPEN = 27  # rows[l, OPEN + b]: band b's open cells
@@ -60,7 +62,20 @@ if config.DISABLE_JIT:  # (numba's intrinsic runs compiled only)
         """The lowest set bit's position in a nonzero word."""
         return (int(word) & -int(word)).bit_length() - 1
 
+    def _ones(word):
+        """How many bits of a word are set."""
+        return bin(int(word) & ((1 << 64) - 1)).count("1")
+
 else:
+
+    @intrinsic
+    def _ones(typingctx, word):
+        """How many bits of a word are set (one instruction)."""
+
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+
+        return word(word), codegen
 
     @njit(cache=True)
     def _low(word):
@@ -284,9 +299,13 @@ def _propagate(node, peer, lock, expand, chunk) -> int:
 
 
 @njit(cache=True)
-def _choose(node) -> int:
-    """The open cell with the fewest live options (the first with two, by bands); -1
-    when every cell is closed."""
+def _choose(node, peer) -> int:
+    """The open cell to branch on; -1 when every cell is closed. A cell with two live
+    options if any: the one whose options reach the most, scored by the places its two
+    digits still have among its peers, and four times those places that are cells of two
+    options (each becomes a single if the digit goes here); else the first cell with
+    the fewest live options."""
+    p0 = p1 = p2 = 0  # each band's open cells of two live options
     for b in range(3):
         live = node[OPEN + b]
         ones = 0
@@ -297,9 +316,35 @@ def _choose(node) -> int:
             threes |= twos & word
             twos |= ones & word
             ones |= word
-        pair = twos & ~threes & live
-        if pair:
-            return 27 * b + _low(pair)
+        if b == 0:
+            p0 = twos & ~threes & live
+        elif b == 1:
+            p1 = twos & ~threes & live
+        else:
+            p2 = twos & ~threes & live
+    if p0 | p1 | p2:
+        best, most = -1, -1
+        for b in range(3):
+            pair = p0 if b == 0 else p1 if b == 1 else p2
+            while pair:
+                cell = 27 * b + _low(pair)
+                bit = pair & -pair
+                pair ^= bit
+                score = 0
+                for d in range(9):
+                    if node[3 * d + b] & bit:
+                        w0 = node[3 * d] & peer[cell, 0]
+                        w1 = node[3 * d + 1] & peer[cell, 1]
+                        w2 = node[3 * d + 2] & peer[cell, 2]
+                        score += (
+                            _ones(w0 & node[OPEN])
+                            + _ones(w1 & node[OPEN + 1])
+                            + _ones(w2 & node[OPEN + 2])
+                        )
+                        score += 4 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
+                if score > most:
+                    best, most = cell, score
+        return best
     best, fewest = -1, 10
     for b in range(3):
         live = node[OPEN + b]
@@ -356,7 +401,7 @@ def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
             fresh = False
             if placed >= 0:
                 stats[k, 1] += placed
-                cell = _choose(rows[level])
+                cell = _choose(rows[level], peer)
                 if cell < 0:
                     count += 1
                     if count == 1:
