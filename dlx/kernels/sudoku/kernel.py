@@ -162,6 +162,11 @@ def _lock_bands(node, lock, expand, chunk) -> int:
     while todo:
         d = _low(todo)
         todo &= todo - 1
+        w0, w1, w2 = node[3 * d], node[3 * d + 1], node[3 * d + 2]
+        if _ones(w0) + _ones(w1) + _ones(w2) == 9 and not (
+            w0 & node[OPEN] or w1 & node[OPEN + 1] or w2 & node[OPEN + 2]
+        ):
+            continue  # the digit is in all its nine cells: nothing to drop
         before = changed
         for b in range(3):
             word = node[3 * d + b]
@@ -181,14 +186,10 @@ def _lock_bands(node, lock, expand, chunk) -> int:
             keep = lock[s]
             if keep == 0:
                 return -1
-            if keep != s:
+            if keep != s:  # band b keeps the stack's columns (keep >> 3 b) & 7
                 for b in range(3):
-                    columns = (keep >> (3 * b)) & 7
-                    allowed = ~(BOX << (3 * k))
-                    for c in range(3):
-                        if (columns >> c) & 1:
-                            allowed |= COLUMN << (3 * k + c)
-                    node[3 * d + b] &= allowed
+                    columns = ((keep >> (3 * b)) & 7) * COLUMN
+                    node[3 * d + b] &= ~(BOX << (3 * k)) | (columns << (3 * k))
                 changed += 1
         if changed != before:
             node[HIDDEN] |= 1 << d
@@ -302,7 +303,7 @@ def _propagate(node, peer, lock, expand, chunk) -> int:
 def _choose(node, peer) -> int:
     """The open cell to branch on; -1 when every cell is closed. A cell with two live
     options if any: the one whose options reach the most, scored by the places its two
-    digits still have among its peers, and four times those places that are cells of two
+    digits still have among its peers, and three times those places that are cells of two
     options (each becomes a single if the digit goes here); else the first cell with
     the fewest live options."""
     p0 = p1 = p2 = 0  # each band's open cells of two live options
@@ -341,7 +342,7 @@ def _choose(node, peer) -> int:
                             + _ones(w1 & node[OPEN + 1])
                             + _ones(w2 & node[OPEN + 2])
                         )
-                        score += 4 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
+                        score += 3 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
                 if score > most:
                     best, most = cell, score
         return best
