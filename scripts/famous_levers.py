@@ -20,7 +20,9 @@ Levers (``--levers``, comma-separated):
   the first two thirds of the pieces' levels, plus one);
 - ``no-urgent``: the bitset kernel never branching on an urgent item (a piece with few
   placements left) first;
-- ``tight``, ``dlx``: the other kernels on the same subproblems;
+- ``tight``, ``dlx``: the other kernels on the same subproblems (as ``dlx.count`` runs
+  them); ``tight-no-memo``: the tight kernel without its memo; ``tight-levels-N``: with
+  its memo kept for levels <= N only;
 - ``parts``: how often the uncovered region falls into two or more regions each of which
   can be filled (independent parts), by depth below the sampled tasks, and, where it
   fires first on a path, the nodes of the plain subtree against the nodes of the parts
@@ -88,6 +90,13 @@ def run_lever(problem, lever: str, forced: list[int], node_limit=None) -> tuple[
             memo_levels=levels,
             memo=memo,
             node_limit=node_limit,
+        )
+        result = dlx.count_search(search, None, False)
+    elif lever.startswith("tight-"):
+        memo = None if lever == "tight-no-memo" else dlx.TightMemo.of(problem)
+        levels = int(lever[12:]) if lever.startswith("tight-levels-") else None
+        search = dlx.TightSearch(
+            problem, forced=forced, memo=memo, memo_levels=levels, node_limit=node_limit
         )
         result = dlx.count_search(search, None, False)
     else:
@@ -180,10 +189,12 @@ def main() -> None:
     parser.add_argument("--levers", default="bitset,prune-90")
     parser.add_argument("--depth", type=int, default=4, help="levels below a task (parts)")
     parser.add_argument("--known", type=int, default=10_440_433)
+    parser.add_argument("--restrict", help="the piece kept once per symmetry class")
     args = parser.parse_args()
     puzzle = tiling.make_puzzle(args.board, args.pieces)
-    problem = tiling.build(puzzle, tiling.plan_symmetry(puzzle))
-    print(f"load before: {os.getloadavg()[0]:.2f}")
+    plan = tiling.plan_symmetry(puzzle, args.restrict)
+    problem = tiling.build(puzzle, plan)
+    print(f"load before: {os.getloadavg()[0]:.2f}; {plan.describe()}")
     tree = Tree(problem, puzzle)
     tasks = tree.level(args.split)
     forced = random.Random(args.seed).sample(tasks, args.sample)

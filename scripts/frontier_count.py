@@ -48,7 +48,7 @@ def options_by_anchor(problem, puzzle):
         rel = sum(1 << (c - at[0]) for c in at)
         other = sum(1 << bit[i] for i in items if i not in index)
         rows.append((at[0], rel, other))
-    width = max(r[1].bit_length() for r in rows)
+    width = max((r[1].bit_length() for r in rows), default=1)
     if width + len(others) > 64:
         raise SystemExit(f"a window of {width} cells and {len(others)} items: over 64 bits")
     rows.sort()
@@ -60,7 +60,7 @@ def options_by_anchor(problem, puzzle):
     return len(cells), width, start, rel, other, np.uint64(needed)
 
 
-@njit(cache=True)
+@njit
 def _children(keys, counts, p, start, rel, other, window, out_key, out_count, out_at):
     """Extend every state of layer ``p`` by every option whose first cell is ``p`` that
     fits (cells and items disjoint); with ``out_key`` empty, only count the children."""
