@@ -38,8 +38,8 @@ def quiet(_line: str) -> None:
 
 # Published counts: the 12 pentominoes on 6x10 (2,339 distinct, 9,356 in all; Haselgrove
 # and Haselgrove 1960), on 3x20 (2 distinct) and on 5x12 (1,010 distinct; both Golomb,
-# "Polyominoes", 1965); the 18 one-sided pentominoes on 3x30 (46 distinct, the figure of
-# docs/performance.md's kernel table, as in Polyform Puzzler's OneSidedPentominoes3x30).
+# "Polyominoes", 1965); the 18 one-sided pentominoes on 3x30 (46 distinct: the figure of
+# docs/performance.md's kernel table, on which every kernel and Knuth's DLX1 agree).
 @pytest.mark.parametrize(
     "board, pieces, symmetry, expected",
     [
