@@ -270,18 +270,31 @@ class TimeLimit(float):
     """A time limit in seconds that counts from its making (before the puzzle's problem
     is built): ``search_options`` passes on what is left of it. Within ``building()``,
     a limit that passes before the search starts raises ``dlx.stopping.TimeLimitReached``
-    (a SIGALRM timer, main thread only), so that building counts too."""
+    (a SIGALRM timer, main thread only), so that building counts too.
+
+    The timer's exception can land where Python swallows it (a gc callback, a
+    finaliser): there it is dropped silently, ``rang`` keeps that it passed, the timer
+    rings again every ``RING_AGAIN`` seconds, and the hand-over to the search
+    (``left``) and the end of ``building()`` raise it for good."""
 
     def __new__(cls, seconds: float):
         limit = super().__new__(cls, seconds)
         limit.started = time.monotonic()
         limit.armed = False
+        limit.rang = False
         return limit
 
     def left(self) -> float:
-        """The seconds left; the search starts now, so the timer is stopped."""
+        """The seconds left; the search starts now, so the timer is stopped
+        (TimeLimitReached if it rang while building, its exception swallowed)."""
+        rang = self.armed and self.rang
         self._disarm()
+        if rang:
+            raise self._reached()
         return max(float(self) - (time.monotonic() - self.started), 0.0)
+
+    def _reached(self) -> TimeLimitReached:
+        return TimeLimitReached(f"time limit {float(self):g} s reached while building")
 
     def _disarm(self) -> None:
         if self.armed:
@@ -292,7 +305,14 @@ class TimeLimit(float):
         # The timer rings again every RING_AGAIN seconds until disarmed: an exception
         # raised where Python swallows it (a gc callback, a finaliser) is raised again.
         if self.armed:
-            raise TimeLimitReached(f"time limit {float(self):g} s reached while building")
+            self.rang = True
+            raise self._reached()
+
+    def _quiet(self, report):
+        """``sys.unraisablehook`` while building: this limit's swallowed exception is
+        not reported (it is raised again), anything else is."""
+        if not isinstance(report.exc_value, TimeLimitReached):
+            self._hook(report)
 
     @contextmanager
     def building(self):
@@ -304,13 +324,18 @@ class TimeLimit(float):
             yield self
             return
         previous = signal.signal(signal.SIGALRM, self._ring)
+        self._hook, sys.unraisablehook = sys.unraisablehook, self._quiet
         self.armed = True
         signal.setitimer(signal.ITIMER_REAL, max(float(self), 1e-3), RING_AGAIN)
         try:
             yield self
+            swallowed = self.armed and self.rang  # never handed over to a search
         finally:
             self._disarm()
             signal.signal(signal.SIGALRM, previous)
+            sys.unraisablehook = self._hook
+        if swallowed:
+            raise self._reached()
 
 
 def search_options(**search) -> dict:
