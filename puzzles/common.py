@@ -9,6 +9,8 @@ shows it as a picture (``_repr_svg_``).
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
 import signal
 import sys
@@ -16,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import dlx
 from dlx import DlxFormatError
@@ -359,11 +361,24 @@ def search_options(**search) -> dict:
     return options
 
 
+# what ``dlx_keywords`` passes on: ``dlx.count``'s keywords, and ``dlx.Parallel``'s fields
+_DLX_KEYWORDS = {
+    *(k for k, p in inspect.signature(dlx.count).parameters.items() if p.kind == p.KEYWORD_ONLY),
+    *(f.name for f in fields(dlx.Parallel)),
+}
+
+
 def dlx_keywords(**search) -> dict:
     """The keywords of ``dlx.count`` and ``dlx.solutions`` from an adapter's: its
     ``workers``, ``checkpoint`` and ``dask`` given as ``parallel=dlx.Parallel(...)``
     (``search_options``), every other keyword (``engine``, ``parallel``, ``time_limit``,
     ...) as it is; both ``parallel`` and one of those three is refused."""
+    unknown = sorted(set(search) - _DLX_KEYWORDS)
+    if unknown:
+        caller = sys._getframe(1).f_code.co_name
+        close = difflib.get_close_matches(unknown[0], sorted(_DLX_KEYWORDS), 1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}{hint}")
     own = {k: search.pop(k) for k in PARALLEL_OPTIONS if k in search}
     if own and "parallel" in search:
         raise TypeError(f"give {', '.join(own)} inside parallel=dlx.Parallel(...), not beside it")
@@ -385,5 +400,14 @@ def only(puzzles: list, what: str = "puzzle"):
 
 
 def as_puzzle(text_or_puzzle, parse: Callable):
-    """A parsed puzzle: ``text_or_puzzle`` itself, or the one puzzle of its text."""
-    return parse(text_or_puzzle) if isinstance(text_or_puzzle, str) else text_or_puzzle
+    """A parsed puzzle: ``text_or_puzzle`` itself, or the one puzzle of its text; a
+    TypeError naming the caller for anything else of Python's own (a list, bytes...)."""
+    if isinstance(text_or_puzzle, str):
+        return parse(text_or_puzzle)
+    if type(text_or_puzzle).__module__ == "builtins":
+        caller = sys._getframe(1).f_code.co_name
+        raise TypeError(
+            f"{parse.__module__}.{caller}() takes a puzzle's text (a str) or a puzzle from "
+            f"{parse.__module__}.parse, not {type(text_or_puzzle).__name__}"
+        )
+    return text_or_puzzle
