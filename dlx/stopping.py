@@ -159,6 +159,35 @@ def interrupts_deferred():
         raise KeyboardInterrupt
 
 
+@contextmanager
+def stops_requested():
+    """Within: the first Ctrl-C or SIGTERM (where it would raise KeyboardInterrupt) is
+    a request, noted in the list this yields, for a loop that looks at it at its
+    pauses and stops where it can say how far it got; a second one raises at once (as
+    the handler it stands in for would). The caller raises KeyboardInterrupt when the
+    list is not empty. Main thread only (elsewhere nothing is noted)."""
+    requested: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield requested
+        return
+    previous = {}
+
+    def note(signum, frame):
+        if requested:
+            previous[signum](signum, frame)
+        requested.append(signum)
+
+    for signum in STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if handler is signal.default_int_handler or handler is _raise_interrupt:
+            previous[signum] = signal.signal(signum, note)
+    try:
+        yield requested
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def close_open_bars() -> None:
     """Close the tqdm bars still open (a stop can land between a bar's first drawing and
     the code that would close it), so that the stop's line starts a line of its own."""

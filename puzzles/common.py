@@ -9,6 +9,8 @@ shows it as a picture (``_repr_svg_``).
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
 import signal
 import sys
@@ -16,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import dlx
 from dlx import DlxFormatError
@@ -270,18 +272,31 @@ class TimeLimit(float):
     """A time limit in seconds that counts from its making (before the puzzle's problem
     is built): ``search_options`` passes on what is left of it. Within ``building()``,
     a limit that passes before the search starts raises ``dlx.stopping.TimeLimitReached``
-    (a SIGALRM timer, main thread only), so that building counts too."""
+    (a SIGALRM timer, main thread only), so that building counts too.
+
+    The timer's exception can land where Python swallows it (a gc callback, a
+    finaliser): there it is dropped silently, ``rang`` keeps that it passed, the timer
+    rings again every ``RING_AGAIN`` seconds, and the hand-over to the search
+    (``left``) and the end of ``building()`` raise it for good."""
 
     def __new__(cls, seconds: float):
         limit = super().__new__(cls, seconds)
         limit.started = time.monotonic()
         limit.armed = False
+        limit.rang = False
         return limit
 
     def left(self) -> float:
-        """The seconds left; the search starts now, so the timer is stopped."""
+        """The seconds left; the search starts now, so the timer is stopped
+        (TimeLimitReached if it rang while building, its exception swallowed)."""
+        rang = self.armed and self.rang
         self._disarm()
+        if rang:
+            raise self._reached()
         return max(float(self) - (time.monotonic() - self.started), 0.0)
+
+    def _reached(self) -> TimeLimitReached:
+        return TimeLimitReached(f"time limit {float(self):g} s reached while building")
 
     def _disarm(self) -> None:
         if self.armed:
@@ -292,7 +307,14 @@ class TimeLimit(float):
         # The timer rings again every RING_AGAIN seconds until disarmed: an exception
         # raised where Python swallows it (a gc callback, a finaliser) is raised again.
         if self.armed:
-            raise TimeLimitReached(f"time limit {float(self):g} s reached while building")
+            self.rang = True
+            raise self._reached()
+
+    def _quiet(self, report):
+        """``sys.unraisablehook`` while building: this limit's swallowed exception is
+        not reported (it is raised again), anything else is."""
+        if not isinstance(report.exc_value, TimeLimitReached):
+            self._hook(report)
 
     @contextmanager
     def building(self):
@@ -304,13 +326,18 @@ class TimeLimit(float):
             yield self
             return
         previous = signal.signal(signal.SIGALRM, self._ring)
+        self._hook, sys.unraisablehook = sys.unraisablehook, self._quiet
         self.armed = True
         signal.setitimer(signal.ITIMER_REAL, max(float(self), 1e-3), RING_AGAIN)
         try:
             yield self
+            swallowed = self.armed and self.rang  # never handed over to a search
         finally:
             self._disarm()
             signal.signal(signal.SIGALRM, previous)
+            sys.unraisablehook = self._hook
+        if swallowed:
+            raise self._reached()
 
 
 def search_options(**search) -> dict:
@@ -334,11 +361,24 @@ def search_options(**search) -> dict:
     return options
 
 
+# what ``dlx_keywords`` passes on: ``dlx.count``'s keywords, and ``dlx.Parallel``'s fields
+_DLX_KEYWORDS = {
+    *(k for k, p in inspect.signature(dlx.count).parameters.items() if p.kind == p.KEYWORD_ONLY),
+    *(f.name for f in fields(dlx.Parallel)),
+}
+
+
 def dlx_keywords(**search) -> dict:
     """The keywords of ``dlx.count`` and ``dlx.solutions`` from an adapter's: its
     ``workers``, ``checkpoint`` and ``dask`` given as ``parallel=dlx.Parallel(...)``
     (``search_options``), every other keyword (``engine``, ``parallel``, ``time_limit``,
     ...) as it is; both ``parallel`` and one of those three is refused."""
+    unknown = sorted(set(search) - _DLX_KEYWORDS)
+    if unknown:
+        caller = sys._getframe(1).f_code.co_name
+        close = difflib.get_close_matches(unknown[0], sorted(_DLX_KEYWORDS), 1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}{hint}")
     own = {k: search.pop(k) for k in PARALLEL_OPTIONS if k in search}
     if own and "parallel" in search:
         raise TypeError(f"give {', '.join(own)} inside parallel=dlx.Parallel(...), not beside it")
@@ -360,5 +400,14 @@ def only(puzzles: list, what: str = "puzzle"):
 
 
 def as_puzzle(text_or_puzzle, parse: Callable):
-    """A parsed puzzle: ``text_or_puzzle`` itself, or the one puzzle of its text."""
-    return parse(text_or_puzzle) if isinstance(text_or_puzzle, str) else text_or_puzzle
+    """A parsed puzzle: ``text_or_puzzle`` itself, or the one puzzle of its text; a
+    TypeError naming the caller for anything else of Python's own (a list, bytes...)."""
+    if isinstance(text_or_puzzle, str):
+        return parse(text_or_puzzle)
+    if type(text_or_puzzle).__module__ == "builtins":
+        caller = sys._getframe(1).f_code.co_name
+        raise TypeError(
+            f"{parse.__module__}.{caller}() takes a puzzle's text (a str) or a puzzle from "
+            f"{parse.__module__}.parse, not {type(text_or_puzzle).__name__}"
+        )
+    return text_or_puzzle

@@ -64,7 +64,7 @@ def test_random_exact_cover_problems(problem):
 
 
 @pytest.mark.oracle  # CI runs these again without the JIT
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 10**9))
 def test_random_problems_with_loop_items(seed):
     plain, edges = random_problem(seed, with_loop=False)

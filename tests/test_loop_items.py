@@ -62,7 +62,7 @@ def on_edges(problem, options, edges):
     return [edges[name] for name in found]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 10**9))
 def test_random_problems_against_naive_filter(seed):
     plain, edges = random_problem(seed, with_loop=False)

@@ -29,13 +29,13 @@ def assert_matches_naive(p: dlx.Problem) -> None:
     assert dlx.count(p).solutions == len(expected)
 
 
-@settings(max_examples=examples(1000), deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(problems(bounds=False))
 def test_random_xcc_matches_naive(p):
     assert_matches_naive(p)
 
 
-@settings(max_examples=examples(1000), deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(problems())
 def test_random_mcc_matches_naive(p):
     assert_matches_naive(p)

@@ -142,3 +142,49 @@ def test_the_readme_says_where_its_data_files_are():
         assert (ROOT / path).is_file(), path
     said = " ".join(readme.split())
     assert "are not in the wheel: they are the repository's `data/` folder" in said
+
+
+def test_a_misspelt_keyword_of_count_tilings_names_count_tilings():
+    """``count_tilings(worker=1)`` said "count() got an unexpected keyword argument"."""
+    puzzle = tiling.make_puzzle("3x20", "pentominoes")
+    with pytest.raises(TypeError, match=r"^count_tilings\(\) got an unexpected keyword "
+                       r"argument 'worker' \(did you mean workers\?\)$"):  # fmt: skip
+        tiling.count_tilings(puzzle, worker=1)
+    with pytest.raises(TypeError, match=r"^distinct_tilings\(\) got an unexpected keyword"):
+        next(tiling.distinct_tilings(puzzle, timelimit=1))
+
+
+@pytest.mark.parametrize("name", ["sudoku", "tectonic", "pipes", "slitherlink"])
+def test_a_puzzle_given_as_a_list_is_a_type_error_naming_the_call(name):
+    """``sudoku.solve`` given a list raised ``AttributeError: 'list' object has no
+    attribute 'side'``."""
+    import importlib
+
+    adapter = importlib.import_module(f"puzzles.{name}")
+    for call in (adapter.solve, adapter.count):
+        with pytest.raises(TypeError, match=rf"^puzzles\.{name}\.{call.__name__}\(\) takes a "
+                           rf"puzzle's text \(a str\) or a puzzle from puzzles\.{name}\.parse, "
+                           "not list$"):  # fmt: skip
+            call([[0] * 9] * 9)
+
+
+@pytest.mark.parametrize("module", ["puzzles.polyomino", "puzzles.polyform.tiling"])
+def test_a_tiling_prints_the_way_its_svg_draws_it(module):
+    """The same tiling printed upside down in ``pentomino``, ``polyform`` and
+    ``tiling.render`` against the SVG: the piece in each corner of the printed board
+    has that corner of the drawing on its outline."""
+    import importlib
+
+    adapter = importlib.import_module(module)
+    puzzle = adapter.make_puzzle("4x15", "pentominoes")
+    answer = next(adapter.distinct_tilings(puzzle))
+    rows = adapter.render(puzzle, answer).splitlines()
+    drawing = adapter.svg(puzzle, answer)
+    margin = float(re.search(r"translate\(([\d.]+),", drawing).group(1))
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', drawing).group(1))
+    cell = (width - 2 * margin) / len(rows[0])
+    piece = r'<path d="([^"]*)"[^>]*/>\s*<text[^>]*>(\w+)<'  # an outline, then its label
+    outline = {name: f"{d} " for d, name in re.findall(piece, drawing)}
+    for r, y in ((0, 0), (-1, len(rows) * cell)):
+        for c, x in ((0, 0), (-1, len(rows[0]) * cell)):
+            assert re.search(rf"[ML]{x:g},{y:g}[ Z]", outline[rows[r][c]]), (rows[r][c], x, y)

@@ -166,3 +166,59 @@ def test_a_count_killed_midway_goes_on_to_the_exact_count(tmp_path):
     parallel = dlx.Parallel(workers=2, checkpoint=path, tasks=1)
     count = dlx.count(load("pent6x10_all"), engine="dlx", parallel=parallel)
     assert int(count) == EXPECTED["pent6x10_all"] and count.complete
+
+
+def test_ctrl_c_with_one_worker_keeps_the_running_tasks_finished_part(tmp_path):
+    """pent6x10_sym: 2339 (data/dlx/EXPECTED.tsv, the 6x10 pentomino tilings up to
+    symmetry), in one task run in the command's own process (one worker), Ctrl-C sent
+    once the bar says the task has begun: its finished part is kept (a partial
+    record), and a rerun goes on to the exact count."""
+    path = tmp_path / "run.ckpt"
+    args = ("--count", "--workers", "1", "--tasks", "1", "--checkpoint", str(path))
+    process = start(str(DATA / "pent6x10_sym.dlx"), *args, progress=True)
+    before = wait_for_some_progress(process)
+    process.send_signal(signal.SIGINT)
+    _, err = ended(process)
+    assert process.returncode == 130, before + err
+    assert err.strip().splitlines()[-1].endswith(f"(checkpoint saved to {path})")
+    (partial,) = records(path)
+    assert partial["partial"] == 0 and partial["solutions"] > 0
+    parallel = dlx.Parallel(workers=1, checkpoint=path, tasks=1)
+    count = dlx.count(load("pent6x10_sym"), engine="dlx", parallel=parallel)
+    assert int(count) == EXPECTED["pent6x10_sym"] == 2339 and count.complete
+
+
+def test_ctrl_c_in_a_python_count_keeps_the_running_tasks_finished_part(tmp_path, monkeypatch):
+    """pent4x15_sym: 368 (data/dlx/EXPECTED.tsv, as above), in one task run in this
+    process, Ctrl-C at the search's first pause: ``Interrupted`` names the checkpoint,
+    which keeps the nodes searched before the pause, and a rerun goes on from there."""
+    from dlx.parallel import workers
+
+    real = workers.make_search
+    sent = []
+
+    def search_stopped_at_its_first_pause(*args, **keywords):
+        search = real(*args, **keywords)
+        run = search.run
+
+        def run_then_ctrl_c(*args, **keywords):
+            code = run(*args, **keywords)
+            if not sent:
+                sent.append(search.nodes)
+                os.kill(os.getpid(), signal.SIGINT)
+            return code
+
+        search.run = run_then_ctrl_c
+        return search
+
+    monkeypatch.setattr(workers, "make_search", search_stopped_at_its_first_pause)
+    path = tmp_path / "run.ckpt"
+    parallel = dlx.Parallel(workers=1, checkpoint=path, tasks=1)
+    with pytest.raises(dlx.Interrupted) as stop:
+        dlx.count(load("pent4x15_sym"), engine="dlx", parallel=parallel)
+    assert stop.value.checkpoint == str(path) and stop.value.solutions > 0
+    (partial,) = records(path)
+    assert partial["partial"] == 0 and partial["nodes"] == sent[0] > 0
+    monkeypatch.undo()
+    count = dlx.count(load("pent4x15_sym"), engine="dlx", parallel=parallel)
+    assert int(count) == EXPECTED["pent4x15_sym"] == 368 and count.complete

@@ -37,7 +37,7 @@ def batches(draw):
 
 
 @pytest.mark.oracle  # CI runs these again without the JIT
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(batches(), st.sampled_from([None, 1, 2, 3]), st.integers(1, 4))
 def test_random_problems_against_the_naive_solver(case, domination, limit):
     """Plain, and with item domination of items of up to 1, 2 or 3 live options."""

@@ -35,7 +35,7 @@ from dlx.options import resolve_workers
 from dlx.parallel.frontier import SOLVED, fraction_before, rest, stopped_at
 from dlx.parallel.split import Task
 from dlx.problem import Problem
-from dlx.stopping import children_can_be_waited_for, interrupts_deferred
+from dlx.stopping import children_can_be_waited_for, interrupts_deferred, stops_requested
 
 MAX_RESTARTS = 5  # give up when the pool breaks this many times in one run
 CONNECT_SECONDS = 5  # wait this long for a Dask scheduler to answer
@@ -87,6 +87,8 @@ _WORKER_JOB: Job | None = None
 _WORKER_MEMO: tuple = (None, None)  # (job, its Memo): shared by the job's tasks here
 _PROGRESS_QUEUE = None  # in a pool's worker: where to send (task, fraction done)
 _STOP_EVENT = None  # in a pool's worker: set when the run stops (tasks report a frontier)
+_REQUESTED: list = []  # a task run in this process: the stop signals that asked it to stop
+_INLINE_REPORT = None  # a task run in this process: called with (task, fraction done, nodes)
 
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
@@ -151,8 +153,9 @@ def worker_job(job):
 
 
 def _stop_asked() -> bool:
-    """Whether the run this worker serves asked its tasks to stop (a pool's worker)."""
-    return _STOP_EVENT is not None and _STOP_EVENT.is_set()
+    """Whether the run this worker serves asked its tasks to stop (a pool's worker), or
+    a stop signal asked the task running in this process to stop (one worker)."""
+    return bool(_REQUESTED) or (_STOP_EVENT is not None and _STOP_EVENT.is_set())
 
 
 def _search_step(job: Job, task: Task, path, nodes_before: int, found: list, counting: bool):
@@ -178,12 +181,13 @@ def _search_step(job: Job, task: Task, path, nodes_before: int, found: list, cou
             found.append(search.current_options())
         elif code != PAUSED:
             break
-        if counting and _stop_asked():
+        if _stop_asked():  # (a count then says where it stopped: ``run_task``)
             search.stopped_by = "stopped"
             break
-        if queue is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
+        report = queue.put_nowait if queue is not None else _INLINE_REPORT
+        if report is not None and time.perf_counter() - last_report >= REPORT_SECONDS:
             last_report = time.perf_counter()
-            queue.put_nowait((task.index, search.fraction(), nodes_before + search.stats.nodes))
+            report((task.index, search.fraction(), nodes_before + search.stats.nodes))
     _keep_memo(job, search.memo)
     return search
 
@@ -307,7 +311,11 @@ class Runner:
     def stop(self, grace: float = STOP_SECONDS) -> list[TaskResult]:
         """Ask the running tasks to stop (a process pool made here) and return the
         results that come within ``grace`` seconds: each says where its task stopped.
-        Tasks not yet started are cancelled."""
+        Tasks not yet started are cancelled. With one worker: the result of the task
+        that a stop signal stopped (``_inline_results``), if any."""
+        if self.kind == "inline":
+            stopped, self.stopped = getattr(self, "stopped", []), []
+            return stopped
         pending = getattr(self, "pending", None)
         if self.kind != "pool" or not pending:
             return []
@@ -325,6 +333,37 @@ class Runner:
             if not future.cancelled() and future.exception() is None:
                 results.append(future.result())
         return results
+
+    def _inline_results(self, tasks, on_tick=None):
+        """The results of ``tasks`` run one by one in this process; the running task
+        reports as a pool's do (``on_tick`` then draws the bar; each task keeps to the
+        limits by itself). A Ctrl-C or SIGTERM asks the running task to stop at its next
+        pause (``dlx.stopping.stops_requested``) and say where, as a pool's tasks do:
+        ``stop`` returns that result, and KeyboardInterrupt goes on (a finished task's
+        result is yielded first)."""
+        global _REQUESTED, _INLINE_REPORT
+        self.stopped: list[TaskResult] = []
+
+        def report(progress: tuple[int, float, int]) -> None:
+            self.running = {progress[0]: progress[1:]}
+            if on_tick is not None:
+                on_tick()
+
+        for task in tasks:
+            with stops_requested() as requested:
+                _REQUESTED, _INLINE_REPORT = requested, report
+                try:
+                    result = self.task_runner(task, self.job)
+                finally:
+                    _REQUESTED, _INLINE_REPORT = [], None
+                    self.running = {}
+            if requested:
+                if result.complete:
+                    yield result
+                else:
+                    self.stopped.append(result)
+                raise KeyboardInterrupt
+            yield result
 
     def running_tasks(self) -> dict[int, tuple[float, int]]:
         """The latest (fraction done, nodes) of running tasks, from the workers' reports
@@ -347,8 +386,7 @@ class Runner:
         self.pending = pending
         self.running: dict[int, tuple[float, int]] = {}
         if self.kind == "inline":
-            for task in tasks:
-                yield self.task_runner(task, self.job)
+            yield from self._inline_results(tasks, on_tick)
             return
         source = iter(tasks)
         with interrupts_deferred():
