@@ -389,7 +389,9 @@ def solve_all(
     "dlx"; by default "sudoku" for 9x9 boxed puzzles (its own forced moves, whatever
     ``propagate`` says), else "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more,
     "dlx" for fewer: a jigsaw list has a shape a puzzle, and dancing links need no
-    layout of their own). ``workers``: threads for the "sudoku" engine (0: one a core).
+    layout of their own; that default runs the plain search, whatever ``propagate``
+    says: the rule's search is a second compile for a few puzzles' worth of nodes).
+    ``workers``: threads for the "sudoku" engine (0: one a core).
     """
     results: list[Result | None] = [None] * len(puzzles)
     for indices in _by_shape(puzzles).values():
@@ -433,8 +435,10 @@ def _batch_setting(group: list[Sudoku], propagate: str | None, engine: str | Non
     of its ``dlx.batch`` call (engine, domination)."""
     if engine is None and group[0].shape == (9, box_regions(9), False):
         return build(group[0]), {"engine": "sudoku"}  # (its forced moves are its own)
-    problem = build(group[0]).with_propagation(propagate)
     kernel = engine or ("tight" if len(group) >= BATCH_TIGHT_MIN else "dlx")
+    if engine is None and kernel == "dlx":  # a few puzzles: the plain search, the one
+        propagate = None  # the batch's warm-up compiles (the rule's is a second compile)
+    problem = build(group[0]).with_propagation(propagate)
     tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
     return problem, {"engine": kernel, **tight}
 
