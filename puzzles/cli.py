@@ -311,6 +311,8 @@ def _announce_and_export(command: Command, request: Request, puzzles: list, prog
     """What a command's hooks ask said and written once its puzzles are read: a line
     on stderr when a bar is wanted (``announce``), files with a line naming each
     (``exports``)."""
+    if not (progress and command.announce is not None) and command.exports is None:
+        return  # (not a puzzle read: a command may make each only when it is read)
     for puzzle in puzzles:
         if progress and command.announce is not None:
             print(command.announce(puzzle), file=sys.stderr)
