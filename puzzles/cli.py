@@ -52,6 +52,7 @@ from dlx.stopping import TimeLimitReached
 from dlx.words import plural
 from puzzles.command import Command, Input, Request
 from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
+from puzzles.lines import print_lines
 
 
 class Listed(NamedTuple):
@@ -289,7 +290,7 @@ def run(command: Command, request: Request) -> int:
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(request.out) as sink:
         printer = Printer(command, request, sink, len(puzzles))
-        if not _print_lines(command, puzzles, request, progress, printer):
+        if not print_lines(command, puzzles, request, progress, printer, BATCH):
             for k, outcome in enumerate(_search_all(command, puzzles, request, progress, printer)):
                 printer.end(k, puzzles[k], outcome)
         printer.close()
@@ -411,47 +412,6 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
     finally:
         if bar is not None:
             bar.close()
-
-
-def _print_lines(command: Command, puzzles, request: Request, progress: bool, printer) -> bool:
-    """A plain solve of many puzzles (first answers, no other flag) by the command's
-    ``lines``: each batch's answers written in one piece, a line on stderr for each
-    puzzle without one; False (nothing done) where it does not apply."""
-    other = request.count or request.unique or request.all or request.json or request.svg
-    threads = request.workers == 1 or (command.threaded and command.threaded(puzzles))
-    if command.lines is None or other or request.stats or (request.limit or 1) != 1:
-        return False
-    if request.time_limit is not None or not threads or len(puzzles) < 2:
-        return False
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(puzzles), desc="puzzles", unit="puzzle", leave=False)
-    try:
-        for start in range(0, len(puzzles), BATCH):
-            chunk = puzzles[start : start + BATCH]
-            made = command.lines(chunk, request.workers)
-            if made is None and not start:
-                return False
-            if made is None:  # (the rest, one by one)
-                for k, outcome in enumerate(_search_all(command, chunk, request, False, printer)):
-                    printer.end(start + k, chunk[k], outcome)
-                continue
-            text, solved, nodes = made
-            printer.sink.write(text)
-            for k in (~solved).nonzero()[0].tolist():
-                print(f"{chunk[k].label}: no solution", file=sys.stderr)
-                printer.status = 1
-            printer.found += int(solved.sum())
-            printer.nodes += nodes
-            printer.entries += len(chunk)
-            if bar is not None:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.close()
-    return True
 
 
 def _search_timed(command: Command, puzzle, request: Request, search: dict, printer) -> Outcome:

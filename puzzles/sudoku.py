@@ -462,18 +462,19 @@ def _stacked(group) -> np.ndarray:
     return np.concatenate([p.grid.array for p in group])
 
 
-def lines(puzzles, workers: int = 1) -> tuple[str, np.ndarray, int] | None:
-    """What the command prints for one-line puzzles (``LinePuzzles``) solved once each,
-    made in one step: the text of every first solution (a line each, in order; none for
-    a puzzle without one), which puzzles have one (bool array) and the search nodes of
-    all; None for other puzzles (the layer prints them one by one)."""
+def lines(puzzles, workers: int = 1, limit: int = 1):
+    """What the command prints for one-line puzzles (``LinePuzzles``), searched up to
+    ``limit`` solutions each, made in one step: the text of every first solution (a
+    line each, in order; none for a puzzle without one), the counts (int array), the
+    search nodes of all and each puzzle's label; None for other puzzles (the layer
+    prints them one by one)."""
     if not isinstance(puzzles, LinePuzzles) or not len(puzzles):
         return None
-    counts, grids, nodes = _solve_group(puzzles, 1, PROPAGATE, None, workers)
-    solved = counts > 0
-    rows = LINE_BYTES[grids[solved].reshape(-1, puzzles.side**2)]
+    counts, grids, nodes = _solve_group(puzzles, limit, PROPAGATE, None, workers)
+    rows = LINE_BYTES[grids[counts > 0].reshape(-1, puzzles.side**2)]
     newline = np.full((len(rows), 1), ord("\n"), dtype=np.uint8)
-    return np.hstack([rows, newline]).tobytes().decode(), solved, int(nodes.sum())
+    text = np.hstack([rows, newline]).tobytes().decode()
+    return text, counts, int(nodes.sum()), [f"line {n}" for n in puzzles.lines.tolist()]
 
 
 def _by_shape(puzzles: list[Sudoku]) -> dict[tuple, list[int]]:

@@ -419,9 +419,9 @@ def test_many_lines_clash_is_found_and_named():
 
 
 def test_cli_many_lines_in_one_step_as_one_by_one(tmp_path, capsys):
-    """A plain solve of a file of one-line puzzles writes all answers in one step
-    (``sudoku.lines``): the same bytes, stderr lines and exit status as one puzzle at a
-    time (``--time-limit`` takes that path), every answer checked."""
+    """A plain solve (and ``--unique``) of a file of one-line puzzles writes all answers
+    in one step (``sudoku.lines``): the same bytes, stderr lines and exit status as one
+    puzzle at a time (``--time-limit`` takes that path), every answer checked."""
     good = (DATA / "top95.txt").read_text().split()[:3]
     none = "12345678." + "........9" + "." * 63  # r1c9 must be 9: column 9 has it
     f = tmp_path / "many.txt"
@@ -437,6 +437,14 @@ def test_cli_many_lines_in_one_step_as_one_by_one(tmp_path, capsys):
     for puzzle, line in zip([puzzles[k] for k in (0, 1, 3)], fast.out.split(), strict=True):
         values = [[int(ch) for ch in line[r * 9 : r * 9 + 9]] for r in range(9)]
         check_solution(puzzle, values)
+    several = sudoku.parse_all((DATA / "serg_benchmark_first200.txt").read_text())[0]
+    several = one_line(several.grid.values)  # 2 solutions or more
+    f.write_text("\n".join([good[0], none, several]) + "\n")
+    assert main(["sudoku", str(f), "--unique"]) == 1
+    fast = capsys.readouterr()
+    assert main(["sudoku", str(f), "--unique", "--time-limit", "600"]) == 1
+    slow = capsys.readouterr()
+    assert fast.out == slow.out == "line 1: unique\nline 2: no solution\nline 3: not unique\n"
 
 
 def test_line_puzzles_read_lazily_and_slice():
