@@ -52,6 +52,7 @@ from dlx.stopping import TimeLimitReached
 from dlx.words import plural
 from puzzles.command import Command, Input, Request
 from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
+from puzzles.lines import print_lines
 
 
 class Listed(NamedTuple):
@@ -289,8 +290,9 @@ def run(command: Command, request: Request) -> int:
     t0, compiling_before = time.perf_counter(), compiling.seconds()
     with _output(request.out) as sink:
         printer = Printer(command, request, sink, len(puzzles))
-        for k, outcome in enumerate(_search_all(command, puzzles, request, progress, printer)):
-            printer.end(k, puzzles[k], outcome)
+        if not print_lines(command, puzzles, request, progress, printer, BATCH):
+            for k, outcome in enumerate(_search_all(command, puzzles, request, progress, printer)):
+                printer.end(k, puzzles[k], outcome)
         printer.close()
     seconds = time.perf_counter() - t0 - (compiling.seconds() - compiling_before)
     if request.svg:
@@ -310,6 +312,8 @@ def _announce_and_export(command: Command, request: Request, puzzles: list, prog
     """What a command's hooks ask said and written once its puzzles are read: a line
     on stderr when a bar is wanted (``announce``), files with a line naming each
     (``exports``)."""
+    if not (progress and command.announce is not None) and command.exports is None:
+        return  # (not a puzzle read: a command may make each only when it is read)
     for puzzle in puzzles:
         if progress and command.announce is not None:
             print(command.announce(puzzle), file=sys.stderr)

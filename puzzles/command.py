@@ -30,6 +30,10 @@ A command's hooks (the first three required; the others have a default):
   (sudoku's batch kernel; ``workers``: its threads), used when no time limit is asked for
   and either one worker is asked for or ``threaded(puzzles)`` says the batch runs them on
   threads (else each puzzle is a search of its own on the workers);
+- ``lines(puzzles, workers, limit) -> (text, counts, nodes, labels) | None``: for a plain
+  solve (first answers, no other flag) or ``--unique``, a batch searched in one step
+  (``puzzles.lines``): the first answers' text (a line each), the counts up to
+  ``limit`` (an int array), the nodes and the labels; None: one puzzle at a time;
 - ``draw(answers) -> str``: one SVG of several answers (default: one below the other);
 - ``settle(request) -> Request``: the request its puzzles are searched with, once they
   are read (the tilings' ``--sample`` lists every draw: ``all=True``);
@@ -133,6 +137,7 @@ class Command:
     act: Callable[[Request, str | None], Action] | None = None
     tally: Callable[[list, int], list] | None = None
     threaded: Callable[[list], bool] | None = None
+    lines: Callable[[Any, int, int], Any] | None = None
     draw: Callable[[list], str] | None = None
     settle: Callable[[Request], Request] | None = None
     announce: Callable[[Any], str] | None = None

@@ -34,7 +34,7 @@ from puzzles.common import (
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # value v is SYMBOLS[v - 1]
 _LINE_SYMBOLS = "." + SYMBOLS  # value v is _LINE_SYMBOLS[v], 0 (empty) is "."
-_LINE_BYTES = np.frombuffer(_LINE_SYMBOLS.encode(), np.uint8)  # the same, as bytes
+LINE_BYTES = np.frombuffer(_LINE_SYMBOLS.encode(), np.uint8)  # the same, as bytes
 EMPTY = {".", "0", "-", "_", "*"}
 
 
@@ -253,7 +253,7 @@ def parse_grids_array(
     first = lines[0][1].strip()
     separated = " " in first or "\t" in first
     width = len(first.split()) if separated else len(first)
-    if separated or not allow_lines or width < 16 or len(lines) in (width, 2 * width):
+    if not allow_lines or not _one_a_line(lines):
         found = blocks(text)
         if regions:  # a region block after a blank line joins its value block
             joined: list[list[tuple[int, str]]] = []
@@ -287,6 +287,32 @@ def parse_grids_array(
         values = _values(rows, [n] * size, False, "", size)
         out.append(NumberGrid(values, None, Style("line"), [n] * size))
     return out, None
+
+
+def _one_a_line(lines: list[tuple[int, str]]) -> bool:
+    """Whether numbered content lines hold one puzzle a line (see ``parse_grids_array``)."""
+    first = lines[0][1].strip()
+    if " " in first or "\t" in first:
+        return False
+    return len(first) >= 16 and len(lines) not in (len(first), 2 * len(first))
+
+
+def line_array(text: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """For a text of valid one-line puzzles of one size, as ``parse_grids_array`` reads
+    them: their values, int64 [puzzles, n, n], and the line of each, int64 [puzzles];
+    None for any other text (``parse_grids_array`` reads it, or names what is wrong).
+
+    >>> values, lines = line_array("# two\\n" + "1" + "." * 15 + "\\n" + "." * 16 + "\\n")
+    >>> values.shape, lines.tolist()
+    ((2, 4, 4), [2, 3])
+    """
+    if text.lstrip().startswith("{"):
+        return None
+    lines = content_lines(text)
+    if not lines or not _one_a_line(lines):
+        return None
+    array = _line_array(lines)
+    return None if array is None else (array, np.array([n for n, _ in lines], dtype=np.int64))
 
 
 _VALUE_TABLE = np.full(256, -1, dtype=np.int64)
@@ -357,7 +383,7 @@ def render_values(grid: NumberGrid, values) -> str:
     or a puzzlekit solution text)."""
     if isinstance(values, np.ndarray):
         if grid.style.kind == "line":  # a batch's answer: no list per row, no int per cell
-            return _LINE_BYTES[values].tobytes().decode()
+            return LINE_BYTES[values].tobytes().decode()
         values = values.tolist()
     if grid.style.kind == "line":
         return "".join([_LINE_SYMBOLS[v] for row in values for v in row])

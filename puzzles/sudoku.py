@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,10 +39,13 @@ from dlx.numbers import integer
 from puzzles.command import Command, Input, Request
 from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
+    LINE_BYTES,
     Filled,
     NumberGrid,
     Result,
+    Style,
     check_regions,
+    line_array,
     parse_grids,
     parse_grids_array,
     render_grid,
@@ -167,46 +170,73 @@ def parse(text: str, diagonals: bool = False) -> Sudoku:
     return only(parse_all(text, diagonals))
 
 
-def parse_all(text: str, diagonals: bool = False) -> list[Sudoku]:
+def parse_all(text: str, diagonals: bool = False) -> Sequence[Sudoku]:
     """Every sudoku of a text: one-line puzzles, one grid (+ regions), or puzzlekit JSON;
-    ``diagonals``: sudoku X (both long diagonals hold 1..n too)."""
-    grids, array = parse_grids_array(text)
-    if array is not None and len(grids) > 1:
-        return _from_line_grids(grids, array, diagonals)
+    ``diagonals``: sudoku X (both long diagonals hold 1..n too). Many one-line puzzles
+    with boxes come as ``LinePuzzles`` (a sequence kept as one array), others as a list."""
+    lines = line_array(text)
+    if lines is not None and len(lines[0]) > 1:
+        side = lines[0].shape[1]
+        if side <= MAX_SIDE and box_shape(side) is not None:
+            puzzles = LinePuzzles(*lines, diagonals)
+            clash = np.flatnonzero(_clashing(lines[0], side, diagonals))
+            if len(clash):
+                from_grid(puzzles[int(clash[0])].grid, diagonals)  # raises, naming the cell
+            return puzzles
+    grids, _ = parse_grids_array(text)
     return [from_grid(g, diagonals) for g in grids]
 
 
-def _from_line_grids(grids: list[NumberGrid], array, diagonals: bool) -> list[Sudoku]:
-    """``from_grid`` for many boxed puzzles whose values are ``array`` [puzzles, n, n]:
-    the clash test on arrays, for all at once; a puzzle that fails it goes through
-    ``from_grid``, which names the cell."""
-    side = array.shape[1]
-    if box_shape(side) is None:
-        return [from_grid(g, diagonals) for g in grids]
-    region = box_regions(side)
-    cells = np.arange(side * side)
-    rows, cols = divmod(cells, side)
-    units = [rows, side + cols, 2 * side + np.array(region).ravel()]
+class LinePuzzles(Sequence):
+    """One-line boxed sudokus of one side, as read from a file: their values stay one
+    int array [puzzles, n, n] (``array``; ``lines``: each one's line), and a puzzle's
+    ``Sudoku`` is made only when it is read; a batch searches the array itself."""
+
+    def __init__(self, array: np.ndarray, lines: np.ndarray, diagonals: bool = False):
+        self.array, self.lines, self.diagonals = array, lines, diagonals
+        self.side = array.shape[1]
+        self.style = Style("line")
+        self._made: list[Sudoku | None] = [None] * len(array)
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return LinePuzzles(self.array[k], self.lines[k], self.diagonals)
+        made = self._made[k]
+        if made is None:
+            n = self.side
+            grid = NumberGrid(self.array[k], None, self.style, [int(self.lines[k])] * n)
+            made = self._made[k] = Sudoku(grid, n, box_regions(n), False, self.diagonals)
+        return made
+
+    @property
+    def shape(self) -> tuple:
+        """The shape of every puzzle (``Sudoku.shape``)."""
+        return (self.side, box_regions(self.side), self.diagonals)
+
+
+@lru_cache(maxsize=16)
+def _unit_cells(side: int, diagonals: bool) -> np.ndarray:
+    """int[units, side]: the cells (r n + c) of each row, column and box, then of the
+    two diagonals with ``diagonals``."""
+    cells = np.arange(side * side).reshape(side, side)
+    region = np.array(box_regions(side)).ravel()
+    boxes = np.argsort(region, kind="stable").reshape(side, side)
+    units = [cells, cells.T, boxes]
     if diagonals:
-        units += [
-            np.where(rows == cols, 3 * side, -1),
-            np.where(rows + cols == side - 1, 3 * side + 1, -1),
-        ]
-    n_units = 3 * side + 2
-    puzzle, cell = np.nonzero(array.reshape(len(grids), -1))  # the givens
-    value = array.reshape(len(grids), -1)[puzzle, cell]
-    keys = []
-    for unit in units:  # a key per (puzzle, unit, value) of each given on the unit
-        on = unit[cell] >= 0
-        keys.append(((puzzle * n_units + unit[cell]) * (side + 1) + value)[on])
-    ordered = np.sort(np.concatenate(keys))
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    clash = np.zeros(len(grids), dtype=bool)
-    clash[repeated // (n_units * (side + 1))] = True
-    out = []
-    for g, bad in zip(grids, clash.tolist(), strict=True):
-        out.append(from_grid(g, diagonals) if bad else Sudoku(g, side, region, False, diagonals))
-    return out
+        units.append(np.stack([np.diagonal(cells), np.diagonal(cells[:, ::-1])]))
+    return np.concatenate(units)
+
+
+def _clashing(array: np.ndarray, side: int, diagonals: bool) -> np.ndarray:
+    """bool[puzzles]: whether a boxed puzzle of ``array`` [puzzles, n, n] gives a value
+    twice in a row, column or box (or diagonal): value v is bit v, and a unit's bits
+    add up to more than their union exactly when one repeats."""
+    flat = array.reshape(len(array), -1)
+    bits = np.where(flat > 0, np.left_shift(np.int64(1), flat), 0)[:, _unit_cells(side, diagonals)]
+    return np.any(bits.sum(axis=2) != np.bitwise_or.reduce(bits, axis=2), axis=1)
 
 
 def cell_order(side: int, region) -> list[tuple[int, int]]:
@@ -369,6 +399,8 @@ def tally(puzzles: list[Sudoku], limit: int, workers: int = 1) -> list[tuple]:
 def threaded(puzzles: list[Sudoku]) -> bool:
     """Whether ``tally`` runs every one of ``puzzles`` on threads (the sudoku kernel
     takes 9x9 puzzles with boxes only)."""
+    if isinstance(puzzles, LinePuzzles):
+        return puzzles.shape == (9, box_regions(9), False)
     return all(p.shape == (9, box_regions(9), False) for p in puzzles)
 
 
@@ -395,32 +427,62 @@ def solve_all(
     """
     results: list[Result | None] = [None] * len(puzzles)
     for indices in _by_shape(puzzles).values():
-        group = [puzzles[k] for k in indices]
-        m, n = len(group), group[0].side
-        grid = np.concatenate([p.grid.array for p in group]).reshape(m, n * n)
-        rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
-        options = cells * n + grid[rows, cells] - 1
-        start = np.zeros(m + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
-        problem, how = _batch_setting(group, propagate, engine)
-        depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
-        if how["engine"] == "sudoku":
-            how = {**how, "workers": workers}
-        result = dlx.batch(problem, options, limit, start=start, depth=depth, **how)
-        chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
-        solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
-        cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]
-        solved[np.where(chosen >= 0, cell, m * n * n)] = chosen % n + 1
-        grids = solved[:-1].reshape(m, n, n)  # Result turns a grid into lists when read
-        for k, p, count, values, nodes in zip(
-            indices, group, result.counts.tolist(), grids, result.nodes.tolist(), strict=True
+        group = puzzles if isinstance(puzzles, LinePuzzles) else [puzzles[k] for k in indices]
+        counts, grids, nodes = _solve_group(group, limit, propagate, engine, workers)
+        for k, p, count, values, n in zip(
+            indices, group, counts.tolist(), grids, nodes.tolist(), strict=True
         ):
-            results[k] = Result(p.grid, count, values if count else None, nodes)
+            results[k] = Result(p.grid, count, values if count else None, n)
     return results  # type: ignore[return-value]
+
+
+def _solve_group(group: list[Sudoku], limit, propagate, engine, workers):
+    """``solve_all`` for puzzles of one shape: their counts, first solutions (int array
+    [puzzles, n, n], the givens alone where none) and nodes, in one kernel call."""
+    m, n = len(group), group[0].side
+    grid = _stacked(group).reshape(m, n * n)
+    rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
+    options = cells * n + grid[rows, cells] - 1
+    start = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
+    problem, how = _batch_setting(group, propagate, engine)
+    depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
+    if how["engine"] == "sudoku":
+        how = {**how, "workers": workers}
+    result = dlx.batch(problem, options, limit, start=start, depth=depth, **how)
+    chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
+    solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
+    cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]
+    solved[np.where(chosen >= 0, cell, m * n * n)] = chosen % n + 1
+    return result.counts, solved[:-1].reshape(m, n, n), result.nodes
+
+
+def _stacked(group) -> np.ndarray:
+    """The values of puzzles of one side as one int array [puzzles, n, n]."""
+    if isinstance(group, LinePuzzles):
+        return group.array
+    return np.concatenate([p.grid.array for p in group])
+
+
+def lines(puzzles, workers: int = 1, limit: int = 1):
+    """What the command prints for one-line puzzles (``LinePuzzles``), searched up to
+    ``limit`` solutions each, made in one step: the text of every first solution (a
+    line each, in order; none for a puzzle without one), the counts (int array), the
+    search nodes of all and each puzzle's label; None for other puzzles (the layer
+    prints them one by one)."""
+    if not isinstance(puzzles, LinePuzzles) or not len(puzzles):
+        return None
+    counts, grids, nodes = _solve_group(puzzles, limit, PROPAGATE, None, workers)
+    rows = LINE_BYTES[grids[counts > 0].reshape(-1, puzzles.side**2)]
+    newline = np.full((len(rows), 1), ord("\n"), dtype=np.uint8)
+    text = np.hstack([rows, newline]).tobytes().decode()
+    return text, counts, int(nodes.sum()), [f"line {n}" for n in puzzles.lines.tolist()]
 
 
 def _by_shape(puzzles: list[Sudoku]) -> dict[tuple, list[int]]:
     """The puzzles' indices, grouped by shape (``Sudoku.shape``)."""
+    if isinstance(puzzles, LinePuzzles):
+        return {puzzles.shape: range(len(puzzles))} if len(puzzles) else {}
     by_shape: dict[tuple, list[int]] = {}
     for k, s in enumerate(puzzles):  # regions are shared tuples: group by id, then merge
         by_shape.setdefault((s.side, id(s.region), s.diagonals), []).append(k)
@@ -449,7 +511,8 @@ def prepare(puzzles: list[Sudoku]) -> None:
     of it (kept with the problem), and load the kernel; the command does it while
     reading, and says its seconds apart from the search's."""
     for indices in _by_shape(puzzles).values():
-        problem, how = _batch_setting([puzzles[k] for k in indices], PROPAGATE, None)
+        group = puzzles if isinstance(puzzles, LinePuzzles) else [puzzles[k] for k in indices]
+        problem, how = _batch_setting(group, PROPAGATE, None)
         if how["engine"] != "dlx":
             dlx.batch(problem, [], 1, **how)  # no search: the layout and the kernel
 
@@ -751,7 +814,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--size", type=integer, default=9, help="side for --generate (4, 9, 16)")
 
 
-def read(text: str, request: Request) -> list[Sudoku]:
+def read(text: str, request: Request) -> Sequence[Sudoku]:
     """The puzzles of an input file, with the command's flags, ready to be solved in
     batches (``prepare``)."""
     puzzles = parse_all(text, request.options.diagonals)
@@ -834,6 +897,7 @@ COMMAND = Command(
     add_arguments=add_arguments,
     act=act,
     tally=tally,
+    lines=lines,
     threaded=threaded,
     epilog=EPILOG,
     input=Input.FILE_OR_STDIN,  # it generates puzzles without a FILE; else standard input

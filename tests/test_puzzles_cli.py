@@ -551,7 +551,7 @@ def test_adapters_only_translate():
     writes = {"print", "open", "open_text"}
     done = []
     for path in sorted((ROOT / "puzzles").rglob("*.py")):
-        if path == ROOT / "puzzles" / "cli.py":
+        if path in (ROOT / "puzzles" / "cli.py", ROOT / "puzzles" / "lines.py"):  # the layer
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             name = ast.unparse(node.func) if isinstance(node, ast.Call) else ""

@@ -416,3 +416,45 @@ def test_many_lines_clash_is_found_and_named():
     assert len(sudoku.parse_all(good[0] + "\n" + x + "\n")) == 2
     with pytest.raises(PuzzleError, match="row 4, column 4: value 1 .* same diagonal"):
         sudoku.parse_all(good[0] + "\n" + x + "\n", diagonals=True)
+
+
+def test_cli_many_lines_in_one_step_as_one_by_one(tmp_path, capsys):
+    """A plain solve (and ``--unique``) of a file of one-line puzzles writes all answers
+    in one step (``sudoku.lines``): the same bytes, stderr lines and exit status as one
+    puzzle at a time (``--time-limit`` takes that path), every answer checked."""
+    good = (DATA / "top95.txt").read_text().split()[:3]
+    none = "12345678." + "........9" + "." * 63  # r1c9 must be 9: column 9 has it
+    f = tmp_path / "many.txt"
+    f.write_text("\n".join([good[0], good[1], none, "# a comment", good[2]]) + "\n")
+    puzzles = sudoku.parse_all(f.read_text())
+    assert isinstance(puzzles, sudoku.LinePuzzles) and len(puzzles) == 4
+    assert main(["sudoku", str(f)]) == 1
+    fast = capsys.readouterr()
+    assert main(["sudoku", str(f), "--time-limit", "600"]) == 1
+    slow = capsys.readouterr()
+    assert fast.out == slow.out and fast.out.count("\n") == 3
+    assert "line 3: no solution" in fast.err and "line 3: no solution" in slow.err
+    for puzzle, line in zip([puzzles[k] for k in (0, 1, 3)], fast.out.split(), strict=True):
+        values = [[int(ch) for ch in line[r * 9 : r * 9 + 9]] for r in range(9)]
+        check_solution(puzzle, values)
+    several = sudoku.parse_all((DATA / "serg_benchmark_first200.txt").read_text())[0]
+    several = one_line(several.grid.values)  # 2 solutions or more
+    f.write_text("\n".join([good[0], none, several]) + "\n")
+    assert main(["sudoku", str(f), "--unique"]) == 1
+    fast = capsys.readouterr()
+    assert main(["sudoku", str(f), "--unique", "--time-limit", "600"]) == 1
+    slow = capsys.readouterr()
+    assert fast.out == slow.out == "line 1: unique\nline 2: no solution\nline 3: not unique\n"
+
+
+def test_line_puzzles_read_lazily_and_slice():
+    """``LinePuzzles``: a puzzle is made when read (the same object when read again),
+    a slice is a ``LinePuzzles`` of the same rows, and the batch solves them all."""
+    text = (DATA / "top95.txt").read_text()
+    puzzles = sudoku.parse_all(text)
+    assert puzzles[5] is puzzles[5] and puzzles[-1].label == f"line {len(puzzles)}"
+    part = puzzles[10:20]
+    assert isinstance(part, sudoku.LinePuzzles) and len(part) == 10
+    assert part[0].grid.values == puzzles[10].grid.values and part[0].label == "line 11"
+    for puzzle, result in zip(part, sudoku.solve_all(part, 1), strict=True):
+        check_solution(puzzle, result.values)
