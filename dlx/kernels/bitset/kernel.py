@@ -70,6 +70,7 @@ from dlx.kernels.shared import add_one as _add_one
 from dlx.kernels.shared import at_least as _at_least
 from dlx.kernels.shared import bucket as _bucket
 from dlx.kernels.shared import find as _memo_find
+from dlx.kernels.shared import note_count as _note_count
 from dlx.kernels.shared import store as _memo_store
 
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
@@ -78,21 +79,19 @@ from dlx.kernels.shared import store as _memo_store
 PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/shared.py changes, unless this file changes with it
-MEMO_DIGEST = "e1c5e5e7e5103a8e"
+MEMO_DIGEST = "04c8f20e446678d1"
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
 # dlx/kernels/bitset/regions.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/bitset/regions.py changes, unless this file changes with it
-BITSET_REGIONS_DIGEST = "fc6438e482415586"
+BITSET_REGIONS_DIGEST = "aa4e572048ad1877"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-_MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
 
 
 @njit(**PLAIN)
@@ -350,11 +349,7 @@ def _pause(s, level, step, nodes):
     s.state[0] = level
     s.state[1] = step
     s.stats[1] = nodes
-    total = s.total
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    s.stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+    _note_count(s.total, s.stats)
 
 
 @njit(**PLAIN)

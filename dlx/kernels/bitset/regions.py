@@ -6,31 +6,20 @@ file only), checked by ``tests/test_structure.py``.
 import numpy as np
 from numba import njit
 
-from dlx.kernels.bits import trailing_zeros
+from dlx.kernels.bands import has_bit as _is_set
+from dlx.kernels.bands import low as _low
 
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
 # which would incref and decref every array handed to an inlined helper (as in
 # ``dlx/kernels/links/kernel.py``).
 PLAIN = {"cache": True, "_nrt": False}
-# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
-BITS_DIGEST = "2ca1aca66e643eb6"
+# dlx/kernels/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bands.py changes, unless this file changes with it
+BANDS_DIGEST = "c07b239f6ce16d0f"
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-
-
-@njit(**PLAIN, inline="always")
-def _low(x):
-    """The index of the lowest bit set in a nonzero uint64."""
-    return np.int64(trailing_zeros(x))
-
-
-@njit(**PLAIN, inline="always")
-def _is_set(key, level, b):
-    """Whether bit ``b`` is covered at ``level``."""
-    return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
 
 
 # -- region pruning -------------------------------------------------------------------

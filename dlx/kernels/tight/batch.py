@@ -1,6 +1,6 @@
 """The tight kernel's batches: many small searches in one call, with item domination
-(``search_batch``, re-exported by ``kernel.py``). ``TIGHT_BANDS_DIGEST`` guards
-numba's cache as ``bands.py`` explains.
+(``search_batch``, re-exported by ``kernel.py``). ``BANDS_DIGEST`` guards
+numba's cache as ``dlx/kernels/bands.py`` explains.
 """
 
 import numpy as np
@@ -11,21 +11,19 @@ from dlx.driver.codes import (
     BACKDOWN,
     FORWARD,
 )
+from dlx.kernels.bands import gather as _gather
+from dlx.kernels.bands import has_bit as _has_bit
+from dlx.kernels.bands import low as _low
 from dlx.kernels.bits import popcount as _popcount
-from dlx.kernels.tight.bands import (
-    _gather,
-    _has_bit,
-    _low,
-)
 
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
-# dlx/kernels/tight/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/tight/bands.py changes, unless this file changes with it
-TIGHT_BANDS_DIGEST = "658dfdecf9731cdd"
+# dlx/kernels/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bands.py changes, unless this file changes with it
+BANDS_DIGEST = "c07b239f6ce16d0f"
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)

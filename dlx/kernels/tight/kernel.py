@@ -1,6 +1,6 @@
 """The tight kernel: exact cover with colours, branching on the tightest primary item.
 
-The search lives in this file, its reads of the bit sets in ``bands.py`` and the batch
+The search lives in this file, its reads of the bit sets in ``dlx/kernels/bands.py`` and the batch
 call in ``batch.py`` (numba's cache only notices edits to the file a function is
 defined in: each file records the digests of the files whose jitted code it calls,
 checked by ``tests/test_structure.py``); ``dlx/kernels/tight/layout.py`` builds its
@@ -88,17 +88,17 @@ from dlx.driver.codes import (
     PAUSED,
     SOLUTION,
 )
+from dlx.kernels.bands import gather as _gather
+from dlx.kernels.bands import has_bit as _has_bit
+from dlx.kernels.bands import live_options as _live_options
+from dlx.kernels.bands import low as _low
 from dlx.kernels.bits import popcount as _popcount
 from dlx.kernels.shared import add_count as _add
 from dlx.kernels.shared import add_one as _add_one
 from dlx.kernels.shared import at_least as _at_least
 from dlx.kernels.shared import find as _memo_find
+from dlx.kernels.shared import note_count as _note_count
 from dlx.kernels.shared import store as _memo_store
-from dlx.kernels.tight.bands import (
-    _gather,
-    _has_bit,
-    _low,
-)
 from dlx.kernels.tight.batch import (
     search_batch,  # noqa: F401 (the batch kernel, here for its callers)
 )
@@ -107,16 +107,16 @@ from dlx.kernels.tight.batch import (
 PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/shared.py changes, unless this file changes with it
-MEMO_DIGEST = "e1c5e5e7e5103a8e"
+MEMO_DIGEST = "04c8f20e446678d1"
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
-# dlx/kernels/tight/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/tight/bands.py changes, unless this file changes with it
-TIGHT_BANDS_DIGEST = "658dfdecf9731cdd"
+# dlx/kernels/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bands.py changes, unless this file changes with it
+BANDS_DIGEST = "c07b239f6ce16d0f"
 # dlx/kernels/tight/batch.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/tight/batch.py changes, unless this file changes with it
-TIGHT_BATCH_DIGEST = "c491c64b447c38e8"
+TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
@@ -125,18 +125,6 @@ _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/l
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _NONE = 1 << 62  # more options than any item has
-_MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
-
-
-@njit(**PLAIN, inline="always")
-def _live_options(t, live, level, p):
-    """How many options of primary item ``p`` are live at ``level`` (its band)."""
-    n = _ZERO
-    first = t.item_band_start[_u(p)]
-    w = t.item_first_word[_u(p)] - first
-    for k in range(first, t.item_band_start[_u(p + 1)]):
-        n += _popcount(live[_u(level), _u(w + k)] & t.item_band[_u(k)])
-    return np.int64(n)
 
 
 @njit(**PLAIN, inline="always")
@@ -313,15 +301,6 @@ def _memo_keep(s, level, nodes):
     if weight >= MEMO_MIN_NODES:
         h = s.key_hash[_u(level)]
         _memo_store(s.key, level, h, s.memo, s.total, s.level_entry, _u(weight))
-
-
-@njit(**PLAIN, inline="always")
-def _note_count(total, stats):
-    """``stats[0]``: the count, or ``_MAX_COUNT`` when it does not fit."""
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
 
 
 @njit(**PLAIN, inline="always")
