@@ -25,6 +25,7 @@ PLAIN = {"cache": True, "_nrt": False}
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+MAX_COUNT = (1 << 63) - 1  # what note_count writes when the count is larger
 
 
 @njit(**PLAIN, inline="always")
@@ -124,3 +125,12 @@ def at_least(total, n):
         if total[_u(k)]:
             return True
     return total[0] >= np.uint64(n)
+
+
+@njit(**PLAIN, inline="always")
+def note_count(total, stats):
+    """``stats[0]``: the count ``total`` (limbs), or ``MAX_COUNT`` when it does not fit."""
+    big = total[0] >> np.uint64(63)
+    for k in range(1, total.shape[0]):
+        big |= total[_u(k)]
+    stats[0] = np.int64(total[0]) if big == _ZERO else MAX_COUNT

@@ -1,8 +1,10 @@
 """The bitset kernel: exact cover over a few hundred items, filling the first empty item.
 
-Every ``@njit(cache=True)`` function this kernel calls lives in this file (numba's cache
-only notices edits to the file a function is defined in); ``dlx/kernels/bitset/layout.py`` builds
-its arrays and ``dlx/kernels/bitset/search.py`` drives it.
+The search lives in this file and its region pruning in ``regions.py`` (numba's cache
+only notices edits to the file a function is defined in: this file records the digest
+of each file whose jitted code it calls, checked by ``tests/test_structure.py``);
+``dlx/kernels/bitset/layout.py`` builds its arrays and ``dlx/kernels/bitset/search.py``
+drives it.
 
 Data structures
 ---------------
@@ -57,12 +59,18 @@ from dlx.driver.codes import (
     SOLUTION,
 )
 from dlx.kernels.bits import prefetch_row as _prefetch_row
-from dlx.kernels.bits import trailing_zeros
+from dlx.kernels.bitset.regions import (
+    _dead_region,
+    _is_set,
+    _lone_cell,
+    _low,
+)
 from dlx.kernels.shared import add_count as _add
 from dlx.kernels.shared import add_one as _add_one
 from dlx.kernels.shared import at_least as _at_least
 from dlx.kernels.shared import bucket as _bucket
 from dlx.kernels.shared import find as _memo_find
+from dlx.kernels.shared import note_count as _note_count
 from dlx.kernels.shared import store as _memo_store
 
 # Nothing here allocates: compiled without numba's reference counting (``_nrt=False``),
@@ -70,25 +78,20 @@ from dlx.kernels.shared import store as _memo_store
 # ``dlx/kernels/links/kernel.py``).
 PLAIN = {"cache": True, "_nrt": False}
 # dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
-MEMO_DIGEST = "e1c5e5e7e5103a8e"
+# file goes stale when dlx/kernels/shared.py changes, unless this file changes with it
+MEMO_DIGEST = "04c8f20e446678d1"
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+# file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
+# dlx/kernels/bitset/regions.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bitset/regions.py changes, unless this file changes with it
+BITSET_REGIONS_DIGEST = "aa4e572048ad1877"
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 NO_STOP = -1  # what _found returns when the search goes on
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see dlx/kernels/links/kernel.py)
 _ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-_MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
-
-
-@njit(**PLAIN, inline="always")
-def _low(x):
-    """The index of the lowest bit set in a nonzero uint64."""
-    return np.int64(trailing_zeros(x))
 
 
 @njit(**PLAIN)
@@ -158,146 +161,6 @@ def _counters_done(key, level, words, counter_lo):
         if key[_u(level), _u(words + c)] < counter_lo[_u(c)]:
             return False
     return True
-
-
-@njit(**PLAIN, inline="always")
-def _is_set(key, level, b):
-    """Whether bit ``b`` is covered at ``level``."""
-    return (key[_u(level), _u(b >> 6)] >> np.uint64(b & 63)) & _ONE
-
-
-# -- region pruning -------------------------------------------------------------------
-#
-# Region pruning (when the problem has pieces): the uncovered cells fall into connected
-# regions of the adjacency graph (``neighbours``); an option that fits lies inside one
-# region, so each region must be filled by options inside it, and its size must be a sum
-# of option sizes of the pieces not used up, each piece used at most as often as it may
-# still be. The sums that can be made are a bitset ``reach`` (bit ``s``: a sum of ``s``
-# cells) grown piece by piece by ``reach |= reach << size``. A region whose size is not
-# in ``reach`` makes the node dead. The test never removes a solution (tested against
-# the search without it). Only the regions next to the option just taken can have
-# changed, and only those of at most ``prune_cap`` cells are judged. With ``prune_cap``
-# 1 (the default) a region is a lone free cell: its free neighbours are tested word by
-# word, with no fill, and it is dead unless a piece of one cell is left.
-
-
-@njit(**PLAIN, inline="always")
-def _shift_or(reach, size, out):
-    """``out |= reach << size`` on multiword bitsets (bits past the end dropped)."""
-    n = reach.shape[0]
-    whole = size >> 6
-    part = np.uint64(size & 63)
-    for w in range(n - 1, whole - 1, -1):
-        v = reach[_u(w - whole)] << part
-        if part and w - whole - 1 >= 0:
-            v |= reach[_u(w - whole - 1)] >> (np.uint64(64) - part)
-        out[_u(w)] |= v
-
-
-@njit(**PLAIN, inline="always")
-def _reachable(t, key, level, reach, spare):
-    """Fill ``reach`` with the region sizes that the pieces left can fill (bit s: s)."""
-    n = reach.shape[0]
-    for w in range(n):
-        reach[_u(w)] = _ZERO
-    reach[0] = _ONE
-    for p in range(t.piece_bit.shape[0]):
-        b = t.piece_bit[_u(p)]
-        if b >= 0:
-            copies = 0 if _is_set(key, level, b) else 1
-        else:
-            c = t.piece_counter[_u(p)]
-            copies = np.int64(t.counter_hi[_u(c)]) - np.int64(key[_u(level), _u(t.words + c)])
-        for _ in range(copies):
-            for w in range(n):
-                spare[_u(w)] = reach[_u(w)]
-            for j in range(t.piece_size_start[_u(p)], t.piece_size_start[_u(p + 1)]):
-                _shift_or(spare, t.piece_size[_u(j)], reach)
-            changed = False
-            for w in range(n):
-                if reach[_u(w)] != spare[_u(w)]:
-                    changed = True
-            if not changed:
-                break
-
-
-@njit(**PLAIN, inline="always")
-def _lone_cell(t, key, level, o, reach, spare):
-    """Whether a free cell next to option ``o`` (just taken) has no free neighbour and
-    no piece left has one cell: the regions of one cell, judged without a fill."""
-    words = t.words
-    for w0 in range(words):
-        seeds = t.halo[_u(o), _u(w0)] & ~key[_u(level), _u(w0)] & t.cell_mask[_u(w0)]
-        while seeds:
-            x = w0 * 64 + _low(seeds)
-            seeds &= seeds - _ONE
-            alone = True
-            for w in range(words):
-                if t.neighbours[_u(x), _u(w)] & ~key[_u(level), _u(w)] & t.cell_mask[_u(w)]:
-                    alone = False
-                    break
-            if alone:
-                _reachable(t, key, level, reach, spare)
-                return not ((reach[0] >> np.uint64(1)) & _ONE)
-    return False
-
-
-@njit(**PLAIN)
-def _dead_region(t, key, level, o, cap, marks, stack, reach, spare):
-    """Whether a region next to option ``o`` (just taken) of at most ``cap`` cells cannot
-    be filled by size (see "region pruning" above); larger regions are not judged.
-
-    ``marks[0]``: the free cells; ``marks[1]``: those reached by an earlier fill (a
-    complete region, or one given up as too big); ``marks[2]``: this fill's cells. A
-    fill that meets an earlier one's cell is in that one's (too big) region.
-    """
-    words = t.words
-    for w in range(words):
-        marks[0, _u(w)] = ~key[_u(level), _u(w)] & t.cell_mask[_u(w)]
-        marks[1, _u(w)] = _ZERO
-    reach_done = False
-    for w0 in range(words):
-        seeds = t.halo[_u(o), _u(w0)] & marks[0, _u(w0)]
-        while seeds:
-            x = w0 * 64 + _low(seeds)
-            seeds &= seeds - _ONE
-            if (marks[1, _u(x >> 6)] >> np.uint64(x & 63)) & _ONE:
-                continue
-            for w in range(words):
-                marks[2, _u(w)] = _ZERO
-            marks[2, _u(x >> 6)] |= _ONE << np.uint64(x & 63)
-            top = 1
-            stack[0] = x
-            size = 0
-            big = False
-            while top:
-                top -= 1
-                y = stack[_u(top)]
-                size += 1
-                if size > cap:
-                    big = True
-                    break
-                for w in range(words):
-                    nb = t.neighbours[_u(y), _u(w)] & marks[0, _u(w)] & ~marks[2, _u(w)]
-                    if nb & marks[1, _u(w)]:
-                        big = True
-                    marks[2, _u(w)] |= nb
-                    while nb:
-                        stack[_u(top)] = w * 64 + _low(nb)
-                        top += 1
-                        nb &= nb - _ONE
-                if big:
-                    break
-            for w in range(words):
-                marks[1, _u(w)] |= marks[2, _u(w)]
-            if big:
-                continue
-            if not reach_done:
-                _reachable(t, key, level, reach, spare)
-                reach_done = True
-            if not ((reach[_u(size >> 6)] >> np.uint64(size & 63)) & _ONE):
-                return True
-    return False
 
 
 # -- the memo, and counts of any size -------------------------------------------------
@@ -486,11 +349,7 @@ def _pause(s, level, step, nodes):
     s.state[0] = level
     s.state[1] = step
     s.stats[1] = nodes
-    total = s.total
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    s.stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
+    _note_count(s.total, s.stats)
 
 
 @njit(**PLAIN)

@@ -246,7 +246,7 @@ class SearchState(NamedTuple):
     ``work``: int64[5 (n_items + 1)], five rows of ``n_items + 1`` end to end (None
     when the rule is off: numba then compiles the search without it): the rule's stack
     of items to check (entries from 1; 0 holds the stamp counter), its length and a
-    flag per item, the stamps of ``dlx.kernels.links.kernel._common_items``, the singles
+    flag per item, the stamps of ``dlx.kernels.links.domination._common_items``, the singles
     stack (its length at 0)
     and a flag per item;
     ``second``, ``has_bounds``: as in ``Arrays``.

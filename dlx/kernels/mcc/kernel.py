@@ -55,57 +55,32 @@ from dlx.driver.codes import (
     PAUSED,
     SOLUTION,
 )
+from dlx.kernels.bands import first_live as _first_live
+from dlx.kernels.bands import live_options as _live_options
+from dlx.kernels.bands import low as _low
 from dlx.kernels.bits import popcount as _popcount
-from dlx.kernels.bits import trailing_zeros
 from dlx.kernels.shared import add_one as _add_one
 from dlx.kernels.shared import at_least as _at_least
-
-# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
-BITS_DIGEST = "2ca1aca66e643eb6"
-# dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# kernel goes stale when dlx/kernels/shared.py changes, unless this file changes with it
-MEMO_DIGEST = "e1c5e5e7e5103a8e"
+from dlx.kernels.shared import note_count as _note_count
 
 # Nothing here allocates: compiled without numba's reference counting (see the links
 # kernel).
 PLAIN = {"cache": True, "_nrt": False}
+# dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/shared.py changes, unless this file changes with it
+MEMO_DIGEST = "04c8f20e446678d1"
+# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+BITS_DIGEST = "2ca1aca66e643eb6"
+# dlx/kernels/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bands.py changes, unless this file changes with it
+BANDS_DIGEST = "c07b239f6ce16d0f"
 
 _u = np.uint64  # unsigned indices: no test for negative ones (see the links kernel)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _NONE = 1 << 62  # a score above any item's
-_MAX_COUNT = (1 << 63) - 1  # stats[0] when the count is larger
 NULL = -1  # the choice of a null branch
-
-
-@njit(**PLAIN, inline="always")
-def _low(x):
-    """The index of the lowest bit set in a nonzero uint64."""
-    return np.int64(trailing_zeros(x))
-
-
-@njit(**PLAIN, inline="always")
-def _live_options(t, live, level, p):
-    """How many options of primary item ``p`` are live at ``level`` (its band)."""
-    n = _ZERO
-    first = t.item_band_start[_u(p)]
-    w = t.item_first_word[_u(p)] - first
-    for k in range(first, t.item_band_start[_u(p + 1)]):
-        n += _popcount(live[_u(level), _u(w + k)] & t.item_band[_u(k)])
-    return np.int64(n)
-
-
-@njit(**PLAIN, inline="always")
-def _first_live(t, live, level, p):
-    """The first live option of primary item ``p`` at ``level`` (-1: none)."""
-    first = t.item_band_start[_u(p)]
-    w = t.item_first_word[_u(p)] - first
-    for k in range(first, t.item_band_start[_u(p + 1)]):
-        bits = live[_u(level), _u(w + k)] & t.item_band[_u(k)]
-        if bits:
-            return (w + k) * 64 + _low(bits)
-    return -1
 
 
 @njit(**PLAIN, inline="always")
@@ -199,15 +174,6 @@ def _retire(s, level, p):
     choice: its options were struck out by the branches before)."""
     _copy_row(s, level)
     s.active[_u(level + 1), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
-
-
-@njit(**PLAIN, inline="always")
-def _note_count(total, stats):
-    """``stats[0]``: the count, or ``_MAX_COUNT`` when it does not fit."""
-    big = total[0] >> np.uint64(63)
-    for k in range(1, total.shape[0]):
-        big |= total[_u(k)]
-    stats[0] = np.int64(total[0]) if big == _ZERO else _MAX_COUNT
 
 
 @njit(**PLAIN, inline="always")
