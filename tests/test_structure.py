@@ -568,3 +568,39 @@ def test_puzzles_and_scripts_use_only_the_public_names(folder):
             ):
                 reached.append(f"{where} dlx.{node.attr}")
     assert not reached, reached
+
+
+# ``from module import _name``, allowed where it must be: the importer and the reason
+PRIVATE_IMPORTS = {
+    # the deprecation shim of ``dlx.parallel.parallel_run`` hands out the private runner
+    ("dlx/parallel/__init__.py", "dlx.parallel.run", "_parallel_run"),
+}
+
+
+def private_imports(source: str) -> list[tuple[int, str, str]]:
+    """(line, module, name) of each ``from module import _name`` in ``source`` (a name
+    imported under another name counts by its own name)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append((node.lineno, node.module, alias.name))
+    return found
+
+
+def test_private_imports_are_found():
+    source = "from a import b, _c\nfrom d import _e as e, __version__\nimport _f\n"
+    assert private_imports(source) == [(1, "a", "_c"), (2, "d", "_e")]
+
+
+def test_no_module_imports_a_private_name_of_another():
+    """A name shared between modules is public in the module that defines it."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: from {module} import {name}"
+        for folder in ("dlx", "puzzles", "scripts")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line, module, name in private_imports(path.read_text())
+        if (str(path.relative_to(ROOT)), module, name) not in PRIVATE_IMPORTS
+    ]
+    assert not found, "\n".join(found)
