@@ -275,6 +275,27 @@ def test_no_comment_narrates_history():
     assert not found, found
 
 
+# the docs' prose: the same words, but a measured figure carries its date
+DOCS_DIARY = re.compile(
+    r"this round|\bsessions?\b|main job|\bpreviously\b|\bused to\b|\bno longer\b|\bformerly\b",
+    re.I,
+)
+# pages left out, each with its reason: the measurement log, whose entries name the
+# work that made them and that several people append to at once
+DIARY_PAGES = {"performance.md"}
+
+
+def test_no_docs_page_narrates_history():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {DOCS_DIARY.search(text).group()!r}"
+        for path in sorted((ROOT / "docs").glob("*.md"))
+        if path.name not in DIARY_PAGES
+        for line, text in enumerate(path.read_text().splitlines(), 1)
+        if DOCS_DIARY.search(text)
+    ]
+    assert not found, found
+
+
 def test_no_module_reads_a_problems_private_arrays():
     """Each kernel's layout is made from the problem's public view (``Problem.entries``:
     the options as compressed rows; ``Problem.layout_of`` keeps it), never from
