@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 
-from dlx.kernels.costs.search import Best, _check_problem, _Layout, _run
+from dlx.kernels.costs.search import Best, Layout, check_problem, search_best
 from dlx.numbers import seconds, whole
 from dlx.problem import Problem
 
@@ -67,13 +67,13 @@ def best(
 
         limits = {"node_limit": node_limit, "time_limit": time_limit}
         return run_best(problem, k, parallel, **limits, progress=progress)
-    _check_problem(problem)
-    layout = _Layout(problem)
+    check_problem(problem)
+    layout = Layout(problem)
     if layout.infeasible:
         return Best((), (), True, None, 0)
     if layout.too_large:
         return _best_python(problem, set(layout.kept.tolist()), k, node_limit, time_limit)
-    return _run(layout, k, node_limit, time_limit)
+    return search_best(layout, k, node_limit, time_limit)
 
 
 def _best_python(problem: Problem, kept: set[int], k: int, node_limit, time_limit) -> Best:

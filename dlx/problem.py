@@ -20,11 +20,12 @@ from typing import NamedTuple
 import numpy as np
 
 from dlx.errors import ProblemError
-from dlx.kernels.links import layout
-from dlx.kernels.links.layout import Arrays
 from dlx.numbers import whole
 
-__all__ = ["Arrays", "Problem", "ProblemError"]
+__all__ = ["MAX_BOUND", "PROPAGATIONS", "Entries", "Problem", "ProblemError"]
+
+MAX_BOUND = 1 << 30  # an item's upper bound, a loop vertex number: below this
+PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 
 
 class Entries(NamedTuple):
@@ -41,7 +42,7 @@ class Entries(NamedTuple):
     n_secondary: int
 
 
-_COMPILE_LOCK = threading.RLock()  # one problem's arrays are built by one thread at a time
+_COMPILE_LOCK = threading.RLock()  # one problem's layouts are built by one thread at a time
 
 
 def _split_colour(entry) -> tuple[str, str | None]:
@@ -86,7 +87,6 @@ class Problem:
         self._colour_index: dict[str, int] = {}
         self._colours: list[str] = []
         self._loop: dict[int, tuple[int, int, int]] = {}  # secondary s -> (u, v, colour id)
-        self._arrays: Arrays | None = None
         self._layouts: dict = {}  # build -> what it built (see ``layout_of``)
         for argument, names in (("primary", primary), ("secondary", secondary)):
             if isinstance(names, str):
@@ -108,7 +108,7 @@ class Problem:
         options of c without p are hidden; counts and solutions are the same, the tree
         is smaller). Returns ``self`` when it already has that setting, else a copy
         that shares the compiled arrays."""
-        if propagate not in layout.PROPAGATIONS:
+        if propagate not in PROPAGATIONS:
             raise ProblemError(f"propagate={propagate!r}: the choices are None and 'domination'")
         if propagate == self.propagate:
             return self
@@ -141,7 +141,7 @@ class Problem:
             raise ProblemError(
                 f"item {name!r}: bounds must satisfy 0 <= lo <= hi and hi >= 1, not {lo}:{hi}"
             )
-        if hi >= layout.MAX_BOUND:
+        if hi >= MAX_BOUND:
             raise ProblemError(f"item {name!r}: upper bound {hi} is too large")
         self._index[name] = len(self._primary)
         self._primary.append(name)
@@ -228,7 +228,7 @@ class Problem:
         for w in (u, v):
             if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or w < 0:
                 raise ProblemError(f"loop edge {name!r}: vertex {w!r} is not an integer >= 0")
-            if w >= layout.MAX_BOUND:
+            if w >= MAX_BOUND:
                 raise ProblemError(f"loop edge {name!r}: vertex {w} is too large")
         if u == v:
             raise ProblemError(f"loop edge {name!r}: both ends are vertex {u}")
@@ -243,6 +243,31 @@ class Problem:
         return {
             self._secondary[s]: (u, v, self._colours[c - 1]) for s, (u, v, c) in self._loop.items()
         }
+
+    def loop_items(self) -> dict[int, tuple[int, int, int]]:
+        """The loop items in the numbering of ``entries``: secondary item ``s`` (from 0,
+        in the order of ``secondary``) -> (u, v, the 'on' colour's number as in
+        ``Entries.colour``), in the order declared. Checks that every option gives its
+        loop items a colour.
+
+        >>> p = Problem(primary=["go"], secondary=["ab", "bc"])
+        >>> p.add_loop_edge("bc", 1, 2, on="1")
+        >>> _ = p.add_option(["go", "bc"])
+        >>> p.loop_items()
+        Traceback (most recent call last):
+        ...
+        dlx.errors.ProblemError: option 0: loop edge 'bc' needs a colour
+        """
+        if not self._loop:
+            return {}
+        for k in range(self.n_options):
+            for j in range(self._option_start[k], self._option_start[k + 1]):
+                code = self._option_items[j]
+                if code < 0 and ~code in self._loop and self._option_colours[j] == 0:
+                    raise ProblemError(
+                        f"option {k}: loop edge {self._secondary[~code]!r} needs a colour"
+                    )
+        return dict(self._loop)
 
     def add_options(self, options) -> None:
         """Add many options: each a list of item names, or a (name, items) pair."""
@@ -378,18 +403,6 @@ class Problem:
 
     # -- compiling ------------------------------------------------------------------
 
-    def arrays(self) -> Arrays:
-        """The kernel's arrays for this problem (built once, then cached; one thread
-        builds them while the others wait, so every search of a problem from any
-        thread sees the same arrays)."""
-        arrays = self._arrays
-        if arrays is None:
-            with _COMPILE_LOCK:
-                arrays = self._arrays
-                if arrays is None:
-                    arrays = self._arrays = self._compile()
-        return arrays
-
     def layout_of(self, build):
         """``build(self)``, built once while the problem stays as it is, then kept: how
         a kernel's layout module keeps its layout of the problem (``build`` is its
@@ -513,31 +526,7 @@ class Problem:
 
     def _changed(self) -> None:
         """Forget what was compiled from the problem as it was."""
-        self._arrays = None
         self._layouts = {}
-
-    def _compile(self) -> Arrays:
-        """Lay the problem out for the kernel (``dlx.kernels.links.layout``)."""
-        if not self._primary:
-            raise ProblemError("the problem has no primary items")
-        arrays = layout.compile_options(
-            self._lo,
-            self._hi,
-            len(self._secondary),
-            self._option_items,
-            self._option_colours,
-            self._option_start,
-        )
-        if not self._loop:
-            return arrays
-        for k in range(self.n_options):
-            for j in range(self._option_start[k], self._option_start[k + 1]):
-                code = self._option_items[j]
-                if code < 0 and ~code in self._loop and self._option_colours[j] == 0:
-                    raise ProblemError(
-                        f"option {k}: loop edge {self._secondary[~code]!r} needs a colour"
-                    )
-        return layout.with_loop_edges(arrays, self._loop)
 
 
 def _forcible(problem: Problem) -> np.ndarray:

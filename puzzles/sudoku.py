@@ -288,7 +288,6 @@ def empty_problem(side: int, region, diagonals: bool = False) -> dlx.Problem:
                 if diagonals and r + c == n - 1:
                     items.append(f"d1v{v}")
                 problem.add_option(items)
-    problem.arrays()
     return problem
 
 

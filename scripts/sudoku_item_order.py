@@ -125,7 +125,6 @@ def make_problem(items: list[str], options: list[tuple[int, int, int]]) -> dlx.P
     problem = dlx.Problem(primary=items)
     for r, c, v in options:
         problem.add_option([f"p{r},{c}", f"r{r}v{v}", f"c{c}v{v}", f"b{BOX[r][c]}v{v}"])
-    problem.arrays()
     return problem
 
 

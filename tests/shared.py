@@ -12,6 +12,7 @@ import numpy as np
 
 import dlx
 from dlx.driver import codes
+from dlx.kernels.links import layout
 from dlx.verify import check
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
@@ -95,7 +96,7 @@ def as_set(found) -> set[frozenset[int]]:
 
 def assert_links_restored(search, problem: dlx.Problem) -> None:
     """Every link array is back to its initial state."""
-    arrays = problem.arrays()
+    arrays = layout.arrays(problem)
     assert np.array_equal(search.node, arrays.node)
     assert np.array_equal(search.item, arrays.item)
 

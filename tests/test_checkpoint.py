@@ -278,4 +278,4 @@ def test_a_bit_parallel_count_with_a_checkpoint_builds_no_links_layout(
         count = dlx.count(load("scott_sym"), engine=engine, parallel=options)
         assert count.solutions == EXPECTED["scott_sym"]
     with pytest.raises(AssertionError, match="links layout was built"):
-        load("scott_sym").arrays()  # the builder the test watches
+        layout.arrays(load("scott_sym"))  # the builder the test watches

@@ -15,7 +15,7 @@ from dlx.cli import main
 from dlx.dlxfile import DlxFormatError
 from dlx.kernels.costs import kernel as costkernel
 from dlx.kernels.costs import search as costsearch
-from dlx.kernels.costs.search import _Layout, _run
+from dlx.kernels.costs.search import Layout, search_best
 from dlx.verify import naive_solutions
 
 COSTS = Path(__file__).resolve().parent.parent / "data" / "costs"
@@ -194,13 +194,15 @@ def test_known_files_cost_what_dlx5_says(case):
 
 def test_the_links_are_whole_after_the_search():
     p = dlx.read(COSTS / "xcc7.dlx")
-    layout = _Layout(p)
+    layout = Layout(p)
     s = layout.state(5)
     assert costkernel.sanity(s) == 0
     assert costkernel.search(s, 40) == costkernel.PAUSED
     assert costkernel.search(s, 10**9) == costkernel.DONE
     assert costkernel.sanity(s) == 0
-    assert [layout.total_tax + c for c in s.best_cost] == list(_run(layout, 5, None, None).costs)
+    assert [layout.total_tax + c for c in s.best_cost] == list(
+        search_best(layout, 5, None, None).costs
+    )
 
 
 def test_cli_best(tmp_path, capsys):

@@ -16,6 +16,7 @@ from strategies import problems
 from test_loop_items import on_edges, one_cycle, random_problem
 
 import dlx
+from dlx.kernels.links import layout
 from dlx.kernels.links.search import Search
 from dlx.verify import check, naive_solutions
 from puzzles import polyomino, sudoku
@@ -82,7 +83,7 @@ def test_links_restored_at_every_pause(problem, budget):
     from dlx.kernels.links import kernel
 
     search = Search(dominated(problem), budget=budget)
-    arrays = problem.arrays()
+    arrays = layout.arrays(problem)
     while search.run(stream=True) != kernel.DONE:
         assert kernel.sanity(search.node, search.item, arrays.second)[0] == 0
     assert np.array_equal(search.node, arrays.node)

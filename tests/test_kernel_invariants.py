@@ -1,7 +1,7 @@
 """The kernel's own invariants: known counts, the naive solver, and links put back.
 
 Quick checks for work on ``dlx/kernels/links/kernel.py``: every search here runs to its end (or is
-unwound by ``batch``) and must leave the link arrays exactly as ``Problem.arrays()``
+unwound by ``batch``) and must leave the link arrays exactly as ``dlx.kernels.links.layout.arrays``
 built them; early stops of a commit (a dead branch) must undo exactly what they did.
 """
 
@@ -100,7 +100,7 @@ def test_split_leaves_and_replays_restore_links(p, depth):
 
 def test_batch_restores_links_and_matches_forced_counts():
     p = dlx.read(DATA / "pent3x20_sym.dlx")
-    before = p.arrays()
+    before = layout.arrays(p)
     node, item = before.node.copy(), before.item.copy()
     solution = dlx.first(p).options
     forced_sets = [[], [solution[0]], [solution[1], solution[2]], [0]]
@@ -119,7 +119,7 @@ def test_batch_restores_links_and_matches_forced_counts():
 
 def test_batch_kernel_leaves_links_as_found():
     p = dlx.read(DATA / "pent3x20_sym.dlx")
-    arrays = p.arrays()
+    arrays = layout.arrays(p)
     state = layout.new_state(arrays, arrays.max_level)
     counts = np.zeros(2, np.int64)
     first = np.zeros((2, arrays.max_level), np.int32)

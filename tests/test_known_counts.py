@@ -10,7 +10,7 @@ from boards import queens, queens_ok, rooks
 from shared import DATA, EXPECTED, option_sets
 
 import dlx
-from dlx.kernels.links import kernel
+from dlx.kernels.links import kernel, layout
 from dlx.verify import check
 
 # -- known counts -----------------------------------------------------------------------
@@ -56,8 +56,8 @@ def test_pent6x10_sym_count_and_links_restored():
     while search.run() != kernel.DONE:
         pass
     assert search.stats.solutions == 2339
-    assert np.array_equal(search.node, p.arrays().node)
-    assert np.array_equal(search.item, p.arrays().item)
+    assert np.array_equal(search.node, layout.arrays(p).node)
+    assert np.array_equal(search.item, layout.arrays(p).item)
 
 
 def test_rooks_is_n_factorial():

@@ -11,7 +11,7 @@ from shared import examples, option_sets, run_to_end
 from strategies import problems
 
 import dlx
-from dlx.kernels.links import kernel
+from dlx.kernels.links import kernel, layout
 from dlx.verify import naive_solutions
 
 pytestmark = pytest.mark.oracle
@@ -22,7 +22,7 @@ def assert_matches_naive(p: dlx.Problem) -> None:
     expected = naive_solutions(p)
     search = run_to_end(dlx.Search(p, budget=3))  # a pause every 3 nodes, each checked
     assert search.stats.solutions == len(expected)
-    arrays = p.arrays()
+    arrays = layout.arrays(p)
     assert np.array_equal(search.node, arrays.node)
     assert np.array_equal(search.item, arrays.item)
     assert option_sets(dlx.solutions(p)) == expected
@@ -60,7 +60,7 @@ def test_split_and_replay_partition_the_tree(p, data):
     for path in paths:
         sub = run_to_end(dlx.Search(p, prefix=path))
         found += sub.stats.solutions
-        assert np.array_equal(sub.node, p.arrays().node)
+        assert np.array_equal(sub.node, layout.arrays(p).node)
     assert found == total
 
 

@@ -17,6 +17,7 @@ import dlx
 from dlx import engines
 from dlx.driver import tables
 from dlx.driver.codes import DONE, LEAF, PAUSED
+from dlx.kernels.links import layout as linkslayout
 from dlx.kernels.tight import layout as tightlayout
 from dlx.kernels.tight import search as tightsearch
 from dlx.kernels.tight.layout import fits, layout, why_not
@@ -397,10 +398,10 @@ def test_the_layout_reads_the_problem_alone_and_is_kept_by_it(monkeypatch):
     this module) and forgotten when the problem changes."""
     problem = queens(6)
 
-    def refused(self):
+    def refused(*args, **kwargs):
         raise AssertionError("the tight kernel read the dancing-links arrays")
 
-    monkeypatch.setattr(dlx.Problem, "arrays", refused)
+    monkeypatch.setattr(linkslayout, "compile_options", refused)
     before = set(vars(problem))
     lay = layout(problem)
     assert dlx.count(problem, engine="tight") == 4  # OEIS A000170

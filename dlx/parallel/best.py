@@ -33,10 +33,10 @@ from dataclasses import dataclass, replace
 from dlx.driver.codes import DONE, LEAF, PAUSED
 from dlx.driver.results import Progress
 from dlx.engines import make_search
-from dlx.kernels.costs.search import Best, _check_problem, _Layout, _run
+from dlx.kernels.costs.search import Best, Layout, check_problem, search_best
 from dlx.options import Parallel
 from dlx.parallel.checkpoint import CHECKPOINT_VERSION, Checkpoint, CheckpointError, Tree
-from dlx.parallel.run import TaskLoop, _checked_parameters, _split_parameters
+from dlx.parallel.run import TaskLoop, checked_parameters, split_parameters
 from dlx.parallel.split import split
 from dlx.parallel.workers import connect, worker_count, worker_job
 from dlx.problem import Problem, ProblemError
@@ -79,14 +79,14 @@ class BestTaskResult:
     stopped_by: str | None = None
 
 
-_WORKER_LAYOUT: tuple = (None, None)  # (job, its _Layout): shared by the job's tasks here
+_WORKER_LAYOUT: tuple = (None, None)  # (job, its Layout): shared by the job's tasks here
 
 
-def _layout(job: BestJob) -> _Layout:
+def _layout(job: BestJob) -> Layout:
     """The kernel's layout of the job's problem, made once in each process."""
     global _WORKER_LAYOUT
     if _WORKER_LAYOUT[0] is not job:
-        _WORKER_LAYOUT = (job, _Layout(job.problem))
+        _WORKER_LAYOUT = (job, Layout(job.problem))
     return _WORKER_LAYOUT[1]
 
 
@@ -110,7 +110,7 @@ def run_best_task(task: BestTask, job: BestJob | None = None) -> BestTaskResult:
     chosen = path_options(job.problem, task.path)
     state = layout.task_state(job.k, chosen, task.cutoff)
     time_limit = None if job.deadline is None else max(job.deadline - time.time(), 0.0)
-    found = _run(layout, job.k, job.node_limit, time_limit, state, chosen)
+    found = search_best(layout, job.k, job.node_limit, time_limit, state, chosen)
     return BestTaskResult(
         task.index,
         found.costs,
@@ -196,8 +196,8 @@ def run_best(
 ) -> Best:
     """The k cheapest solutions of ``problem`` in tasks, as ``options`` say (see the
     module's docstring; ``dlx.best`` checks the arguments and calls this)."""
-    _check_problem(problem)
-    layout = _Layout(problem)
+    check_problem(problem)
+    layout = Layout(problem)
     if layout.infeasible:
         return Best((), (), True, None, 0)
     if layout.too_large:
@@ -213,8 +213,8 @@ def run_best(
         client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, options.workers)
         tree = BestTree(problem)
-        asked = _split_parameters(options, n_workers)
-        parameters = _checked_parameters(store, tree, options, asked)
+        asked = split_parameters(options, n_workers)
+        parameters = checked_parameters(store, tree, options, asked)
         the_split = split(_plain(problem), **parameters, keep_solutions=True, engine=SPLIT_ENGINE)
         if store is not None:
             store.start(tree, the_split)

@@ -89,7 +89,9 @@ class Recorded(NamedTuple):
 
 def _links_digest(problem: Problem, forced) -> str:
     """Checkpoint version 2's digest: the dancing-links arrays and the forced options."""
-    arrays = problem.arrays()
+    from dlx.kernels.links import layout  # a version 2 file only: its arrays were hashed
+
+    arrays = layout.arrays(problem)
     h = hashlib.sha256()
     for a in (arrays.node, arrays.item, arrays.option_of_node, arrays.first_node):
         h.update(str(a.shape).encode())

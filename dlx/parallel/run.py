@@ -61,7 +61,7 @@ class ParallelRun:
     restarts: int = 0
 
 
-def _split_parameters(options: Parallel, n_workers: int) -> dict:
+def split_parameters(options: Parallel, n_workers: int) -> dict:
     """The split parameters the caller asked for (or the defaults)."""
     if options.split_depth is not None:
         return {"split_depth": int(options.split_depth)}
@@ -71,7 +71,7 @@ def _split_parameters(options: Parallel, n_workers: int) -> dict:
     return {"tasks": per_worker * n_workers}
 
 
-def _checked_parameters(store: Checkpoint | None, tree: Tree, options: Parallel, asked: dict):
+def checked_parameters(store: Checkpoint | None, tree: Tree, options: Parallel, asked: dict):
     """The split parameters to use: the checkpoint's, if it has some (and the caller
     asked for none, or the same), else the ones asked for."""
     if store is None:
@@ -125,8 +125,8 @@ def run_count(
         client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, options.workers)
         tree = Tree(problem, forced, engine)
-        asked = _split_parameters(options, n_workers)
-        parameters = _checked_parameters(store, tree, options, asked)
+        asked = split_parameters(options, n_workers)
+        parameters = checked_parameters(store, tree, options, asked)
         warming = compiling.seconds()
         the_split = split(problem, forced, **parameters, engine=engine)  # compiles once, here
         if store is not None:
@@ -408,7 +408,7 @@ class ParallelSolutionStream(GeneratorStream):
         finished = False
         try:
             n_workers = worker_count(client, self._options.workers)
-            parameters = _split_parameters(options, n_workers)
+            parameters = split_parameters(options, n_workers)
             the_split = split(
                 self.problem, self._forced, **parameters, keep_solutions=True, engine=self._engine
             )

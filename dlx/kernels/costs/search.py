@@ -50,7 +50,7 @@ class Best:
         return f"{found} ({status}; {self.nodes} nodes)"
 
 
-def _check_problem(problem: Problem) -> None:
+def check_problem(problem: Problem) -> None:
     """Refuse what the kernel does not search: multiplicities and loop items."""
     if problem.loop_edges:
         raise ProblemError("best() does not take loop items")
@@ -62,7 +62,7 @@ def _check_problem(problem: Problem) -> None:
         )
 
 
-class _Layout:
+class Layout:
     """The net costs, the total tax and the kernel's links of a problem."""
 
     def __init__(self, problem: Problem):
@@ -220,9 +220,9 @@ def _taxes(cost, size, option, item, n_primary):
     return net, int(tax.sum())
 
 
-def _run(layout: _Layout, k: int, node_limit, time_limit, s=None, chosen=()) -> Best:
+def search_best(layout: Layout, k: int, node_limit, time_limit, s=None, chosen=()) -> Best:
     """Drive the kernel in chunks of nodes until it is done or a limit stops it; ``s``:
-    a state made by ``_Layout.task_state`` with the options ``chosen`` (a fresh one
+    a state made by ``Layout.task_state`` with the options ``chosen`` (a fresh one
     when None)."""
     from dlx.kernels.costs.kernel import DONE, FILLED, NODES
 
@@ -264,7 +264,7 @@ def _warm_up() -> None:
     """The kernel run once: the best of a problem of one option."""
     problem = Problem(primary=["a"])
     problem.add_option(["a"], cost=1)
-    _run(_Layout(problem), 1, None, None)
+    search_best(Layout(problem), 1, None, None)
 
 
 compiling.register(_kernel)

@@ -8,7 +8,8 @@ its field numbers from this module.
 Glossary
 --------
 ``Arrays``
-    A problem compiled once (``Problem.arrays()``): links, bounds, loop items.
+    A problem compiled once (``arrays(problem)``, kept by ``Problem.layout_of``): links,
+    bounds, loop items.
 ``SearchState``
     One search's own arrays (copies of the links plus the per-level and loop arrays),
     handed to the kernel as one argument.
@@ -22,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dlx.errors import ProblemError
+from dlx.problem import PROPAGATIONS, Entries, Problem
 
 # The field numbers below are compiled into the kernel as constants: numba's cache
 # does not notice an edit here, so after changing one, clear the cache (``__pycache__``)
@@ -42,7 +44,6 @@ LEVEL_FIELDS = 10
 # domination[field]: the rule's setting and trail (see "Item domination" in the kernel)
 DOMINATION_LENGTH, DOMINATION_TOP, DOMINATION_TRAIL = 0, 1, 2
 DOMINATION_MAX_LENGTH = 2  # an item with more options left is not checked (README: 2 measured best)
-PROPAGATIONS = (None, "domination")  # the values of ``propagate``
 
 # progress[field]: where a search stands between calls, and its counters
 LEVEL, STEP, SOLUTIONS, NODES, UPDATES = range(5)
@@ -58,7 +59,6 @@ LOOP_TOTAL_FIELDS = 4
 EDGE_OFF, EDGE_JOINED, EDGE_CLOSING, EDGE_BAD, EDGE_SETTLED = range(5)
 
 MAX_NODES = 1 << 31  # int32 links
-MAX_BOUND = 1 << 30  # an item's upper bound, a loop vertex number: below this
 
 MEMO_BYTES = 1 << 23  # the memo table, at most (see README for the table sizes measured)
 MEMO_MAX_ITEMS = 4095  # no memo beyond: each child's key (64 words here) is copied, hashed
@@ -110,24 +110,43 @@ class Arrays:
         return end - self.first_node[options] - 1
 
 
-def compile_options(lo, hi, n_secondary: int, item_code, colour, option_start) -> Arrays:
+def arrays(problem: Problem) -> Arrays:
+    """The problem laid out for the kernel: built once while the problem stays as it is
+    (``Problem.layout_of``), so every search of a problem, from any thread, reads the
+    same arrays.
+
+    >>> p = Problem(primary=["a", "b"])
+    >>> _ = p.add_option(["a", "b"])
+    >>> arrays(p).n_options, arrays(p) is arrays(p)
+    (1, True)
+    """
+    return problem.layout_of(_build)
+
+
+def _build(problem: Problem) -> Arrays:
+    """``arrays(problem)``, built (kept by ``layout_of``)."""
+    built = compile_options(problem.layout_of(Problem.entries), problem.n_options)
+    loops = problem.loop_items()
+    return with_loop_edges(built, loops) if loops else built
+
+
+def compile_options(entries: Entries, n_options: int) -> Arrays:
     """Lay a problem out as in Knuth's DLX3 (see the essay in ``dlx/kernels/links/kernel.py``).
 
-    ``lo``, ``hi``: the bounds of the primary items; ``item_code``: the items of every
-    option, flat (``p`` for primary item p, ``~s`` for secondary item s), with their
-    ``colour`` (0: none) and ``option_start`` (option k is entries
-    ``option_start[k]:option_start[k+1]``).
+    ``entries``: the problem's options as compressed rows (``Problem.entries``: item
+    numbers from 1, the primary items first, with their colours and bounds) of
+    ``n_options`` options.
     """
+    lo, hi = entries.lo, entries.hi
     n_primary = len(lo)
-    n_items = n_primary + n_secondary
+    n_items = n_primary + entries.n_secondary
     second = n_primary + 1
-    codes = np.asarray(item_code, dtype=np.int64)
-    ids = np.where(codes >= 0, codes + 1, second + ~codes)  # item numbers from 1
-    start = np.asarray(option_start, dtype=np.int64)
-    n_options = len(start) - 1
-    length = np.diff(start)
+    ids = entries.item
+    colour = entries.colour
+    option_of_entry = entries.option
+    length = np.bincount(option_of_entry, minlength=n_options).astype(np.int64)
+    start = np.concatenate(([0], np.cumsum(length))).astype(np.int64)
     # node of entry j of option k: n_items + 2 + j + k (one spacer before each option)
-    option_of_entry = np.repeat(np.arange(n_options), length)
     entry_node = n_items + 2 + np.arange(len(ids)) + option_of_entry
     n_nodes = n_items + 2 + len(ids) + n_options
     if n_nodes >= MAX_NODES:

@@ -41,7 +41,7 @@ class Memo:
     @classmethod
     def of(cls, problem: Problem, nbytes: int = layout.MEMO_BYTES) -> Memo | None:
         """A fresh memo for ``problem``, or None where a memo would not be exact."""
-        arrays = problem.arrays()
+        arrays = layout.arrays(problem)
         return cls(arrays, nbytes) if layout.memo_allowed(arrays) else None
 
     def wider(self) -> Memo:
@@ -79,7 +79,7 @@ class Search(Driver):
 
     def _prepare(self, forced: list[int]) -> None:
         """The problem's arrays, and one node of each forced option."""
-        self._arrays = self.problem.arrays()
+        self._arrays = layout.arrays(self.problem)
         self.forced = forced_nodes(self.problem, forced, [0, len(forced)])
 
     def _memo_fits(self, memo) -> bool:
@@ -188,7 +188,7 @@ def forced_nodes(problem: Problem, options, start) -> np.ndarray:
 def _anchors(problem: Problem) -> np.ndarray:
     """``dlx.kernels.links.layout.anchor_nodes`` of the problem's arrays, as int32 (kept
     by ``layout_of``)."""
-    return layout.anchor_nodes(problem.arrays()).astype(np.int32)
+    return layout.anchor_nodes(layout.arrays(problem)).astype(np.int32)
 
 
 def _warm_up_batch(loop: bool) -> None:
@@ -219,7 +219,7 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     >>> result.counts.tolist(), result.first
     ([1, 1, 2], [(0, 1), (2,), (0, 1)])
     """
-    arrays = problem.arrays()
+    arrays = layout.arrays(problem)
     options, start = flat_sets(forced_sets, start)
     nodes = forced_nodes(problem, options, start)
     n_sets = len(start) - 1
