@@ -383,8 +383,10 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     """Samples count without memos: on a count that takes one, the samples' winner runs
     as the count would, as long as the leader, and runs it unless the leader's estimate
     of the whole count is clearly lower (``overturn`` times); then its search is handed
-    back, to be continued."""
-    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
+    back, to be continued. (Confirmed in ``confirm_min`` seconds: the leader does not
+    end its count meanwhile.)"""
+    least = choose.SETTINGS.confirm_min
+    monkeypatch.setattr(choose, "SETTINGS", dataclasses.replace(no_waiting(), confirm=least))
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001)  # tight 4 times faster on the samples
     monkeypatch.setattr(
@@ -407,6 +409,25 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     assert fake_race(SAMPLE, memo=True).name == "tight"
     choice = fake_race(SAMPLE)  # no memo: the samples decide, the winner starts afresh
     assert choice.name == "tight" and choice.search is None
+
+
+def test_a_confirmation_costs_a_share_of_the_estimated_count(monkeypatch):
+    """With memos, the samples' winner is confirmed by the probes only where ``ratio`` of
+    its estimated count (the leader's estimate over how much faster it was on the
+    samples) is at least ``confirm_min`` seconds: a smaller count follows the samples
+    (early estimates are too rough to overrule them, and a confirmation would cost more
+    than the count); a larger one is confirmed for at most ``confirm`` seconds."""
+    settings = choose.SETTINGS
+    monkeypatch.setattr(choose, "SETTINGS", dataclasses.replace(settings, ratio=0.1))
+    logs = {"bitset": np.log(0.004), "tight": np.log(0.001)}  # tight 4 times faster
+    cases = {0.5: 0.0, 4.0: 0.1, 400.0: settings.confirm}  # leader's estimate: budget
+    for total, budget in cases.items():
+        monkeypatch.setattr(choose.Probe, "total", lambda self, total=total: total)
+        probe = choose.Probe.__new__(choose.Probe)
+        got = choose._confirm_budget(probe, logs, 1, "bitset", "tight")
+        assert got == pytest.approx(min(budget, settings.confirm)), (total, got)
+    assert choose._confirm_budget(probe, logs, 0, "bitset", "tight") == 0.0  # no sample
+    assert choose._confirm_budget(probe, {"tight": 0.0}, 2, "bitset", "tight") > 0  # out
 
 
 def test_the_probes_are_compared_at_equal_work(monkeypatch):
