@@ -588,4 +588,47 @@ def test_the_bitset_kernel_races_only_on_flat_tilings():
     assert "not a flat tiling" in dict(lineup.refused)["bitset"]
     assert engines.select("bitset", sticks).name == "bitset"  # still run when asked
     flat = engines._lineup(dlx.read(DATA / "dlx" / "pent3x20_sym.dlx"))
-    assert [k.name for k in flat.takers] == ["bitset", "tight"]
+    assert [k.name for k in flat.takers] == ["tight", "bitset"]
+
+
+@pytest.mark.parametrize(
+    "board, pieces, flat",
+    [
+        ("3x20", "pentominoes", True),
+        ("6x6", "hexiamonds", True),  # (the 6x6 rhombus of triangles, as Knuth's suite)
+        ("3x3x3", "soma", True),
+        ("7x4", "tetrahexes", False),  # 7 pieces, 4 of them with at most 40 places
+        ("5x5", "tetrasticks,-H", False),  # most options hold a crossing point
+    ],
+)
+def test_the_line_up_by_shape_builds_no_layout(monkeypatch, board, pieces, flat):
+    """The line-up reads the problem's shape off its options (``engines.flat_tiling``:
+    pieces, most going to many places, few secondary items), as the bitset kernel's own
+    ``suits`` does from its layout, and builds no layout: tight leads every problem it
+    takes; the bitset kernel joins the race on a flat tiling (laid out only if the race
+    is set up), and leads one that tight refuses (a piece used twice)."""
+    from dlx.kernels.bitset import layout
+
+    lattice = "hexagonal" if pieces == "tetrahexes" else None
+    problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))
+    assert engines.flat_tiling(problem) == flat == layout.suits(problem)
+    problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))  # afresh
+    monkeypatch.setattr(layout, "_build", lambda _: pytest.fail("laid out"))
+    takers = [k.name for k in engines._lineup(problem).takers]
+    assert takers == (["tight", "bitset"] if flat else ["tight"])
+
+
+def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
+    """Dominoes of two colours tiling a 2x21 box, ten of one and eleven of the other
+    (multiplicities: tight refuses it, and no sample is taken): the bitset kernel, made
+    for tilings, leads; each piece goes to 61 places (40 across, 21 upright)."""
+    cells = [f"{r}.{c}" for r in range(2) for c in range(21)]
+    problem = dlx.Problem(primary=["A", "B", *cells], bounds={"A": (10, 10), "B": (11, 11)})
+    for piece in "AB":
+        for c in range(21):
+            problem.add_option([piece, f"0.{c}", f"1.{c}"])
+            if c < 20:
+                for r in range(2):
+                    problem.add_option([piece, f"{r}.{c}", f"{r}.{c + 1}"])
+    assert engines.flat_tiling(problem)
+    assert [k.name for k in engines._lineup(problem).takers][0] == "bitset"

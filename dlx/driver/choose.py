@@ -40,7 +40,9 @@ leader unless another is ``switch`` times faster, or the leader, still in the ra
 would end first going on by ``bias`` times its estimate); the leader's probe is
 continued when it wins, else the winner starts afresh. On a count that takes a memo
 (whose savings samples do not see) the samples' winner must also confirm it: both run
-the count as long, from the leader's probe so far, doubling up to ``confirm`` seconds
+the count as long, from the leader's probe so far, doubling up to ``ratio`` of the
+winner's estimated count (at most ``confirm`` seconds; no confirmation, the samples
+deciding, where that is under ``confirm_min``: estimates read earlier are too rough)
 until one's estimate of its whole count is ``decisive`` times the other's, and it wins
 unless the leader's estimate is ``overturn`` times lower (the memo's gain must be clear
 to overrule the samples); its search is then continued. Else the winner starts
