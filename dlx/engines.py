@@ -25,11 +25,14 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
+
 from dlx.driver.choose import Choice, Kernel, Lineup, choose, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
 from dlx.kernels.bitset.engine import ENGINE as BITSET
-from dlx.kernels.bitset.layout import suits
+from dlx.kernels.bitset.layout import SUITS_SECONDARY, URGENT_OPTIONS
+from dlx.kernels.cells import pieces_of
 from dlx.kernels.links.engine import ENGINE as LINKS
 from dlx.kernels.mcc.engine import ENGINE as MCC
 from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
@@ -37,20 +40,56 @@ from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
 
 
+def flat_tiling(problem: Problem) -> bool:
+    """Whether ``problem`` looks like a flat tiling, from its options alone (no kernel's
+    layout: the bitset kernel's takes 10 to 60 ms, as long as a small count): it has
+    piece items and cells, most pieces (three in four) go to more than
+    ``URGENT_OPTIONS`` places, and at most ``SUITS_SECONDARY`` of its options hold a
+    secondary item (in a sudoku each "piece", a cell of the grid, has at most 9
+    options; in polysticks most options hold a crossing point). The bitset kernel's
+    rule (``dlx.kernels.bitset.layout.suits``), read off the items' option counts.
+
+    >>> from dlx import Problem
+    >>> p = Problem(primary=["a", "b"])
+    >>> _ = p.add_option(["a", "b"])
+    >>> flat_tiling(p)
+    False
+    """
+    entries = problem.entries()
+    second = len(entries.lo) + 1
+    on_secondary = np.unique(entries.option[entries.item >= second])
+    if len(on_secondary) > SUITS_SECONDARY * problem.n_options:
+        return False
+    pieces = pieces_of(entries.option, entries.item, problem.n_options, second)
+    if len(pieces) == 0 or len(pieces) == second - 1:
+        return False
+    options = np.bincount(entries.item, minlength=second)[pieces]
+    return 4 * int(np.sum(options <= URGENT_OPTIONS)) <= len(pieces)
+
+
 def _tight_suits(problem: Problem) -> bool:
-    """The tight kernel's kind: every problem it takes that does not look like a flat
-    tiling (``dlx.kernels.bitset.layout.suits``): branching on the item of fewest options pays."""
-    return TIGHT.refuses(problem) is None and not suits(problem)
+    """The tight kernel leads every problem it takes: it needs no layout to start (the
+    bitset kernel's is built only when the race is set up, paid for by the probe), and
+    it was the faster on every flat tiling of Knuth's suite under 0.1 s (the layout
+    alone is 10 to 60 ms) and on most of the longer ones (``docs/performance.md``)."""
+    return TIGHT.refuses(problem) is None
+
+
+def _bitset_suits(problem: Problem) -> bool:
+    """The bitset kernel leads a flat tiling that the tight kernel does not take (pieces
+    used more than once: multiplicities), where no sample is taken (see
+    ``dlx.driver.choose``) and the leader runs the count."""
+    return TIGHT.refuses(problem) is not None and flat_tiling(problem)
 
 
 def _bitset_refuses(problem: Problem) -> str | None:
     """What ``auto`` says against the bitset kernel: what the kernel says itself; and,
     where the tight kernel takes the problem, that it does not look like a flat tiling
-    (``suits``): on every such problem of ``scripts/bench_kernels.py`` (polysticks,
+    (``flat_tiling``): on every such problem of ``scripts/bench_kernels.py`` (polysticks,
     tetrahexes, queens, Latin squares) tight was 1.5 to 17 times faster, so that
     ``auto`` neither lays it out, samples nor compiles it there."""
     reason = BITSET.refuses(problem)
-    if reason is None and not suits(problem) and TIGHT.refuses(problem) is None:
+    if reason is None and TIGHT.refuses(problem) is None and not flat_tiling(problem):
         return "not a flat tiling (tight takes it)"
     return reason
 
@@ -71,7 +110,7 @@ ENGINES: dict[str, Engine] = {
     row.name: row
     for row in (
         LINKS._replace(refuses=_links_refuses),
-        BITSET._replace(refuses=_bitset_refuses),
+        BITSET._replace(refuses=_bitset_refuses, suits=_bitset_suits),
         TIGHT._replace(suits=_tight_suits),
         MCC,
     )

@@ -383,8 +383,10 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     """Samples count without memos: on a count that takes one, the samples' winner runs
     as the count would, as long as the leader, and runs it unless the leader's estimate
     of the whole count is clearly lower (``overturn`` times); then its search is handed
-    back, to be continued."""
-    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
+    back, to be continued. (Confirmed in ``confirm_min`` seconds: the leader does not
+    end its count meanwhile.)"""
+    least = choose.SETTINGS.confirm_min
+    monkeypatch.setattr(choose, "SETTINGS", dataclasses.replace(no_waiting(), confirm=least))
     monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
     SAMPLE.update(bitset=0.004, tight=0.001)  # tight 4 times faster on the samples
     monkeypatch.setattr(
@@ -407,6 +409,25 @@ def test_with_memos_the_probes_confirm_the_samples_winner(monkeypatch):
     assert fake_race(SAMPLE, memo=True).name == "tight"
     choice = fake_race(SAMPLE)  # no memo: the samples decide, the winner starts afresh
     assert choice.name == "tight" and choice.search is None
+
+
+def test_a_confirmation_costs_a_share_of_the_estimated_count(monkeypatch):
+    """With memos, the samples' winner is confirmed by the probes only where ``ratio`` of
+    its estimated count (the leader's estimate over how much faster it was on the
+    samples) is at least ``confirm_min`` seconds: a smaller count follows the samples
+    (early estimates are too rough to overrule them, and a confirmation would cost more
+    than the count); a larger one is confirmed for at most ``confirm`` seconds."""
+    settings = choose.SETTINGS
+    monkeypatch.setattr(choose, "SETTINGS", dataclasses.replace(settings, ratio=0.1))
+    logs = {"bitset": np.log(0.004), "tight": np.log(0.001)}  # tight 4 times faster
+    cases = {0.5: 0.0, 4.0: 0.1, 400.0: settings.confirm}  # leader's estimate: budget
+    for total, budget in cases.items():
+        monkeypatch.setattr(choose.Probe, "total", lambda self, total=total: total)
+        probe = choose.Probe.__new__(choose.Probe)
+        got = choose._confirm_budget(probe, logs, 1, "bitset", "tight")
+        assert got == pytest.approx(min(budget, settings.confirm)), (total, got)
+    assert choose._confirm_budget(probe, logs, 0, "bitset", "tight") == 0.0  # no sample
+    assert choose._confirm_budget(probe, {"tight": 0.0}, 2, "bitset", "tight") > 0  # out
 
 
 def test_the_probes_are_compared_at_equal_work(monkeypatch):
@@ -567,4 +588,47 @@ def test_the_bitset_kernel_races_only_on_flat_tilings():
     assert "not a flat tiling" in dict(lineup.refused)["bitset"]
     assert engines.select("bitset", sticks).name == "bitset"  # still run when asked
     flat = engines._lineup(dlx.read(DATA / "dlx" / "pent3x20_sym.dlx"))
-    assert [k.name for k in flat.takers] == ["bitset", "tight"]
+    assert [k.name for k in flat.takers] == ["tight", "bitset"]
+
+
+@pytest.mark.parametrize(
+    "board, pieces, flat",
+    [
+        ("3x20", "pentominoes", True),
+        ("6x6", "hexiamonds", True),  # (the 6x6 rhombus of triangles, as Knuth's suite)
+        ("3x3x3", "soma", True),
+        ("7x4", "tetrahexes", False),  # 7 pieces, 4 of them with at most 40 places
+        ("5x5", "tetrasticks,-H", False),  # most options hold a crossing point
+    ],
+)
+def test_the_line_up_by_shape_builds_no_layout(monkeypatch, board, pieces, flat):
+    """The line-up reads the problem's shape off its options (``engines.flat_tiling``:
+    pieces, most going to many places, few secondary items), as the bitset kernel's own
+    ``suits`` does from its layout, and builds no layout: tight leads every problem it
+    takes; the bitset kernel joins the race on a flat tiling (laid out only if the race
+    is set up), and leads one that tight refuses (a piece used twice)."""
+    from dlx.kernels.bitset import layout
+
+    lattice = "hexagonal" if pieces == "tetrahexes" else None
+    problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))
+    assert engines.flat_tiling(problem) == flat == layout.suits(problem)
+    problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))  # afresh
+    monkeypatch.setattr(layout, "_build", lambda _: pytest.fail("laid out"))
+    takers = [k.name for k in engines._lineup(problem).takers]
+    assert takers == (["tight", "bitset"] if flat else ["tight"])
+
+
+def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
+    """Dominoes of two colours tiling a 2x21 box, ten of one and eleven of the other
+    (multiplicities: tight refuses it, and no sample is taken): the bitset kernel, made
+    for tilings, leads; each piece goes to 61 places (40 across, 21 upright)."""
+    cells = [f"{r}.{c}" for r in range(2) for c in range(21)]
+    problem = dlx.Problem(primary=["A", "B", *cells], bounds={"A": (10, 10), "B": (11, 11)})
+    for piece in "AB":
+        for c in range(21):
+            problem.add_option([piece, f"0.{c}", f"1.{c}"])
+            if c < 20:
+                for r in range(2):
+                    problem.add_option([piece, f"{r}.{c}", f"{r}.{c + 1}"])
+    assert engines.flat_tiling(problem)
+    assert [k.name for k in engines._lineup(problem).takers][0] == "bitset"

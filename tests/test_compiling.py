@@ -150,13 +150,13 @@ def test_nothing_compiled_ahead_of_a_cached_kernel(fresh, monkeypatch):
 
 @pytest.mark.slow
 def test_auto_compiles_the_second_kernel_of_its_race_elsewhere(tmp_path):
-    """The first run of a tiling: the leader (bitset) compiled here, tight (the other
+    """The first run of a tiling: the leader (tight) compiled here, bitset (the other
     kernel of the race) in another process meanwhile, dancing links not at all."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     argv = [sys.executable, "-m", "puzzles", "pentomino", "--board", "6x10", "--stats"]
     run = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert "dlx: compiling the tight kernel in another process" in run.stderr
-    assert "compiling the bitset kernel" in run.stderr
+    assert "dlx: compiling the bitset kernel in another process" in run.stderr
+    assert "compiling the tight kernel" in run.stderr
     assert "search kernel" not in run.stderr and "distinct solutions: 2339" in run.stdout
 
 

@@ -40,7 +40,9 @@ leader unless another is ``switch`` times faster, or the leader, still in the ra
 would end first going on by ``bias`` times its estimate); the leader's probe is
 continued when it wins, else the winner starts afresh. On a count that takes a memo
 (whose savings samples do not see) the samples' winner must also confirm it: both run
-the count as long, from the leader's probe so far, doubling up to ``confirm`` seconds
+the count as long, from the leader's probe so far, doubling up to ``ratio`` of the
+winner's estimated count (at most ``confirm`` seconds; no confirmation, the samples
+deciding, where that is under ``confirm_min``: estimates read earlier are too rough)
 until one's estimate of its whole count is ``decisive`` times the other's, and it wins
 unless the leader's estimate is ``overturn`` times lower (the memo's gain must be clear
 to overrule the samples); its search is then continued. Else the winner starts
@@ -313,9 +315,10 @@ def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) ->
         said += f" ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
     rival = None
-    if winner != leader.name and probe.search.memo is not None:  # memos unseen by samples
-        rival = Probe(winner, make(winner), probe.limit)
-        if not _confirm(probe, rival):
+    budget = _confirm_budget(probe, logs, samples, leader.name, winner)
+    if winner != leader.name and probe.search.memo is not None and budget > 0:
+        rival = Probe(winner, make(winner), probe.limit)  # memos unseen by samples
+        if not _confirm(probe, rival, budget):
             said = f"{winner} fastest on {plural(samples, 'sample')}, but not with the memos:"
             said += f" probes estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
             winner = leader.name
@@ -344,33 +347,54 @@ def _within(probe: Probe, why: str, said: str = "no sample") -> Choice:
     return Choice(probe.name, f"auto: {probe.name} {why}; {said}", probe.search)
 
 
-def _confirm(probe: Probe, rival: Probe) -> bool:
+def _confirm_budget(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> float:
+    """CPU seconds that each of the leader and the samples' winner may run to confirm a
+    count with memos (``_confirm``): ``ratio`` of the winner's estimated count (the
+    leader's estimate over how much faster the winner was on the samples), at most
+    ``confirm``; 0 (no confirmation: the samples decide) when that is under
+    ``confirm_min``, where estimates read so early are too rough to overrule them (a
+    memo's first hits are its cheapest: on the preprocessed pentominoes 8x8 + O the
+    bitset kernel's estimate after 5 ms was 0.9 s, its count 25 s)."""
+    total = probe.total()
+    if winner == leader or not samples or not math.isfinite(total):
+        return 0.0
+    behind = logs[leader] - logs[winner] if leader in logs else math.log(SETTINGS.margin)
+    faster = math.exp(behind / samples)  # (out of the race: at least ``margin`` in all)
+    budget = min(SETTINGS.ratio * total / faster, SETTINGS.confirm)
+    return budget if budget >= SETTINGS.confirm_min else 0.0
+
+
+def _confirm(probe: Probe, rival: Probe, budget: float) -> bool:
     """Whether ``rival`` (the samples' winner, its search made as the count's, its memo
     and all) runs the count rather than the leader (``probe``): both run as much work
-    (CPU seconds after their first step), from the leader's so far (at least ``trust``),
-    doubling to ``confirm`` at most, until one's estimate of its whole count is
-    ``decisive`` times the other's; the rival then wins unless the leader's estimate is
-    ``overturn`` times lower (a memo's savings, which the samples do not see, must be
-    clear: estimates read this early are rough, and a tie follows the samples).
+    (CPU seconds after their first step), from the leader's so far (at least
+    ``confirm_min``), doubling to ``budget`` at most, until one's estimate of its whole
+    count is ``decisive`` times the other's; the rival then wins unless the leader's
+    estimate is ``overturn`` times lower (a memo's savings, which the samples do not
+    see, must be clear: estimates read this early are rough, and a tie follows the
+    samples). A step that overshoots past twice ``budget`` ends the confirmation: the
+    rival wins (its catching up would cost more than the confirmation may).
     Estimates are compared at equal work: early ones grow with the work done (the first
     subtrees of a memo count are its dearest), and a step can overshoot its target (its
     cost per node taken from cheaper first nodes), so the one behind catches up first
     (else the one ahead looks dearer: on pentominoes 8x8 + O that was decisive, the
     wrong way)."""
     rival.advance(SETTINGS.first_slice)  # its first step: set-up (loading, the memo's table)
-    at = max(probe.work(), SETTINGS.trust)
+    at = min(max(probe.work(), SETTINGS.confirm_min), budget)
     while True:
         for one in (probe, rival):
             one.advance(at - one.work())
         even = max(probe.work(), rival.work())  # the one behind catches up
+        if even > 2 * budget and not (probe.finished or rival.finished):
+            return True
         for one in (probe, rival):
             one.advance(even - one.work())
         if probe.finished or rival.finished:
             return not probe.finished
         ours, theirs = probe.total(), rival.total()
-        if at >= SETTINGS.confirm or max(ours, theirs) >= SETTINGS.decisive * min(ours, theirs):
+        if at >= budget or max(ours, theirs) >= SETTINGS.decisive * min(ours, theirs):
             return theirs < SETTINGS.overturn * ours
-        at = min(2 * at, SETTINGS.confirm)
+        at = min(2 * at, budget)
 
 
 def _finish_first(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> bool:

@@ -51,7 +51,9 @@ class Settings:
     # The race ends after this many samples (the fastest then wins).
     max_samples: int = 6
     # Seconds of count each of the leader and the samples' winner runs at most, with memos.
-    confirm: float = 0.05
+    confirm: float = 0.1
+    # Seconds of count each runs at least to confirm; none where its budget is less.
+    confirm_min: float = 0.05
     # Their estimates decide sooner once one is this many times the other.
     decisive: float = 1.5
     # The leader keeps a count with a memo when its estimate is this many times lower.
