@@ -49,9 +49,22 @@ _NOTED = [0]  # stop signals taken by ``_raise_interrupt`` (see ``stop_if_swallo
 
 def _raise_interrupt(signum, frame):
     """Ctrl-C and SIGTERM handler within ``run_command``: note the stop, and raise
-    KeyboardInterrupt."""
+    KeyboardInterrupt, unless the signal came while llvmlite runs (it calls back into
+    Python from C while numba loads or saves a kernel, and an exception raised in such a
+    callback is printed with its traceback and dropped): then the noted stop is raised
+    by ``stop_if_swallowed`` at the search's next step."""
     _NOTED[0] += 1
-    raise KeyboardInterrupt
+    if not _within_llvmlite(frame):
+        raise KeyboardInterrupt
+
+
+def _within_llvmlite(frame) -> bool:
+    """Whether ``frame`` or a frame that called it is llvmlite's code."""
+    while frame is not None:
+        if "llvmlite" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def stop_if_swallowed() -> None:

@@ -271,3 +271,23 @@ def test_run_command_gives_130_and_one_line(capsys):
         == "interrupted: at least 7 solutions (checkpoint saved to x.ckpt)\n"
     )
     assert os.getpid()  # the test process itself is still here
+
+
+def test_a_stop_signal_within_llvmlite_is_noted_not_raised():
+    """A KeyboardInterrupt raised while llvmlite runs lands in a ctypes callback, which
+    prints it with its traceback and drops it: there the handler only notes the stop,
+    and ``stop_if_swallowed`` raises it at the search's next step."""
+    from dlx import stopping
+
+    namespace = {"sys": sys}
+    code = compile("def here():\n    return sys._getframe()\n", "/x/llvmlite/binding/y.py", "exec")
+    exec(code, namespace)
+    stopping._NOTED[0] = 0
+    stopping._raise_interrupt(signal.SIGINT, namespace["here"]())
+    assert stopping._NOTED[0] == 1
+    with pytest.raises(KeyboardInterrupt):
+        stopping.stop_if_swallowed()
+    assert stopping._NOTED[0] == 0
+    with pytest.raises(KeyboardInterrupt):
+        stopping._raise_interrupt(signal.SIGINT, sys._getframe())
+    stopping._NOTED[0] = 0
