@@ -13,6 +13,11 @@ Glossary (n = the side, e.g. 9):
 Boxes: a side n = a b with a the largest divisor of n up to sqrt(n) has boxes of a rows
 and b columns (4: 2x2, 6: 2x3, 9: 3x3, 16: 4x4, 25: 5x5); other sides need regions.
 
+The modules: ``sudoku_cover`` (the puzzle, its exact cover, an answer decoded, written,
+drawn, checked), ``sudoku_batch`` (one-line puzzles kept as one array, many puzzles in
+one kernel call) and this one (parse, solve, count, explain, grade, generate, and the
+command); every public name of the first two is a name here too.
+
 Known counts: the empty 4x4 grid has 288 solutions; every puzzle of the 17-clue list,
 top95 and forum-hardest has exactly one; Serg's benchmark puzzles have 2 or more.
 
@@ -25,11 +30,9 @@ top95 and forum-hardest has exactly one; Serg's benchmark puzzles have 2 or more
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -39,22 +42,43 @@ from dlx.numbers import integer
 from puzzles.command import Command, Input, Request
 from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
 from puzzles.numbergrid import (
-    LINE_BYTES,
-    Filled,
     NumberGrid,
-    Result,
-    Style,
-    check_regions,
     line_array,
     parse_grids,
     parse_grids_array,
     render_grid,
-    render_values,
-    svg_grid,
     symbol,
 )
+from puzzles.sudoku_batch import (  # noqa: F401 (the batch search, public here too)
+    BATCH_DOMINATION,
+    BATCH_TIGHT_MIN,
+    LinePuzzles,
+    clashing,
+    lines,
+    prepare,
+    solve_all,
+    tally,
+    threaded,
+)
+from puzzles.sudoku_cover import (  # noqa: F401 (the puzzle and its exact cover, public here too)
+    MAX_SIDE,
+    PROPAGATE,
+    Answer,
+    Sudoku,
+    box_regions,
+    box_shape,
+    build,
+    cell_order,
+    decode,
+    empty_problem,
+    faults,
+    forced,
+    from_grid,
+    option_of,
+    render,
+    svg,
+)
 
-MAX_SIDE = 35  # values are written 1-9 then A-Z in one-character formats
 EPILOG = """\
 --explain prints the steps a person can follow, simplest rule first: naked single (a
 cell has one candidate left), hidden single (a value has one place left in a row,
@@ -67,98 +91,6 @@ the next step.
 --difficulty (with --generate) grades by what --explain needs: easy: singles only;
 medium: pointing or claiming as well, no guess; hard: one guess; fiendish: two
 guesses or more (each generated puzzle's line says its rule and number of guesses)."""
-PROPAGATE = "domination"  # the search's rule (dlx.count's propagate; README: measured)
-BATCH_TIGHT_MIN = 16  # solve_all's default kernel: tight for shapes of this many puzzles
-BATCH_DOMINATION = 1  # the tight batch's domination: singles only (pairs cost more than they save)
-
-
-@dataclass(slots=True)
-class Sudoku:
-    """A parsed sudoku: its grid (values, style) and the region of every cell."""
-
-    grid: NumberGrid
-    side: int
-    region: tuple[tuple[int, ...], ...]  # region[r][c]: the box or jigsaw piece
-    jigsaw: bool
-    diagonals: bool = False  # sudoku X: both long diagonals hold 1..n too
-
-    @property
-    def shape(self) -> tuple:
-        """What the empty grid's problem depends on: side, regions, diagonals."""
-        return (self.side, self.region, self.diagonals)
-
-    @property
-    def label(self) -> str:
-        """Where the puzzle came from: ``line 7`` or ``puzzle 3_9x9``."""
-        return self.grid.where.rstrip(": ") or f"line {self.grid.row_line[0]}"
-
-
-class Answer(Filled):
-    """A solved sudoku: ``values[r][c]`` in 1..n (``puzzle``: the Sudoku)."""
-
-
-def box_shape(side: int) -> tuple[int, int] | None:
-    """(rows, columns) of a box for this side, or None when boxes would be 1 wide."""
-    a = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
-    if a == 1 and side > 1:
-        return None
-    return a, side // a
-
-
-@lru_cache(maxsize=64)
-def box_regions(side: int) -> tuple[tuple[int, ...], ...]:
-    """The box number of each cell, boxes numbered in reading order."""
-    shape = box_shape(side)
-    assert shape is not None
-    a, b = shape
-    return tuple(tuple((r // a) * a + c // b for c in range(side)) for r in range(side))
-
-
-def from_grid(grid: NumberGrid, diagonals: bool = False) -> Sudoku:
-    """Check a parsed grid against the rules of sudoku; raise PuzzleError naming a cell."""
-    side = grid.height
-    if grid.width != side:
-        raise PuzzleError(
-            f"{grid.where}line {grid.row_line[0]}: a sudoku is square, not "
-            f"{grid.height} rows of {grid.width}"
-        )
-    if side > MAX_SIDE:
-        raise PuzzleError(f"{grid.where}line {grid.row_line[0]}: side {side} is above {MAX_SIDE}")
-    givens = grid.givens()
-    for r, c, v in givens:
-        if v > side:
-            raise PuzzleError(f"{grid.cell(r, c)}: value {v} is out of range 1..{side}")
-    if grid.regions is not None:
-        check_regions(grid, side)
-        region = tuple(tuple(row) for row in grid.regions)
-        jigsaw = True
-    else:
-        if box_shape(side) is None:
-            raise PuzzleError(
-                f"{grid.where}line {grid.row_line[0]}: a {side}x{side} sudoku has no box "
-                f"shape; give a block of region ids after the grid (jigsaw)"
-            )
-        region = box_regions(side)
-        jigsaw = False
-    seen: dict[tuple, tuple[int, int]] = {}
-    for r, c, v in givens:
-        units = [
-            (("row", r), "row"),
-            (("column", c), "column"),
-            (("region", region[r][c]), "region" if jigsaw else "box"),
-        ]
-        if diagonals and r == c:
-            units.append((("diagonal", 0), "diagonal"))
-        if diagonals and r + c == side - 1:
-            units.append((("diagonal", 1), "anti-diagonal"))
-        for unit, name in units:
-            other = seen.setdefault((unit, v), (r, c))
-            if other != (r, c):
-                raise PuzzleError(
-                    f"{grid.cell(r, c)}: value {v} is already given in the same {name} "
-                    f"at row {other[0] + 1}, column {other[1] + 1}"
-                )
-    return Sudoku(grid, side, region, jigsaw, diagonals)
 
 
 def parse(text: str, diagonals: bool = False) -> Sudoku:
@@ -179,184 +111,12 @@ def parse_all(text: str, diagonals: bool = False) -> Sequence[Sudoku]:
         side = lines[0].shape[1]
         if side <= MAX_SIDE and box_shape(side) is not None:
             puzzles = LinePuzzles(*lines, diagonals)
-            clash = np.flatnonzero(_clashing(lines[0], side, diagonals))
+            clash = np.flatnonzero(clashing(lines[0], side, diagonals))
             if len(clash):
                 from_grid(puzzles[int(clash[0])].grid, diagonals)  # raises, naming the cell
             return puzzles
     grids, _ = parse_grids_array(text)
     return [from_grid(g, diagonals) for g in grids]
-
-
-class LinePuzzles(Sequence):
-    """One-line boxed sudokus of one side, as read from a file: their values stay one
-    int array [puzzles, n, n] (``array``; ``lines``: each one's line), and a puzzle's
-    ``Sudoku`` is made only when it is read; a batch searches the array itself."""
-
-    def __init__(self, array: np.ndarray, lines: np.ndarray, diagonals: bool = False):
-        self.array, self.lines, self.diagonals = array, lines, diagonals
-        self.side = array.shape[1]
-        self.style = Style("line")
-        self._made: list[Sudoku | None] = [None] * len(array)
-
-    def __len__(self) -> int:
-        return len(self.array)
-
-    def __getitem__(self, k):
-        if isinstance(k, slice):
-            return LinePuzzles(self.array[k], self.lines[k], self.diagonals)
-        made = self._made[k]
-        if made is None:
-            n = self.side
-            grid = NumberGrid(self.array[k], None, self.style, [int(self.lines[k])] * n)
-            made = self._made[k] = Sudoku(grid, n, box_regions(n), False, self.diagonals)
-        return made
-
-    @property
-    def shape(self) -> tuple:
-        """The shape of every puzzle (``Sudoku.shape``)."""
-        return (self.side, box_regions(self.side), self.diagonals)
-
-
-@lru_cache(maxsize=16)
-def _unit_cells(side: int, diagonals: bool) -> np.ndarray:
-    """int[units, side]: the cells (r n + c) of each row, column and box, then of the
-    two diagonals with ``diagonals``."""
-    cells = np.arange(side * side).reshape(side, side)
-    region = np.array(box_regions(side)).ravel()
-    boxes = np.argsort(region, kind="stable").reshape(side, side)
-    units = [cells, cells.T, boxes]
-    if diagonals:
-        units.append(np.stack([np.diagonal(cells), np.diagonal(cells[:, ::-1])]))
-    return np.concatenate(units)
-
-
-def _clashing(array: np.ndarray, side: int, diagonals: bool) -> np.ndarray:
-    """bool[puzzles]: whether a boxed puzzle of ``array`` [puzzles, n, n] gives a value
-    twice in a row, column or box (or diagonal): value v is bit v, and a unit's bits
-    add up to more than their union exactly when one repeats."""
-    flat = array.reshape(len(array), -1)
-    bits = np.where(flat > 0, np.left_shift(np.int64(1), flat), 0)[:, _unit_cells(side, diagonals)]
-    return np.any(bits.sum(axis=2) != np.bitwise_or.reduce(bits, axis=2), axis=1)
-
-
-def cell_order(side: int, region) -> list[tuple[int, int]]:
-    """The cells in the order their items are declared: transversal by transversal.
-
-    The kernel branches on the item with the fewest options left, ties to the leftmost;
-    among cells with as few candidates, it takes the first declared. In reading order
-    it would take them along a row, then the next row; here consecutive cells lie in
-    different rows, columns and boxes: first the places of 1 in the pattern grid
-    ``(b (r mod a) + r div a + c) mod n`` (boxes of a x b), then the places of 2, and
-    so on (for jigsaw regions, the broken diagonals ``(c - r) mod n``: as good as reading
-    order on the puzzlekit jigsaws, which need hardly a guess). Measured with
-    ``scripts/sudoku_item_order.py`` (nodes to solve and prove unique): forum-hardest
-    4,807 -> 3,893 a puzzle, the first 20,000 of the 17-clue list 123 -> 111; each
-    puzzle under a random symmetry, forum-hardest 5,258 -> 3,933 (random cell orders
-    give 3,860 to 4,180; the option order does not change the nodes at all); top1465
-    626 -> 488, top95 658 -> 612, the puzzlekit 16x16 378 -> 342.
-    """
-    shape = box_shape(side)
-    if shape is not None and region == box_regions(side):
-        a, b = shape
-        place = [[(b * (r % a) + r // a + c) % side for c in range(side)] for r in range(side)]
-    else:
-        place = [[(c - r) % side for c in range(side)] for r in range(side)]
-    cells = [(r, c) for r in range(side) for c in range(side)]
-    return sorted(cells, key=lambda rc: (place[rc[0]][rc[1]], rc))
-
-
-@lru_cache(maxsize=16)
-def empty_problem(side: int, region, diagonals: bool = False) -> dlx.Problem:
-    """The problem of the empty grid of this shape (shared, do not modify).
-
-    With ``diagonals``, items ``d0v{v}`` and ``d1v{v}`` (the diagonal and the
-    anti-diagonal hold v) join the options of the cells on them.
-    """
-    n = side
-    cells = [f"p{r},{c}" for r, c in cell_order(n, region)]
-    units = [f"{u}{k}v{v}" for u in "rcb" for k in range(n) for v in range(1, n + 1)]
-    if diagonals:
-        units += [f"d{k}v{v}" for k in range(2) for v in range(1, n + 1)]
-    problem = dlx.Problem(primary=cells + units, propagate=PROPAGATE)
-    for r in range(n):
-        for c in range(n):
-            k = region[r][c]
-            for v in range(1, n + 1):
-                items = [f"p{r},{c}", f"r{r}v{v}", f"c{c}v{v}", f"b{k}v{v}"]
-                if diagonals and r == c:
-                    items.append(f"d0v{v}")
-                if diagonals and r + c == n - 1:
-                    items.append(f"d1v{v}")
-                problem.add_option(items)
-    return problem
-
-
-def build(sudoku: Sudoku) -> dlx.Problem:
-    """The exact-cover problem of the empty grid (use with ``forced(sudoku)``)."""
-    return empty_problem(sudoku.side, sudoku.region, sudoku.diagonals)
-
-
-def option_of(side: int, r: int, c: int, v: int) -> int:
-    """The option that puts value ``v`` in cell ``r, c``."""
-    return (r * side + c) * side + v - 1
-
-
-def forced(sudoku: Sudoku) -> list[int]:
-    """The options of the givens, to force in the empty grid's problem."""
-    return [option_of(sudoku.side, r, c, v) for r, c, v in sudoku.grid.givens()]
-
-
-def decode(sudoku: Sudoku, solution) -> Answer:
-    """The solved grid of a solution (``dlx.Solution`` or its options, forced included)."""
-    n = sudoku.side
-    flat = [0] * (n * n)
-    for k in getattr(solution, "options", solution):
-        flat[k // n] = k % n + 1
-    return Answer(sudoku, [flat[r * n : (r + 1) * n] for r in range(n)])
-
-
-def render(answer: Answer) -> str:
-    """A solved grid in its puzzle's own format (one line, rows, or puzzlekit rows),
-    ending with a newline."""
-    return render_values(answer.puzzle.grid, Answer.values.raw(answer)) + "\n"
-
-
-def svg(answer: Answer, cell: int = 32) -> str:
-    """A solved grid as SVG: boxes or jigsaw regions outlined, givens in black."""
-    sudoku = answer.puzzle
-    return svg_grid(sudoku.grid, answer.values, sudoku.region, cell)
-
-
-def faults(sudoku: Sudoku, answer) -> list[str]:
-    """What is wrong with ``answer`` (an Answer or rows of values) as a solution, from the
-    rules alone: every cell 1..n, every given kept, every row, column and region (and
-    diagonal, for sudoku X) holds each value once. An empty list: it is a solution."""
-    values = getattr(answer, "values", answer)
-    n = sudoku.side
-    if len(values) != n or any(len(row) != n for row in values):
-        return [f"the grid is not {n}x{n}"]
-    found = []
-    units: dict[tuple, list[int]] = {}
-    for r in range(n):
-        for c in range(n):
-            v = values[r][c]
-            given = sudoku.grid.values[r][c]
-            if not 1 <= v <= n:
-                found.append(f"row {r + 1}, column {c + 1}: {v} is not in 1..{n}")
-            if given and given != v:
-                found.append(f"row {r + 1}, column {c + 1}: the given {given} became {v}")
-            units.setdefault((f"row {r + 1}",), []).append(v)
-            units.setdefault((f"column {c + 1}",), []).append(v)
-            units.setdefault((f"region {sudoku.region[r][c] + 1}",), []).append(v)
-            if sudoku.diagonals and r == c:
-                units.setdefault(("the diagonal",), []).append(v)
-            if sudoku.diagonals and r + c == n - 1:
-                units.setdefault(("the anti-diagonal",), []).append(v)
-    for (unit,), members in units.items():
-        missing = sorted(set(range(1, n + 1)) - set(members))
-        if missing:
-            found.append(f"{unit}: {', '.join(map(str, missing))} missing")
-    return found
 
 
 def solutions(sudoku: Sudoku, limit: int | None = None, **search) -> Answers:
@@ -381,139 +141,7 @@ def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
     return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku), **search_options(**search))
 
 
-def tally(puzzles: list[Sudoku], limit: int, workers: int = 1) -> list[tuple]:
-    """For each puzzle: solutions (up to ``limit``), the first answer and search nodes,
-    all puzzles of one shape in one kernel call (``solve_all``; 9x9 boxed puzzles on
-    ``workers`` threads, 0: one a core)."""
-    out = []
-    for p, r in zip(puzzles, solve_all(puzzles, limit, workers=workers), strict=True):
-        values = Result.values.raw(r)  # the batch's array: not made into lists
-        out.append((r.count, None if values is None else Answer(p, values), r.nodes))
-    return out
-
-
 # -- solving many ------------------------------------------------------------------
-
-
-def threaded(puzzles: list[Sudoku]) -> bool:
-    """Whether ``tally`` runs every one of ``puzzles`` on threads (the sudoku kernel
-    takes 9x9 puzzles with boxes only)."""
-    if isinstance(puzzles, LinePuzzles):
-        return puzzles.shape == (9, box_regions(9), False)
-    return all(p.shape == (9, box_regions(9), False) for p in puzzles)
-
-
-def solve_all(
-    puzzles: list[Sudoku],
-    limit: int = 2,
-    propagate: str | None = PROPAGATE,
-    engine: str | None = None,
-    workers: int = 1,
-) -> list[Result]:
-    """Search every puzzle (counting up to ``limit``), one batch kernel call per shape.
-
-    Everything per puzzle is done on arrays: the givens' options, the kernel's batch
-    search, and writing each first solution into its grid. ``propagate``: as for
-    ``dlx.count`` ("domination", the default: for the dancing-links kernel locked
-    candidates and more, for the tight kernel singles taken as they appear, a smaller
-    tree; None: the plain search); ``engine``: ``dlx.batch``'s ("sudoku", "tight" or
-    "dlx"; by default "sudoku" for 9x9 boxed puzzles (its own forced moves, whatever
-    ``propagate`` says), else "tight" for shapes of ``BATCH_TIGHT_MIN`` puzzles or more,
-    "dlx" for fewer: a jigsaw list has a shape a puzzle, and dancing links need no
-    layout of their own; that default runs the plain search, whatever ``propagate``
-    says: the rule's search is a second compile for a few puzzles' worth of nodes).
-    ``workers``: threads for the "sudoku" engine (0: one a core).
-    """
-    results: list[Result | None] = [None] * len(puzzles)
-    for indices in _by_shape(puzzles).values():
-        group = puzzles if isinstance(puzzles, LinePuzzles) else [puzzles[k] for k in indices]
-        counts, grids, nodes = _solve_group(group, limit, propagate, engine, workers)
-        for k, p, count, values, n in zip(
-            indices, group, counts.tolist(), grids, nodes.tolist(), strict=True
-        ):
-            results[k] = Result(p.grid, count, values if count else None, n)
-    return results  # type: ignore[return-value]
-
-
-def _solve_group(group: list[Sudoku], limit, propagate, engine, workers):
-    """``solve_all`` for puzzles of one shape: their counts, first solutions (int array
-    [puzzles, n, n], the givens alone where none) and nodes, in one kernel call."""
-    m, n = len(group), group[0].side
-    grid = _stacked(group).reshape(m, n * n)
-    rows, cells = np.nonzero(grid)  # the givens, puzzle by puzzle, in reading order
-    options = cells * n + grid[rows, cells] - 1
-    start = np.zeros(m + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=m), out=start[1:])
-    problem, how = _batch_setting(group, propagate, engine)
-    depth = n * n - int(np.diff(start).min())  # the most cells a solution fills
-    if how["engine"] == "sudoku":
-        how = {**how, "workers": workers}
-    result = dlx.batch(problem, options, limit, start=start, depth=depth, **how)
-    chosen = result.chosen  # [m, depth]: option (r n + c) n + v - 1, or -1
-    solved = np.append(grid.ravel(), 0)  # every cell, then one that takes the -1s
-    cell = chosen // n + np.arange(0, m * n * n, n * n)[:, None]
-    solved[np.where(chosen >= 0, cell, m * n * n)] = chosen % n + 1
-    return result.counts, solved[:-1].reshape(m, n, n), result.nodes
-
-
-def _stacked(group) -> np.ndarray:
-    """The values of puzzles of one side as one int array [puzzles, n, n]."""
-    if isinstance(group, LinePuzzles):
-        return group.array
-    return np.concatenate([p.grid.array for p in group])
-
-
-def lines(puzzles, workers: int = 1, limit: int = 1):
-    """What the command prints for one-line puzzles (``LinePuzzles``), searched up to
-    ``limit`` solutions each, made in one step: the text of every first solution (a
-    line each, in order; none for a puzzle without one), the counts (int array), the
-    search nodes of all and each puzzle's label; None for other puzzles (the layer
-    prints them one by one)."""
-    if not isinstance(puzzles, LinePuzzles) or not len(puzzles):
-        return None
-    counts, grids, nodes = _solve_group(puzzles, limit, PROPAGATE, None, workers)
-    rows = LINE_BYTES[grids[counts > 0].reshape(-1, puzzles.side**2)]
-    newline = np.full((len(rows), 1), ord("\n"), dtype=np.uint8)
-    text = np.hstack([rows, newline]).tobytes().decode()
-    return text, counts, int(nodes.sum()), [f"line {n}" for n in puzzles.lines.tolist()]
-
-
-def _by_shape(puzzles: list[Sudoku]) -> dict[tuple, list[int]]:
-    """The puzzles' indices, grouped by shape (``Sudoku.shape``)."""
-    if isinstance(puzzles, LinePuzzles):
-        return {puzzles.shape: range(len(puzzles))} if len(puzzles) else {}
-    by_shape: dict[tuple, list[int]] = {}
-    for k, s in enumerate(puzzles):  # regions are shared tuples: group by id, then merge
-        by_shape.setdefault((s.side, id(s.region), s.diagonals), []).append(k)
-    merged: dict[tuple, list[int]] = {}
-    for indices in by_shape.values():
-        merged.setdefault(puzzles[indices[0]].shape, []).extend(indices)
-    return merged
-
-
-def _batch_setting(group: list[Sudoku], propagate: str | None, engine: str | None):
-    """The problem that ``solve_all`` searches for a group of one shape, and the keywords
-    of its ``dlx.batch`` call (engine, domination)."""
-    if engine is None and group[0].shape == (9, box_regions(9), False):
-        return build(group[0]), {"engine": "sudoku"}  # (its forced moves are its own)
-    kernel = engine or ("tight" if len(group) >= BATCH_TIGHT_MIN else "dlx")
-    if engine is None and kernel == "dlx":  # a few puzzles: the plain search, the one
-        propagate = None  # the batch's warm-up compiles (the rule's is a second compile)
-    problem = build(group[0]).with_propagation(propagate)
-    tight = {"domination": BATCH_DOMINATION} if kernel == "tight" and propagate else {}
-    return problem, {"engine": kernel, **tight}
-
-
-def prepare(puzzles: list[Sudoku]) -> None:
-    """Do ahead what ``solve_all`` would do first for these puzzles with the default
-    kernel: build each shape's empty-grid problem and the tight kernel's batch layout
-    of it (kept with the problem), and load the kernel; the command does it while
-    reading, and says its seconds apart from the search's."""
-    for indices in _by_shape(puzzles).values():
-        group = puzzles if isinstance(puzzles, LinePuzzles) else [puzzles[k] for k in indices]
-        problem, how = _batch_setting(group, PROPAGATE, None)
-        if how["engine"] != "dlx":
-            dlx.batch(problem, [], 1, **how)  # no search: the layout and the kernel
 
 
 # -- explaining: the engine's logical steps in sudoku words ---------------------------
