@@ -398,12 +398,9 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
                 if bar is not None:
                     bar.update(len(chunk))
             return
-        search = {"progress": progress and bar is None}
-        search["workers"] = request.workers
+        search = {"progress": progress and bar is None, "parallel": request.parallel}
         if request.time_limit is not None:
             search["time_limit"] = request.time_limit
-        if request.checkpoint is not None:
-            search["checkpoint"] = request.checkpoint
         for p in puzzles:
             printer.begin(p)
             yield _search_timed(command, p, request, search, printer)
@@ -439,7 +436,7 @@ def _search_one(command: Command, puzzle, request: Request, search: dict, printe
     if request.count:
         result = command.count(puzzle, request.limit, **search)
         if request.svg and result.solutions:  # the picture needs an answer
-            for answer in command.solutions(puzzle, 1, workers=1):
+            for answer in command.solutions(puzzle, 1):  # (on this process)
                 printer.answer(answer)
         found, nodes = result.solutions, result.stats.nodes
         engine, tables = (getattr(result.stats, k, None) for k in ("engine", "tables"))

@@ -16,8 +16,10 @@ A command's hooks (the first three required; the others have a default):
   ``--stats``;
 - ``solutions(puzzle, limit, **search)``: a ``common.Answers``, and
   ``count(puzzle, limit, **search)``: a ``dlx.Count`` (``search``: ``time_limit``,
-  ``progress``, ``workers``, ``checkpoint``; ``common.search_options`` turns them into
-  ``dlx``'s keywords). Answers have ``str()``, ``to_json()`` and ``_repr_svg_()``; a
+  ``progress`` and ``parallel``, ``dlx``'s keywords: the processes to search on, one
+  ``dlx.Parallel`` made by the layer from ``--workers``, ``--checkpoint`` and
+  ``--dask`` (``Request.parallel``), or None for this process; ``common.dlx_search``
+  passes them on). Answers have ``str()``, ``to_json()`` and ``_repr_svg_()``; a
   count whose result has ``lines()`` prints those lines (the tiling commands' "all
   solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSON
   entry;
@@ -62,6 +64,8 @@ from dataclasses import dataclass, fields, make_dataclass
 from functools import lru_cache
 from typing import Any
 
+import dlx
+
 
 class Input(enum.Enum):
     """Where a command's puzzles come from."""
@@ -90,9 +94,25 @@ class Request:
     time_limit: float | None = None
     workers: int | None = None  # None: the command's default (``Command.workers``)
     checkpoint: str | None = None
+    dask: str | None = None  # a Dask scheduler's address (the tiling commands' --dask)
     progress: bool | None = None  # None: a bar when standard error is a terminal
     stats: bool = False
     options: Any = None  # the command's own flags
+
+    @property
+    def parallel(self) -> dlx.Parallel | None:
+        """The processes a search runs on, as ``dlx`` takes them: one ``dlx.Parallel``
+        of ``workers``, ``checkpoint`` and ``dask``, or None for this process alone.
+
+        >>> Request(workers=2, checkpoint="c.ckpt").parallel
+        Parallel(workers=2, checkpoint='c.ckpt')
+        >>> print(Request(workers=1).parallel)
+        None
+        """
+        if self.workers in (1, None) and self.checkpoint is None and self.dask is None:
+            return None
+        workers = 1 if self.workers is None else self.workers
+        return dlx.Parallel(workers=workers, checkpoint=self.checkpoint, dask=self.dask)
 
     @classmethod
     def from_namespace(cls, namespace, name: str = "command") -> Request:

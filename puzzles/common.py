@@ -16,9 +16,10 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import dlx
 from dlx import DlxFormatError
@@ -244,8 +245,15 @@ class Answers:
         return getattr(self.account.stats, "tables", None)
 
 
-SEARCH_OPTIONS = ("time_limit", "node_limit", "progress", "workers", "checkpoint", "dask")
-PARALLEL_OPTIONS = ("workers", "checkpoint", "dask")  # given to dlx as parallel=Parallel(...)
+# the keywords of an adapter's search (``dlx.count``'s): a command's hooks are given
+# these, the parallel settings as one ``dlx.Parallel`` made by the command layer
+SEARCH_KEYWORDS = ("time_limit", "node_limit", "progress", "parallel")
+# every keyword of ``dlx.count`` (what the tiling functions take: ``engine`` too)
+DLX_KEYWORDS = tuple(
+    k for k, p in inspect.signature(dlx.count).parameters.items() if p.kind == p.KEYWORD_ONLY
+)
+# deprecated: the parallel settings as loose keywords (give ``parallel=dlx.Parallel(...)``)
+LOOSE = ("workers", "checkpoint", "dask")
 
 # A problem's memory, estimated before it is built: Problem's lists of names and the
 # kernel's arrays take about this much per option entry (blank slitherlinks, 100x100
@@ -270,7 +278,7 @@ RING_AGAIN = 0.05  # seconds between a building time limit's rings, until it is 
 
 class TimeLimit(float):
     """A time limit in seconds that counts from its making (before the puzzle's problem
-    is built): ``search_options`` passes on what is left of it. Within ``building()``,
+    is built): ``dlx_search`` passes on what is left of it. Within ``building()``,
     a limit that passes before the search starts raises ``dlx.stopping.TimeLimitReached``
     (a SIGALRM timer, main thread only), so that building counts too.
 
@@ -340,54 +348,80 @@ class TimeLimit(float):
             raise self._reached()
 
 
-def search_options(**search) -> dict:
-    """The keyword arguments of ``dlx.solutions`` and ``dlx.count`` for a puzzle's search:
-    ``time_limit``, ``node_limit`` (left out when None: a parallel stream takes
-    neither), ``progress``, and ``workers`` (0: every core, 1: this process, the
-    default), ``checkpoint`` and ``dask`` (a scheduler's address), given as
-    ``parallel=dlx.Parallel(...)`` when they ask for one; any other name is refused."""
-    unknown = sorted(set(search) - set(SEARCH_OPTIONS))
+def dlx_search(search: dict, accepted=SEARCH_KEYWORDS) -> dict:
+    """The keywords of ``dlx.count`` and ``dlx.solutions`` for an adapter's ``search``
+    (names among ``accepted``): as given, but those that are None left out (a parallel
+    stream takes no ``node_limit``) and a ``TimeLimit`` given as what is left of it.
+    Any other name is refused, naming the adapter's function that was called.
+
+    The loose ``workers=`` (1, the default: this process; 0: every core),
+    ``checkpoint=`` and ``dask=`` still work, with a DeprecationWarning: they are
+    given as ``parallel=dlx.Parallel(...)``.
+
+    >>> dlx_search({"time_limit": 2.0, "node_limit": None, "parallel": dlx.Parallel(workers=2)})
+    {'time_limit': 2.0, 'parallel': Parallel(workers=2)}
+    """
+    unknown = sorted(set(search) - set(accepted) - set(LOOSE))
     if unknown:
-        raise TypeError(
-            f"unknown search option {unknown[0]!r} (the options are {', '.join(SEARCH_OPTIONS)})"
-        )
-    options = {k: v for k, v in search.items() if v is not None and k not in PARALLEL_OPTIONS}
+        close = difflib.get_close_matches(unknown[0], [*accepted, *LOOSE], 1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise TypeError(f"{_called()}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+    options = {k: v for k, v in search.items() if v is not None and k not in LOOSE}
     if isinstance(options.get("time_limit"), TimeLimit):  # building took some of it
         options["time_limit"] = options["time_limit"].left()
-    workers = search.get("workers", 1)
-    checkpoint, dask = search.get("checkpoint"), search.get("dask")
-    if workers != 1 or checkpoint is not None or dask is not None:  # tasks, on one worker too
-        options["parallel"] = dlx.Parallel(workers=workers, checkpoint=checkpoint, dask=dask)
+    loose = {k: search[k] for k in LOOSE if k in search}
+    if loose:
+        options["parallel"] = _loose_parallel(loose, options.get("parallel"))
+        if options["parallel"] is None:
+            del options["parallel"]
     return options
 
 
-# what ``dlx_keywords`` passes on: ``dlx.count``'s keywords, and ``dlx.Parallel``'s fields
-_DLX_KEYWORDS = {
-    *(k for k, p in inspect.signature(dlx.count).parameters.items() if p.kind == p.KEYWORD_ONLY),
-    *(f.name for f in fields(dlx.Parallel)),
-}
+def _loose_parallel(loose: dict, parallel):
+    """The ``dlx.Parallel`` of the deprecated loose keywords (None: this process), with
+    a DeprecationWarning naming the call to make instead."""
+    inside = ", ".join(f"{k}=..." for k in loose)
+    warnings.warn(
+        f"{_called()}(): {', '.join(f'{k}=' for k in loose)} will go: give "
+        f"parallel=dlx.Parallel({inside}) instead",
+        DeprecationWarning,
+        stacklevel=_outside(),
+    )
+    if parallel is not None:
+        raise TypeError(f"give {', '.join(loose)} inside parallel=dlx.Parallel(...), not beside it")
+    workers = loose.get("workers", 1)
+    checkpoint, dask = loose.get("checkpoint"), loose.get("dask")
+    if workers != 1 or checkpoint is not None or dask is not None:  # tasks, on one worker too
+        return dlx.Parallel(workers=workers, checkpoint=checkpoint, dask=dask)
+    return None
 
 
-def dlx_keywords(**search) -> dict:
-    """The keywords of ``dlx.count`` and ``dlx.solutions`` from an adapter's: its
-    ``workers``, ``checkpoint`` and ``dask`` given as ``parallel=dlx.Parallel(...)``
-    (``search_options``), every other keyword (``engine``, ``parallel``, ``time_limit``,
-    ...) as it is; both ``parallel`` and one of those three is refused."""
-    unknown = sorted(set(search) - _DLX_KEYWORDS)
-    if unknown:
-        caller = sys._getframe(1).f_code.co_name
-        close = difflib.get_close_matches(unknown[0], sorted(_DLX_KEYWORDS), 1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}{hint}")
-    own = {k: search.pop(k) for k in PARALLEL_OPTIONS if k in search}
-    if own and "parallel" in search:
-        raise TypeError(f"give {', '.join(own)} inside parallel=dlx.Parallel(...), not beside it")
-    return {**search, **search_options(**own)}
+def _called() -> str:
+    """The name of the ``puzzles`` function that its user called (the outermost of the
+    package's frames on the stack)."""
+    frame, name = sys._getframe(1), "search"
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").startswith("puzzles"):
+            name = frame.f_code.co_name
+        elif name != "search":
+            break
+        frame = frame.f_back
+    return name
+
+
+def _outside() -> int:
+    """The ``stacklevel`` of a warning raised in ``_loose_parallel``: the first frame
+    outside the ``puzzles`` package."""
+    frame, level = sys._getframe(1), 1  # (the frame that calls warnings.warn is level 1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("puzzles"):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def stream(problem, decode, limit=None, forced=(), **search) -> Answers:
-    """The answers of ``problem``: its solutions decoded one by one."""
-    return Answers(dlx.solutions(problem, limit, forced=forced, **search_options(**search)), decode)
+    """The answers of ``problem``: its solutions decoded one by one (``search``: the
+    adapter's, see ``dlx_search``)."""
+    return Answers(dlx.solutions(problem, limit, forced=forced, **dlx_search(search)), decode)
 
 
 def only(puzzles: list, what: str = "puzzle"):

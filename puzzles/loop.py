@@ -44,7 +44,7 @@ import numpy as np
 import dlx
 from dlx import numbers
 from puzzles.command import Command, Request
-from puzzles.common import Answers, as_puzzle, refuse_larger, search_options
+from puzzles.common import Answers, as_puzzle, dlx_search, refuse_larger
 from puzzles.tiles import (
     DIRECTIONS,
     DOWN,
@@ -346,15 +346,16 @@ class PartSearches:
     a bar over the parts when there are several; ``complete``, ``stopped_by`` and
     ``stats`` sum them up (as a ``dlx.SolutionStream`` does)."""
 
-    def __init__(self, p: Plan, time_limit=None, progress=False, workers=1, **search):
-        if search_options(**search).get("node_limit") is not None:
+    def __init__(self, p: Plan, time_limit=None, progress=False, parallel=None, **search):
+        search = dlx_search({**search, "parallel": parallel})  # (loose keywords: a warning)
+        if search.get("node_limit") is not None:
             raise TypeError("loop takes no node_limit (its parts are searched one by one)")
         self.plan = p
         seconds = numbers.seconds("time_limit", time_limit)
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.time_limit = time_limit
         self.progress = progress
-        self.workers = workers
+        self.parallel = search.get("parallel")
         self.complete = True
         self.stopped_by: str | None = None
         self.stats = dlx.Stats()
@@ -375,10 +376,12 @@ class PartSearches:
                 self.complete, self.stopped_by = False, f"time limit {self.time_limit} s"
                 return
             big = len(self.plan.parts[k]) >= BIG_PART  # its own bar too: it may take long
-            options = search_options(
-                time_limit=left,
-                progress=self.progress and (bar is None or big),
-                workers=self.workers,
+            options = dlx_search(
+                {
+                    "time_limit": left,
+                    "progress": self.progress and (bar is None or big),
+                    "parallel": self.parallel,
+                }
             )
             result, done, stats, stopped_by = search(self.plan.problem(k), limit, **options)
             self.stats.nodes += stats.nodes
@@ -404,16 +407,18 @@ def _solve_part(problem, limit, **options):
     return listed, found.complete, found.stats, found.stopped_by
 
 
-def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
+def count(
+    text_or_puzzle, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> dlx.Count:
     """The number of solutions of a puzzle (text, Puzzle or Plan), up to ``limit``: the
-    product of its parts' counts.
+    product of its parts' counts (``search`` and ``parallel`` as for ``solutions``).
 
     >>> print(count("┏┓\\n┗┛"))
     1
     """
     p = _as_plan(text_or_puzzle)
     limit = numbers.cap("limit", limit, numbers.LARGEST)
-    parts = PartSearches(p, **search)
+    parts = PartSearches(p, parallel=parallel, **search)
     total, visited = int(p.solvable), 0
     for n in parts.run(_count_part, limit) if p.solvable else ():
         total, visited = total * n, visited + 1
@@ -435,12 +440,15 @@ def is_unique(puzzle_or_plan) -> bool:
     return count(puzzle_or_plan, limit=2).solutions == 1
 
 
-def solutions(puzzle_or_plan, limit: int | None = None, **search) -> Answers:
+def solutions(
+    puzzle_or_plan, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> Answers:
     """Every answer (the parts' solutions in every combination), streamed; ``search``:
-    ``time_limit``, ``progress``, ``workers``."""
+    ``time_limit``, ``progress``, ``parallel`` (a ``dlx.Parallel`` to search each part
+    on several processes; default: this one)."""
     p = _as_plan(puzzle_or_plan)
     limit = numbers.cap("limit", limit, numbers.LARGEST)
-    parts = PartSearches(p, **search)
+    parts = PartSearches(p, parallel=parallel, **search)
 
     def combine():
         if not p.solvable:

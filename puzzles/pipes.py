@@ -51,9 +51,9 @@ from puzzles.common import (
     Answers,
     PuzzleError,
     as_puzzle,
+    dlx_search,
     is_number,
     refuse_larger,
-    search_options,
     stream,
 )
 from puzzles.tiles import (
@@ -213,13 +213,22 @@ def svg(answer: Answer) -> str:
     return svg_tiles(answer.grid)
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, connected=None, **search) -> Answers:
+def solutions(
+    puzzle: Puzzle,
+    limit: int | None = None,
+    connected=None,
+    *,
+    parallel: dlx.Parallel | None = None,
+    **search,
+) -> Answers:
     """The answers, streamed; ``connected`` (default: the puzzle's) keeps those with one
-    network only; ``search``: ``time_limit``, ``progress``, ``workers``."""
+    network only; ``search``: ``time_limit``, ``node_limit``, ``progress``;
+    ``parallel``: a ``dlx.Parallel`` to search on several processes (default: this one)."""
     connected = puzzle.connected if connected is None else connected
+    search = {**search, "parallel": parallel}
     if not connected:
         return stream(build(puzzle), lambda s: decode(puzzle, s), limit, **search)
-    found = dlx.solutions(build(puzzle), **search_options(**search))
+    found = dlx.solutions(build(puzzle), **dlx_search(search))
     return Answers(found, lambda s: decode(puzzle, s), lambda a: is_connected(a.grid), limit)
 
 
@@ -228,8 +237,16 @@ def solve(text_or_puzzle, **search) -> Answer | None:
     return next(iter(solutions(as_puzzle(text_or_puzzle, parse), 1, **search)), None)
 
 
-def count(text_or_puzzle, limit: int | None = None, connected=None, **search) -> dlx.Count:
-    """The number of solutions of a puzzle (text or parsed), up to ``limit``.
+def count(
+    text_or_puzzle,
+    limit: int | None = None,
+    connected=None,
+    *,
+    parallel: dlx.Parallel | None = None,
+    **search,
+) -> dlx.Count:
+    """The number of solutions of a puzzle (text or parsed), up to ``limit``; ``search``
+    and ``parallel`` as for ``solutions``.
 
     >>> p = parse("....\\n.┫..\\n....\\ntiles: ┏*2 ┓*2 ┗*2 ┛*2 ╺ 0*2")
     >>> print(count(p), count(p, connected=True))
@@ -237,8 +254,8 @@ def count(text_or_puzzle, limit: int | None = None, connected=None, **search) ->
     """
     puzzle = as_puzzle(text_or_puzzle, parse)
     if not (puzzle.connected if connected is None else connected):
-        return dlx.count(build(puzzle), limit=limit, **search_options(**search))
-    found = solutions(puzzle, limit, connected=True, **search)
+        return dlx.count(build(puzzle), limit=limit, **dlx_search({**search, "parallel": parallel}))
+    found = solutions(puzzle, limit, connected=True, parallel=parallel, **search)
     n = sum(1 for _ in found)
     stats = found.account.stats
     return dlx.Count(solutions=n, complete=found.complete, stats=stats, stopped_by=found.stopped_by)

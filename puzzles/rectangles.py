@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import dlx
 from puzzles.command import Command, Export, Input
-from puzzles.common import Answer, Answers, PuzzleError, colour, search_options, svg_document
+from puzzles.common import Answer, Answers, PuzzleError, colour, dlx_search, svg_document
 
 Cell = tuple[int, int]
 Rectangle = tuple[int, int]  # (height, width)
@@ -269,10 +269,19 @@ def faults(puzzle: Puzzle, tiling) -> list[str]:
 # -- searching ----------------------------------------------------------------------------
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, engine: str = "auto", **search) -> Answers:
+def solutions(
+    puzzle: Puzzle,
+    limit: int | None = None,
+    engine: str = "auto",
+    *,
+    parallel: dlx.Parallel | None = None,
+    **search,
+) -> Answers:
     """The tilings of a puzzle, streamed; ``search`` as for ``dlx.solutions``
-    (``time_limit``, ``progress``, ``workers``)."""
-    found = dlx.solutions(build(puzzle), engine=engine, **search_options(**search))
+    (``time_limit``, ``node_limit``, ``progress``); ``parallel``: a ``dlx.Parallel`` to
+    search on several processes (default: this one)."""
+    search = dlx_search({**search, "parallel": parallel})
+    found = dlx.solutions(build(puzzle), engine=engine, **search)
     return Answers(found, lambda s: decode(puzzle, s), limit=limit)
 
 
@@ -310,11 +319,14 @@ def count(
     limit: int | None = None,
     engine: str = "auto",
     symmetry: bool = False,
+    *,
+    parallel: dlx.Parallel | None = None,
     **search,
 ) -> dlx.Count:
     """The number of tilings (a ``dlx.Count``) of the ``size`` board under ``rule``
-    (or of a ``Puzzle``), up to ``limit``; ``search``: ``time_limit``, ``progress``,
-    ``workers``, ``checkpoint`` (as for ``dlx.count``). ``symmetry``: count by the
+    (or of a ``Puzzle``), up to ``limit``; ``search``: ``time_limit``, ``node_limit``,
+    ``progress`` (as for ``dlx.count``), ``parallel``: a ``dlx.Parallel`` (workers, a
+    checkpoint: default this process). ``symmetry``: count by the
     corner rectangle, once per transposed pair (``corners``: about half the work on a
     square board; no ``limit`` or ``checkpoint``, and ``time_limit`` applies to each
     part).
@@ -326,13 +338,15 @@ def count(
     """
     puzzle = size if isinstance(size, Puzzle) else make_puzzle(size, rule)
     problem = build(puzzle)
+    search = {**search, "parallel": parallel}
     if not symmetry:
-        return dlx.count(problem, limit=limit, engine=engine, **search_options(**search))
-    if limit is not None or search.get("checkpoint") is not None:
+        return dlx.count(problem, limit=limit, engine=engine, **dlx_search(search))
+    parallel = dlx_search(dict(search, time_limit=None)).get("parallel")  # (loose ones too)
+    if limit is not None or (parallel is not None and parallel.checkpoint is not None):
         raise PuzzleError("a count by corners (symmetry) takes no limit or checkpoint")
     total, stopped_by, engines, nodes, seconds = 0, None, set(), 0, 0.0
     for k, weight in corners(puzzle):
-        part = dlx.count(problem, forced=[k], engine=engine, **search_options(**search))
+        part = dlx.count(problem, forced=[k], engine=engine, **dlx_search(search))
         total += weight * part.solutions
         stopped_by = stopped_by or part.stopped_by
         engines.add(part.stats.engine)

@@ -44,12 +44,12 @@ from puzzles.common import (
     PuzzleError,
     as_puzzle,
     content_lines,
+    dlx_search,
     is_number,
     only,
     puzzlekit_entries,
     puzzlekit_grids,
     refuse_larger,
-    search_options,
     split_grid,
     stream,
     svg_document,
@@ -264,10 +264,13 @@ def decode(puzzle: Puzzle, solution) -> Answer:
     return Answer(puzzle, frozenset(on))
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, **search) -> Answers:
-    """The loops of a puzzle, streamed; ``search``: ``time_limit``, ``progress``,
-    ``workers``."""
-    return stream(build(puzzle), lambda s: decode(puzzle, s), limit, **search)
+def solutions(
+    puzzle: Puzzle, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> Answers:
+    """The loops of a puzzle, streamed; ``search``: ``time_limit``, ``node_limit``,
+    ``progress``; ``parallel``: a ``dlx.Parallel`` to search on several processes
+    (default: this one)."""
+    return stream(build(puzzle), lambda s: decode(puzzle, s), limit, parallel=parallel, **search)
 
 
 def solve(text_or_puzzle, **search) -> Answer | None:
@@ -275,14 +278,17 @@ def solve(text_or_puzzle, **search) -> Answer | None:
     return next(iter(solutions(as_puzzle(text_or_puzzle, parse), 1, **search)), None)
 
 
-def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
-    """The number of single loops of a puzzle (text or parsed), up to ``limit``.
+def count(
+    text_or_puzzle, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> dlx.Count:
+    """The number of single loops of a puzzle (text or parsed), up to ``limit``;
+    ``search`` and ``parallel`` as for ``solutions``.
 
     >>> print(count("..\\n.."))
     13
     """
     puzzle = as_puzzle(text_or_puzzle, parse)
-    return dlx.count(build(puzzle), limit=limit, **search_options(**search))
+    return dlx.count(build(puzzle), limit=limit, **dlx_search({**search, "parallel": parallel}))
 
 
 # -- checking ----------------------------------------------------------------------

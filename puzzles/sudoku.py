@@ -40,7 +40,7 @@ import dlx
 from dlx import logic
 from dlx.numbers import integer
 from puzzles.command import Command, Input, Request
-from puzzles.common import Answers, PuzzleError, as_puzzle, only, search_options, stream
+from puzzles.common import Answers, PuzzleError, as_puzzle, dlx_search, only, stream
 from puzzles.numbergrid import (
     NumberGrid,
     line_array,
@@ -119,9 +119,13 @@ def parse_all(text: str, diagonals: bool = False) -> Sequence[Sudoku]:
     return [from_grid(g, diagonals) for g in grids]
 
 
-def solutions(sudoku: Sudoku, limit: int | None = None, **search) -> Answers:
-    """The answers of one sudoku, streamed; ``search``: ``time_limit``, ``progress``,
-    ``workers`` (as for ``dlx.solutions``)."""
+def solutions(
+    sudoku: Sudoku, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> Answers:
+    """The answers of one sudoku, streamed; ``search``: ``time_limit``, ``node_limit``,
+    ``progress`` (as for ``dlx.solutions``); ``parallel``: a ``dlx.Parallel`` to search
+    on several processes (default: this one)."""
+    search = {**search, "parallel": parallel}
     return stream(build(sudoku), lambda s: decode(sudoku, s), limit, forced(sudoku), **search)
 
 
@@ -131,14 +135,18 @@ def solve(text_or_puzzle, **search) -> Answer | None:
     return next(iter(solutions(sudoku, 1, **search)), None)
 
 
-def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
-    """The number of solutions of a sudoku (text or parsed), up to ``limit``.
+def count(
+    text_or_puzzle, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> dlx.Count:
+    """The number of solutions of a sudoku (text or parsed), up to ``limit``; ``search``
+    and ``parallel`` as for ``solutions``.
 
     >>> print(count("...." * 4))
     288
     """
     sudoku = as_puzzle(text_or_puzzle, parse)
-    return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku), **search_options(**search))
+    search = dlx_search({**search, "parallel": parallel})
+    return dlx.count(build(sudoku), limit=limit, forced=forced(sudoku), **search)
 
 
 # -- solving many ------------------------------------------------------------------

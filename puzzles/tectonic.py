@@ -29,9 +29,9 @@ from puzzles.common import (
     Answers,
     PuzzleError,
     as_puzzle,
+    dlx_search,
     only,
     refuse_larger,
-    search_options,
     stream,
 )
 from puzzles.numbergrid import (
@@ -212,10 +212,13 @@ def faults(puzzle: Tectonic, answer) -> list[str]:
     return found
 
 
-def solutions(puzzle: Tectonic, limit: int | None = None, **search) -> Answers:
-    """The answers of one tectonic, streamed; ``search``: ``time_limit``, ``progress``,
-    ``workers`` (as for ``dlx.solutions``)."""
-    return stream(build(puzzle), lambda s: decode(puzzle, s), limit, **search)
+def solutions(
+    puzzle: Tectonic, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> Answers:
+    """The answers of one tectonic, streamed; ``search``: ``time_limit``, ``node_limit``,
+    ``progress`` (as for ``dlx.solutions``); ``parallel``: a ``dlx.Parallel`` to search
+    on several processes (default: this one)."""
+    return stream(build(puzzle), lambda s: decode(puzzle, s), limit, parallel=parallel, **search)
 
 
 def solve(text_or_puzzle, **search) -> Answer | None:
@@ -224,10 +227,13 @@ def solve(text_or_puzzle, **search) -> Answer | None:
     return next(iter(solutions(puzzle, 1, **search)), None)
 
 
-def count(text_or_puzzle, limit: int | None = None, **search) -> dlx.Count:
-    """The number of solutions of a tectonic (text or parsed), up to ``limit``."""
+def count(
+    text_or_puzzle, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> dlx.Count:
+    """The number of solutions of a tectonic (text or parsed), up to ``limit``;
+    ``search`` and ``parallel`` as for ``solutions``."""
     puzzle = as_puzzle(text_or_puzzle, parse)
-    return dlx.count(build(puzzle), limit=limit, **search_options(**search))
+    return dlx.count(build(puzzle), limit=limit, **dlx_search({**search, "parallel": parallel}))
 
 
 # -- command line (see puzzles.cli) -------------------------------------------------

@@ -25,7 +25,7 @@ def checked(puzzle, tilings: list) -> list:
 def pictures() -> dict[str, str]:
     """File name to SVG text."""
     main = tiling.make_puzzle("8x8", "pentominoes,O4")
-    first = checked(main, list(islice(tiling.distinct_tilings(main, workers=1), 4)))
+    first = checked(main, list(islice(tiling.distinct_tilings(main), 4)))
     plan = tiling.plan_symmetry(main)
     orbit = checked(main, [symmetry.image(g, first[0]) for g in plan.group])
     hexiamonds = tiling.make_puzzle("6x6", "hexiamonds", lattice="triangular")

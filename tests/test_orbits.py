@@ -27,7 +27,7 @@ def whole_tree(puzzle) -> list:
 
 def by_orbits(puzzle) -> int:
     """The orbit count, on one core."""
-    c = tiling.count_tilings(puzzle, symmetry=False, workers=1)
+    c = tiling.count_tilings(puzzle, symmetry=False)
     assert c.complete and c.how.startswith("all counted by the orbits of")
     return c.all
 
@@ -114,14 +114,14 @@ def test_no_anchor_or_no_symmetry_searches_the_whole_tree():
         puzzle = tiling.make_puzzle(board, pieces)
         group = tiling.symmetry_group(puzzle)
         assert orbits.plan_orbits(group, puzzle.pieces, puzzle.placements) is None
-        c = tiling.count_tilings(puzzle, symmetry=False, workers=1)
+        c = tiling.count_tilings(puzzle, symmetry=False)
         assert c.how == "all counted without symmetry breaking"
         assert c.all == len(whole_tree(puzzle)) > 0
 
 
 def test_anchor_named_and_refused():
     puzzle = tiling.make_puzzle("6x10", "pentominoes")
-    c = tiling.count_tilings(puzzle, symmetry=False, restrict="I", workers=1)
+    c = tiling.count_tilings(puzzle, symmetry=False, restrict="I")
     assert c.all == 9356 and "I at" in c.how
     with pytest.raises(PuzzleError, match="cannot anchor the count at I2"):
         tiling.count_tilings(tiling.make_puzzle("2x4", "I2*4"), symmetry=False, restrict="I2")
@@ -129,7 +129,7 @@ def test_anchor_named_and_refused():
 
 def test_a_limit_stops_the_first_class_and_says_at_least():
     puzzle = tiling.make_puzzle("6x10", "pentominoes")
-    c = tiling.count_tilings(puzzle, symmetry=False, workers=1, node_limit=2000)
+    c = tiling.count_tilings(puzzle, symmetry=False, node_limit=2000)
     assert not c.complete and c.stopped_by is not None and c.all < 9356
 
 
@@ -172,7 +172,7 @@ def symmetric_puzzles(draw):
 @given(symmetric_puzzles())
 def test_random_boards_against_the_whole_tree(puzzle):
     every = whole_tree(puzzle)
-    c = tiling.count_tilings(puzzle, symmetry=False, workers=1)
+    c = tiling.count_tilings(puzzle, symmetry=False)
     assert c.complete and c.all == len(every) == len(as_set(every))
-    plain = tiling.count_tilings(puzzle, symmetry=False, workers=1, orbits=False)
+    plain = tiling.count_tilings(puzzle, symmetry=False, orbits=False)
     assert plain.all == c.all

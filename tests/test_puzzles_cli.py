@@ -351,33 +351,45 @@ def test_versions_agree(capsys):
 def test_unknown_search_option_is_named(name, tmp_path):
     module = MODULES[name]
     puzzle = module.parse_all(puzzle_file(name, tmp_path).read_text(encoding="utf-8"))[0]
-    with pytest.raises(TypeError, match="unknown search option 'timelimit'"):
+    with pytest.raises(
+        TypeError, match=r"^count\(\) got an unexpected keyword argument 'timelimit'"
+    ):
         module.count(puzzle, timelimit=3)
-    with pytest.raises(TypeError, match="unknown search option 'timelimit'"):
+    with pytest.raises(TypeError, match=r"^solutions\(\) got an unexpected keyword argument 't"):
         list(module.solutions(puzzle, 1, timelimit=3))
 
 
-def test_an_adapters_parallel_words_reach_dlx_as_one_parallel():
-    """``workers``, ``checkpoint`` and ``dask`` of an adapter's call go to ``dlx`` as
-    ``parallel=dlx.Parallel(...)`` (never as dlx's deprecated loose keywords: the suite
-    fails on those); 0 is every core, and only 0."""
+def test_an_adapter_takes_one_parallel_and_the_loose_words_warn():
+    """An adapter takes ``parallel=dlx.Parallel(...)`` and hands it to ``dlx`` as it is;
+    its loose ``workers``, ``checkpoint`` and ``dask`` of earlier versions still work,
+    with a DeprecationWarning naming the call to make, and reach ``dlx`` as one
+    ``dlx.Parallel`` (never as dlx's deprecated loose keywords: the suite fails on
+    those); 0 is every core, and only 0."""
     import dlx
     from puzzles import common
     from puzzles.polyform import tiling
 
-    assert common.dlx_keywords(workers=1, engine="dlx") == {"engine": "dlx"}
-    both = common.dlx_keywords(workers=2, checkpoint="c.ckpt", time_limit=3)
-    assert both == {"time_limit": 3, "parallel": dlx.Parallel(workers=2, checkpoint="c.ckpt")}
-    assert common.search_options(workers=0) == {"parallel": dlx.Parallel(workers=0)}
-    with pytest.raises(TypeError, match="inside parallel="):
-        common.dlx_keywords(workers=2, parallel=dlx.Parallel())
-    with pytest.raises(ValueError, match="workers must be an integer >= 0"):
-        common.search_options(workers=None)
+    two = dlx.Parallel(workers=2, checkpoint="c.ckpt")
+    assert common.dlx_search({"parallel": two, "time_limit": 3, "node_limit": None}) == {
+        "parallel": two,
+        "time_limit": 3,
+    }
+    with pytest.warns(DeprecationWarning, match=r"parallel=dlx.Parallel\(workers=...\)"):
+        assert common.dlx_search({"workers": 1}) == {}
+    with pytest.warns(DeprecationWarning, match=r"workers=, checkpoint= will go"):
+        loose = common.dlx_search({"workers": 2, "checkpoint": "c.ckpt", "time_limit": 3})
+    assert loose == {"time_limit": 3, "parallel": two}
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="inside parallel="):
+        common.dlx_search({"workers": 2, "parallel": dlx.Parallel()})
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="workers must be"):
+        common.dlx_search({"workers": None})
     puzzle = tiling.make_puzzle("3x20", "pentominoes")
     serial = tiling.count_tilings(puzzle)
     assert (serial.all, serial.distinct) == (8, 2)  # Knuth, Dancing Links: 2 tilings of 3x20
-    two = tiling.count_tilings(puzzle, workers=2)
-    assert (two.all, two.distinct, two.complete) == (8, 2, True)
+    on_two = tiling.count_tilings(puzzle, parallel=dlx.Parallel(workers=2))
+    assert (on_two.all, on_two.distinct, on_two.complete) == (8, 2, True)
+    with pytest.warns(DeprecationWarning, match=r"^count_tilings\(\): workers= will go"):
+        assert tiling.count_tilings(puzzle, workers=2).distinct == 2
 
 
 # -- an adapter written to the documented protocol alone -------------------------------
@@ -425,7 +437,7 @@ def protocol_adapter(monkeypatch):
         build(n), lambda s: decode(n, s), limit, **search
     )
     fake.count = lambda n, limit=None, **search: dlx.count(
-        build(n), limit=limit, **common.search_options(**search)
+        build(n), limit=limit, **common.dlx_search(search)
     )
     fake.render = lambda a: " ".join("-".join(map(str, p)) for p in a.pieces)
     fake.svg = lambda a: common.svg_document(10 * a.puzzle, 10, [])
@@ -541,7 +553,7 @@ def test_a_default_mode_derives_a_request(monkeypatch, capsys):
     assert run(capsys, "fake", "--no-progress")[:2] == (0, "5\n")
     parsed, search = seen
     assert not parsed.count and parsed.workers is None  # as parsed
-    assert search["workers"] == 2  # the command's default, for a count
+    assert search["parallel"] == dlx.Parallel(workers=2)  # the command's default, for a count
 
 
 def test_adapters_only_translate():

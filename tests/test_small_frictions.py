@@ -35,7 +35,7 @@ def test_one_solution_is_singular():
 
 def test_counts_print_short():
     """``print(Counts(...))`` was 600 characters: its statistics and its ``how``."""
-    counts = tiling.count_tilings(tiling.make_puzzle("3x20", "pentominoes"), workers=1)
+    counts = tiling.count_tilings(tiling.make_puzzle("3x20", "pentominoes"))
     assert (counts.all, counts.distinct) == (8, 2)  # 3x20 pentominoes: 2 (Golomb)
     assert len(repr(counts)) < 120 and "how" not in repr(counts)
 

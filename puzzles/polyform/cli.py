@@ -32,7 +32,7 @@ from functools import cached_property
 
 import dlx
 from puzzles.command import Command, Export, Input, Request
-from puzzles.common import Answer, Answers, PuzzleError, search_options
+from puzzles.common import Answer, Answers, PuzzleError, dlx_search
 from puzzles.lattices import LATTICES
 from puzzles.polyform import sampling, tiling
 from puzzles.polyform import symmetry as sym
@@ -125,7 +125,6 @@ class Tilings:
     draw: object = tiling.svg
     label: str = ""
     shown: int = 0  # answers made so far (their headers' numbers)
-    dask: str | None = None  # the scheduler's address, to search on a Dask cluster
     sample: sampling.Sample | None = None  # --sample: tilings drawn from the solution graph
     orbits: bool = True  # all tilings counted by the orbits of a piece's placements
 
@@ -201,7 +200,7 @@ def tiling_puzzle(
     """The command's puzzle from its flags."""
     own = request.options
     _check_engine(own.engine)
-    if own.dask is not None:
+    if request.dask is not None:
         _check_dask()
     found = Tilings(
         puzzle,
@@ -211,7 +210,6 @@ def tiling_puzzle(
         own.engine,
         render,
         draw,
-        dask=own.dask,
         orbits=not own.whole_tree,
     )
     found.sample = sampling.from_flags(request)
@@ -295,17 +293,17 @@ def exports(tilings: Tilings, request: Request) -> list[Export]:
     return [Export(own.dlx, text, f"{problem.n_options} options")]
 
 
-def solutions(tilings: Tilings, limit: int | None = None, **search) -> Answers:
-    """The distinct tilings (every one with ``--no-symmetry``), streamed; with
-    ``--sample``, the tilings drawn (``sampling``)."""
+def solutions(
+    tilings: Tilings, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> Answers:
+    """The distinct tilings (every one with ``--no-symmetry``), streamed, on the
+    processes of ``parallel`` (default: this one); with ``--sample``, the tilings drawn
+    (``sampling``)."""
     if tilings.sample is not None:
         return sampling.answers(tilings, lambda p: _numbered(tilings, p), search)
     puzzle, plan = tilings.puzzle, tilings.plan()
-    found = dlx.solutions(
-        tiling.build(puzzle, plan),
-        engine=tilings.engine,
-        **search_options(**search, dask=tilings.dask),
-    )
+    search = dlx_search({**search, "parallel": parallel})
+    found = dlx.solutions(tiling.build(puzzle, plan), engine=tilings.engine, **search)
 
     def keep(answer: TilingAnswer) -> bool:
         if plan is not None and plan.filter:
@@ -361,8 +359,11 @@ class TilingCount(dlx.Count):
         return {"all": self.all, "distinct": self.distinct, "symmetric": self.symmetric}
 
 
-def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
-    """Count all and distinct tilings (``tiling.count_tilings``), up to ``limit`` distinct."""
+def count(
+    tilings: Tilings, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
+) -> TilingCount:
+    """Count all and distinct tilings (``tiling.count_tilings``), up to ``limit``
+    distinct, on the processes of ``parallel`` (default: this one)."""
     result = tiling.count_tilings(
         tilings.puzzle,
         symmetry=tilings.symmetry,
@@ -371,7 +372,8 @@ def count(tilings: Tilings, limit: int | None = None, **search) -> TilingCount:
         engine=tilings.engine,
         limit=limit,
         orbits=tilings.orbits,
-        **search_options(**search, dask=tilings.dask),
+        parallel=parallel,
+        **search,
     )
     return TilingCount(result, tilings.symmetry)
 

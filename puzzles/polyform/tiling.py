@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dlx
-from puzzles.common import PuzzleError, dlx_keywords, refuse_larger
+from puzzles.common import DLX_KEYWORDS, PuzzleError, dlx_search, refuse_larger
 from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import orbits as orb
 from puzzles.polyform import symmetry as sym
@@ -416,6 +416,8 @@ def count_tilings(
     breaker: str | None = None,
     limit: int | None = None,
     orbits: bool = True,
+    *,
+    parallel: dlx.Parallel | None = None,
     **search,
 ) -> Counts:
     """Count the tilings of a puzzle: all of them, and the distinct ones (one per class
@@ -438,10 +440,12 @@ def count_tilings(
         Without ``symmetry`` (and without ``limit``), count every tiling by the G-orbits
         of one piece's placements (``puzzles.polyform.orbits``: exact, about 1/|G| of
         the tree) where such a piece exists (default); False searches the whole tree.
+    parallel : dlx.Parallel, optional
+        Count on several processes (workers, a checkpoint, a Dask cluster); default:
+        this process.
     **search
-        The keywords of ``dlx.count``: ``engine`` (default ``"auto"``), ``progress``,
-        ``time_limit``, ``node_limit``, ``parallel``...; or an adapter's ``workers``,
-        ``checkpoint`` and ``dask`` (``common.dlx_keywords``).
+        The other keywords of ``dlx.count``: ``engine`` (default ``"auto"``),
+        ``progress``, ``time_limit``, ``node_limit``... (``common.dlx_search``).
 
     Returns
     -------
@@ -463,7 +467,7 @@ def count_tilings(
     while solutions are reduced raises ``dlx.Interrupted`` with the distinct
     solutions found so far.
     """
-    search = dlx_keywords(**search)
+    search = dlx_search({**search, "parallel": parallel}, DLX_KEYWORDS)
     search.setdefault("engine", ENGINE)
     if not symmetry:
         anchored = None
@@ -528,7 +532,14 @@ def count_tilings(
                   "members", stream.stats, cut or stream.stopped_by)  # fmt: skip
 
 
-def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **search):
+def distinct_tilings(
+    puzzle: Puzzle,
+    plan=None,
+    limit: int | None = None,
+    *,
+    parallel: dlx.Parallel | None = None,
+    **search,
+):
     """Stream the distinct tilings of a puzzle, one per class of the board's symmetries.
 
     Parameters
@@ -539,9 +550,11 @@ def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **sear
         The symmetry-breaking plan (default ``plan_symmetry(puzzle, fallback=True)``).
     limit : int, optional
         Stop after that many tilings.
+    parallel : dlx.Parallel, optional
+        Search on several processes; default: this process.
     **search
-        The keywords of ``dlx.solutions`` (``engine``, default ``"auto"``,
-        ``time_limit``, ``progress``...; or ``workers``, as ``count_tilings`` takes it).
+        The other keywords of ``dlx.solutions`` (``engine``, default ``"auto"``,
+        ``time_limit``, ``progress``...).
 
     Yields
     ------
@@ -558,7 +571,7 @@ def distinct_tilings(puzzle: Puzzle, plan=None, limit: int | None = None, **sear
     <svg
     """
     plan = plan_symmetry(puzzle, fallback=True) if plan is None else plan
-    search = dlx_keywords(**search)
+    search = dlx_search({**search, "parallel": parallel}, DLX_KEYWORDS)
     search.setdefault("engine", ENGINE)
     found = 0
     for solution in dlx.solutions(build(puzzle, plan), **search):
