@@ -51,7 +51,7 @@ from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from dlx.stopping import TimeLimitReached
 from dlx.words import plural
 from puzzles.command import Command, Input, Request
-from puzzles.common import PuzzleError, TimeLimit, read_text, svg_stack
+from puzzles.common import PuzzleCount, PuzzleError, TimeLimit, read_text, svg_stack
 from puzzles.lines import print_lines
 
 
@@ -242,15 +242,23 @@ def _run_or_refuse(command: Command, request: Request) -> int:
 @dataclass
 class Outcome:
     """What the search of one puzzle gave: the solutions found (the count, with
-    ``--count``), whether the search finished (else what stopped it), and its nodes."""
+    ``--count``), whether the search finished (else what stopped it), and its nodes;
+    with ``--count``, the count itself (``PuzzleCount``: what is printed of it)."""
 
     found: int = 0
     complete: bool = True
     stopped_by: str | None = None
     nodes: int = 0
-    result: object = None  # the adapter's count, when counted
+    count: PuzzleCount | None = None  # the adapter's count, when counted
     engine: str = ""  # the kernel that searched, and why (``dlx.Stats.engine``)
     tables: object = None  # what its tables take (``dlx.Stats.tables``), where said
+
+    @classmethod
+    def counted(cls, count: PuzzleCount) -> Outcome:
+        """The outcome of a count."""
+        stats = count.stats
+        return cls(int(count), count.complete, count.stopped_by, stats.nodes, count,
+                   stats.engine, stats.tables)  # fmt: skip
 
 
 def _check(request: Request) -> None:
@@ -392,9 +400,9 @@ def _search_all(command: Command, puzzles: list, request: Request, progress: boo
                     if answer is not None:
                         printer.answer(answer)
                     complete = n < limit or (request.unique and n >= 2)
-                    yield Outcome(
-                        n, complete, None if complete else f"solution limit {limit}", nodes
-                    )
+                    stop = None if complete else f"solution limit {limit}"
+                    counted = PuzzleCount(n, complete, stopped_by=stop) if request.count else None
+                    yield Outcome(n, complete, stop, nodes, counted)
                 if bar is not None:
                     bar.update(len(chunk))
             return
@@ -424,7 +432,9 @@ def _search_timed(command: Command, puzzle, request: Request, search: dict, prin
                 command, puzzle, request, {**search, "time_limit": limit}, printer
             )
     except TimeLimitReached:
-        return Outcome(0, False, f"{asked} (while building the problem)")
+        stop = f"{asked} (while building the problem)"
+        counted = PuzzleCount(0, False, stopped_by=stop) if request.count else None
+        return Outcome(0, False, stop, count=counted)
     if outcome.stopped_by is not None and outcome.stopped_by.startswith("time limit"):
         outcome.stopped_by = asked  # (the search had what building left of it)
     return outcome
@@ -434,15 +444,11 @@ def _search_one(command: Command, puzzle, request: Request, search: dict, printe
     """One puzzle's search, in the mode the flags ask for; its answers go to
     ``printer`` as they are found."""
     if request.count:
-        result = command.count(puzzle, request.limit, **search)
-        if request.svg and result.solutions:  # the picture needs an answer
+        counted = PuzzleCount.of(command.count(puzzle, request.limit, **search))
+        if request.svg and counted:  # the picture needs an answer
             for answer in command.solutions(puzzle, 1):  # (on this process)
                 printer.answer(answer)
-        found, nodes = result.solutions, result.stats.nodes
-        engine, tables = (getattr(result.stats, k, None) for k in ("engine", "tables"))
-        return Outcome(
-            found, result.complete, result.stopped_by, nodes, result, engine or "", tables
-        )
+        return Outcome.counted(counted)
     limit = 2 if request.unique else request.limit if request.limit else None if request.all else 1
     answers = command.solutions(puzzle, limit, **search)
     found = 0
@@ -451,12 +457,12 @@ def _search_one(command: Command, puzzle, request: Request, search: dict, printe
             found += 1  # found, even if Ctrl-C comes while it is written
             printer.answer(answer)
     except KeyboardInterrupt as e:
-        if getattr(e, "solutions", None) is None:
+        if not isinstance(e, Interrupted) or e.solutions is None:
             raise Interrupted(found) from None
         raise
     complete = answers.complete or (request.unique and found >= 2)
-    engine, tables = getattr(answers, "engine", ""), getattr(answers, "tables", None)
-    return Outcome(found, complete, answers.stopped_by, answers.nodes, engine=engine, tables=tables)
+    nodes, engine, tables = answers.nodes, answers.engine, answers.tables
+    return Outcome(found, complete, answers.stopped_by, nodes, engine=engine, tables=tables)
 
 
 class Printer:
@@ -526,16 +532,12 @@ class Printer:
         entry: dict = {"label": self.label}
         line = None
         if request.count:
-            line = str(o.found) if o.complete else f"at least {o.found}"
-            lines = getattr(o.result, "lines", None)  # an adapter's own count lines
-            if lines is not None:
-                line = lines()
+            line = o.count.lines()
             entry.update(count=o.found, complete=o.complete)
-            if request.checkpoint is not None and getattr(o.result, "tasks", None) is not None:
-                done = f"{o.result.resumed} of {o.result.tasks} subproblems were done before"
+            if request.checkpoint is not None and o.count.tasks is not None:
+                done = f"{o.count.resumed} of {o.count.tasks} subproblems were done before"
                 self.resumed = f"; {request.checkpoint}: {done}"
-            if hasattr(o.result, "to_json"):
-                entry.update(o.result.to_json())
+            entry.update(o.count.to_json())
             self.status = self.status or int(o.complete and o.found == 0)
         elif request.unique:
             if o.found >= 2:

@@ -20,8 +20,9 @@ A command's hooks (the first three required; the others have a default):
   ``dlx.Parallel`` made by the layer from ``--workers``, ``--checkpoint`` and
   ``--dask`` (``Request.parallel``), or None for this process; ``common.dlx_search``
   passes them on). Answers have ``str()``, ``to_json()`` and ``_repr_svg_()``; a
-  count whose result has ``lines()`` prints those lines (the tiling commands' "all
-  solutions: N" and "distinct solutions: M") and adds its ``to_json()`` to the JSON
+  count is printed as a ``common.PuzzleCount`` (a plain ``dlx.Count`` made one):
+  its ``lines()`` (the number, or the tiling commands' "all solutions: N" and
+  "distinct solutions: M" of ``tiling.Counts``), its ``to_json()`` added to the JSON
   entry;
 - ``add_arguments(group)``: its own flags only (the shared ones are added by the layer);
 - ``act(request, text) -> str | Iterator[str] | (text, status) | None``: an action of

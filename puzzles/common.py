@@ -237,12 +237,42 @@ class Answers:
     @property
     def engine(self) -> str:
         """The kernel that searched, and why ("" where the search does not say)."""
-        return getattr(self.account.stats, "engine", "")
+        return self.account.stats.engine
 
     @property
     def tables(self):
         """What the search's tables take (``dlx.Stats.tables``; None where not said)."""
-        return getattr(self.account.stats, "tables", None)
+        return self.account.stats.tables
+
+
+class PuzzleCount(dlx.Count):
+    """A puzzle's count as the command layer prints it: a ``dlx.Count`` (the number,
+    ``complete``, ``stopped_by``, ``stats``, and for a parallel count its ``tasks`` and
+    those a checkpoint held, ``resumed``), whose ``lines()`` are printed in place of the
+    number and whose ``to_json()`` joins its JSON entry. Here: the number alone ("at
+    least N" when unfinished) and nothing more; an adapter whose count says more
+    subclasses it (the tilings' ``tiling.Counts``).
+
+    >>> c = PuzzleCount.of(dlx.Count(3, complete=False, stopped_by="solution limit 3"))
+    >>> c.lines(), c.to_json(), c.stopped_by
+    ('at least 3', {}, 'solution limit 3')
+    """
+
+    @classmethod
+    def of(cls, count: dlx.Count) -> PuzzleCount:
+        """``count`` as a PuzzleCount: itself when it is one."""
+        if isinstance(count, PuzzleCount):
+            return count
+        fields = (count.complete, count.stats, count.stopped_by, count.resumed, count.tasks)
+        return cls(int(count), *fields)
+
+    def lines(self) -> str:
+        """The text of the count: ``N``, or ``at least N`` when unfinished."""
+        return str(int(self)) if self.complete else f"at least {int(self)}"
+
+    def to_json(self) -> dict:
+        """What the count adds to its JSON entry (beside ``count`` and ``complete``)."""
+        return {}
 
 
 # the keywords of an adapter's search (``dlx.count``'s): a command's hooks are given

@@ -28,11 +28,11 @@ tilings), the same for the same seed:
 >>> random_tiling(puzzle, seed=1) == tiling
 True
 
-The modules: ``tiling`` (build, decode, render, count), ``drawing`` (SVG pictures),
-``sampling`` (random tilings), ``pieces`` (the catalogue, piece-set specs), ``boards``
-(shapes, pictures, cell lists), ``symmetry`` (the exact symmetry-breaking plan and its
-proof), ``orbits`` (all tilings counted by a piece's orbits) and ``cli`` (``python -m
-puzzles polyform``).
+The modules: ``tiling`` (build, decode, render, count), ``counts`` (the count's
+result), ``drawing`` (SVG pictures), ``sampling`` (random tilings), ``pieces`` (the
+catalogue, piece-set specs), ``boards`` (shapes, pictures, cell lists), ``symmetry``
+(the exact symmetry-breaking plan and its proof), ``orbits`` (all tilings counted by a
+piece's orbits) and ``cli`` (``python -m puzzles polyform``).
 """
 
 from puzzles.polyform.boards import parse_board

@@ -322,49 +322,12 @@ def _numbered(tilings: Tilings, pieces) -> TilingAnswer:
     return TilingAnswer(tilings, pieces, tilings.shown)
 
 
-class TilingCount(dlx.Count):
-    """A ``dlx.Count`` of distinct solutions (all of them without symmetry breaking)
-    with all of them, the distinct ones and the symmetric classes (None when unknown),
-    and how they were counted."""
-
-    def __new__(cls, counts: tiling.Counts, symmetry: bool = True):
-        found = (counts.distinct if symmetry else counts.all) or 0
-        self = super().__new__(
-            cls,
-            found,
-            counts.complete,
-            counts.stats,
-            counts.stopped_by,
-            counts.resumed,
-            counts.tasks,
-        )
-        self.all, self.distinct, self.symmetric = counts.all, counts.distinct, counts.symmetric
-        self.how = counts.how
-        return self
-
-    def lines(self) -> str:
-        """``all solutions: N``, ``distinct solutions: M`` (``?``: unknown, ``at least``:
-        unfinished) and ``symmetric classes: K`` where some are symmetric."""
-
-        def show(n):
-            return "?" if n is None else str(n) if self.complete else f"at least {n}"
-
-        text = f"all solutions: {show(self.all)}\ndistinct solutions: {show(self.distinct)}"
-        if self.symmetric:
-            text += f"\nsymmetric classes: {show(self.symmetric)}"
-        return text
-
-    def to_json(self) -> dict:
-        """The counts for ``--json``: all, distinct and symmetric as numbers (or null)."""
-        return {"all": self.all, "distinct": self.distinct, "symmetric": self.symmetric}
-
-
 def count(
     tilings: Tilings, limit: int | None = None, *, parallel: dlx.Parallel | None = None, **search
-) -> TilingCount:
+) -> tiling.Counts:
     """Count all and distinct tilings (``tiling.count_tilings``), up to ``limit``
     distinct, on the processes of ``parallel`` (default: this one)."""
-    result = tiling.count_tilings(
+    return tiling.count_tilings(
         tilings.puzzle,
         symmetry=tilings.symmetry,
         restrict=tilings.restrict,
@@ -375,7 +338,6 @@ def count(
         parallel=parallel,
         **search,
     )
-    return TilingCount(result, tilings.symmetry)
 
 
 # -- the commands -------------------------------------------------------------------------

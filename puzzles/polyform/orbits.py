@@ -127,8 +127,8 @@ def count_by_orbits(orbits: Orbits, build, **search):
 
     A count stopped by a limit stops the classes after it; the sum is then a lower
     bound. With a checkpoint ``F`` in ``search["parallel"]``, the class of size k keeps
-    its own, ``F.orbitK``. Returns ``(all, complete, stats, stopped_by, resumed, tasks)``
-    (``stats`` summed over the counts; ``resumed`` and ``tasks`` summed, or None).
+    its own, ``F.orbitK``. Returns the ``dlx.Count`` of all tilings (``stats`` summed
+    over the counts; ``resumed`` and ``tasks`` summed, or None).
     """
     parallel = search.get("parallel")
     total, stats, resumed, tasks = 0, None, None, None
@@ -144,7 +144,7 @@ def count_by_orbits(orbits: Orbits, build, **search):
         complete, stopped_by = result.complete, result.stopped_by
         if not complete:
             break
-    return total, complete, stats, stopped_by, resumed, tasks
+    return dlx.Count(total, complete, stats, stopped_by, resumed, tasks)
 
 
 def _added(a, b):

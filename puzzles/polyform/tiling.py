@@ -32,6 +32,7 @@ from puzzles.lattices import LATTICES, Lattice
 from puzzles.polyform import orbits as orb
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform.boards import parse_board
+from puzzles.polyform.counts import Counts
 from puzzles.polyform.drawing import as_tilings, letters, outline, svg  # noqa: F401 (public here too)
 from puzzles.polyform.pieces import Piece, alias, parse_pieces
 
@@ -390,25 +391,6 @@ def render(puzzle: Puzzle, tiling: Tiling) -> str:
 # -- counting ---------------------------------------------------------------------------
 
 
-@dataclass
-class Counts:
-    """All and distinct solutions (None when unknown), symmetric classes (None when
-    unknown), whether the count finished (if not, each number is "at least"; the limit
-    that stopped it is ``stopped_by``), and how they were found; for a parallel count,
-    its ``tasks`` and how many of them a checkpoint held (``resumed``). Its repr
-    leaves out ``how`` and ``stats`` (printed, they are paragraphs)."""
-
-    all: int | None
-    distinct: int | None
-    symmetric: int | None
-    complete: bool
-    how: str = field(repr=False)
-    stats: object = field(default=None, repr=False)
-    stopped_by: str | None = None
-    resumed: int | None = None
-    tasks: int | None = None
-
-
 def count_tilings(
     puzzle: Puzzle,
     symmetry: bool = True,
@@ -477,35 +459,24 @@ def count_tilings(
                 symmetry_group(puzzle), puzzle.pieces, puzzle.placements, anchor
             )
         if anchored is not None:
-            n, done, stats, stopped_by, resumed, tasks = orb.count_by_orbits(
-                anchored, lambda plan: build(puzzle, plan), **search
-            )
-            return Counts(n, None, None, done,
-                          f"all counted by the orbits of {anchored.describe()}",
-                          stats, stopped_by, resumed, tasks)  # fmt: skip
+            result = orb.count_by_orbits(anchored, lambda plan: build(puzzle, plan), **search)
+            how = f"all counted by the orbits of {anchored.describe()}"
+            return Counts.of_count(result, int(result), None, None, how)
         result = dlx.count(build(puzzle), limit, **search)
         trivial = len(symmetry_group(puzzle)) == 1
         n = result.solutions
-        return Counts(n, n if trivial else None, 0 if trivial else None, result.complete,
-                      "all counted without symmetry breaking", result.stats,
-                      result.stopped_by, result.resumed, result.tasks)  # fmt: skip
+        how = "all counted without symmetry breaking"
+        return Counts.of_count(result, n, n if trivial else None, 0 if trivial else None, how)
     plan = plan_symmetry(puzzle, restrict, breaker, fallback=True)
     problem = build(puzzle, plan)
     if not plan.filter:
         result = dlx.count(problem, limit, **search)
         n = result.solutions
-        return Counts(
-            n * plan.group_order,
-            n,
-            0,
-            result.complete,
+        how = (
             f"distinct counted with symmetry breaking ({plan.describe()}); "
-            f"all = distinct x {plan.group_order}, as no solution is symmetric",
-            result.stats,
-            result.stopped_by,
-            result.resumed,
-            result.tasks,
+            f"all = distinct x {plan.group_order}, as no solution is symmetric"
         )
+        return Counts.of_count(result, n * plan.group_order, n, 0, how)
     distinct = every = symmetric = 0
     if search.get("parallel") is not None and search["parallel"].checkpoint is not None:
         raise PuzzleError(
