@@ -26,7 +26,6 @@ def applies(command: Command, puzzles, request: Request) -> bool:
     threads = request.workers == 1 or (command.threaded and command.threaded(puzzles))
     if command.lines is None or other or request.stats or (request.limit or 1) != 1:
         return False  # (--unique searches on for a second solution whatever --limit says)
-        return False
     return request.time_limit is None and bool(threads) and len(puzzles) > 1
 
 
