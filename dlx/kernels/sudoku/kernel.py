@@ -326,24 +326,23 @@ def _choose(rows, at, peer) -> int:
             p2 = twos & ~threes & live
     if p0 | p1 | p2:
         best, most = -1, -1
+        o0, o1, o2 = rows[at, OPEN], rows[at, OPEN + 1], rows[at, OPEN + 2]
         for b in range(3):
             pair = p0 if b == 0 else p1 if b == 1 else p2
             while pair:
                 cell = 27 * b + _low(pair)
-                bit = pair & -pair
-                pair ^= bit
+                pair &= pair - 1
+                q0, q1, q2 = peer[cell, 0], peer[cell, 1], peer[cell, 2]
+                digits = _digits(rows, at, cell)
                 score = 0
-                for d in range(9):
-                    if rows[at, 3 * d + b] & bit:
-                        w0 = rows[at, 3 * d] & peer[cell, 0]
-                        w1 = rows[at, 3 * d + 1] & peer[cell, 1]
-                        w2 = rows[at, 3 * d + 2] & peer[cell, 2]
-                        score += (
-                            _ones(w0 & rows[at, OPEN])
-                            + _ones(w1 & rows[at, OPEN + 1])
-                            + _ones(w2 & rows[at, OPEN + 2])
-                        )
-                        score += 3 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
+                while digits:
+                    d = _low(digits)
+                    digits &= digits - 1
+                    w0 = rows[at, 3 * d] & q0
+                    w1 = rows[at, 3 * d + 1] & q1
+                    w2 = rows[at, 3 * d + 2] & q2
+                    score += _ones(w0 & o0) + _ones(w1 & o1) + _ones(w2 & o2)
+                    score += 3 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
                 if score > most:
                     best, most = cell, score
         return best
@@ -365,11 +364,10 @@ def _choose(rows, at, peer) -> int:
 @njit(**PLAIN, inline="always")
 def _digits(rows, at, cell) -> int:
     """The live digits of an open cell, as bits."""
-    b, bit = cell // 27, 1 << (cell % 27)
+    b, shift = cell // 27, cell % 27
     out = 0
     for d in range(9):
-        if rows[at, 3 * d + b] & bit:
-            out |= 1 << d
+        out |= ((rows[at, 3 * d + b] >> shift) & 1) << d
     return out
 
 
