@@ -121,16 +121,18 @@ def tables():
 @njit(**PLAIN, inline="always")
 def _place(rows, at, cell, digit, peer) -> bool:
     """Cover option (cell, digit) at ``level``; False when it is not live (dead)."""
-    b, bit = cell // 27, 1 << (cell % 27)
+    b, shift = cell // 27, cell % 27
+    bit = 1 << shift
     if not rows[at, 3 * digit + b] & bit or not rows[at, OPEN + b] & bit:
         return False
-    changed = 1 << digit
-    for e in range(9):
-        if e != digit and rows[at, 3 * e + b] & bit:
-            rows[at, 3 * e + b] &= ~bit
-            changed |= 1 << e
+    changed = 0
+    for e in range(9):  # every digit leaves the cell (``digit`` comes back below)
+        word = rows[at, 3 * e + b]
+        changed |= ((word >> shift) & 1) << e
+        rows[at, 3 * e + b] = word & ~bit
     for c in range(3):
         rows[at, 3 * digit + c] &= ~peer[cell, c]
+    rows[at, 3 * digit + b] |= bit
     rows[at, OPEN + b] &= ~bit
     rows[at, HIDDEN] |= changed
     rows[at, LOCKED] |= changed
@@ -218,10 +220,8 @@ def _naked(rows, at, peer) -> int:
             bit = single & -single
             single ^= bit
             cell = 27 * b + _low(bit)
-            d = 0
-            while d < 9 and not rows[at, 3 * d + b] & bit:
-                d += 1
-            if d == 9 or not _place(rows, at, cell, d, peer):
+            digits = _digits(rows, at, cell)
+            if not digits or not _place(rows, at, cell, _low(digits), peer):
                 return -1
             placed += 1
     return placed
