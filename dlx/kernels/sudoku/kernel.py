@@ -228,6 +228,18 @@ def _naked(rows, at, peer) -> int:
 
 
 @njit(**PLAIN, inline="always")
+def _lone(word) -> int:
+    """The bits of a band word that are alone in their row or their box."""
+    out = 0
+    for u in range(3):
+        part = word & (ROW << (9 * u))
+        out |= part if part & (part - 1) == 0 else 0
+        box = word & (BOX << (3 * u))
+        out |= box if box & (box - 1) == 0 else 0
+    return out
+
+
+@njit(**PLAIN, inline="always")
 def _hidden(rows, at, peer) -> int:
     """Cover every row, column and box item with one live option; -1 dead, else how
     many were covered."""
@@ -244,35 +256,20 @@ def _hidden(rows, at, peer) -> int:
             continue  # the digit is in every cell it goes in
         ones = 0
         twos = 0
+        for u in range(9):  # the nine rows' parts, counted by column
+            word = w0 if u < 3 else w1 if u < 6 else w2
+            part = (word >> (9 * (u % 3))) & ROW
+            twos |= ones & part
+            ones |= part
+        columns = (ones & ~twos) * COLUMN  # columns with one live option, in every row
         for b in range(3):
             word = w0 if b == 0 else w1 if b == 1 else w2
-            if not word:
-                continue
-            for u in range(3):  # rows, and the row parts counted by column
-                part = (word >> (9 * u)) & ROW
-                twos |= ones & part
-                ones |= part
-                if part and not part & (part - 1):
-                    if not _take(rows, at, 27 * b + 9 * u + _low(part), d, peer):
-                        return -1
-                    placed += 1
-            for k in range(3):
-                box = word & (BOX << (3 * k))
-                if box and not box & (box - 1):
-                    if not _take(rows, at, 27 * b + _low(box), d, peer):
-                        return -1
-                    placed += 1
-        single = ones & ~twos  # columns with one live option
-        while single:
-            c = _low(single)
-            single &= single - 1
-            for b in range(3):
-                word = w0 if b == 0 else w1 if b == 1 else w2
-                bits = word & (COLUMN << c)
-                if bits:
-                    if not _take(rows, at, 27 * b + _low(bits), d, peer):
-                        return -1
-                    placed += 1
+            single = word & columns | _lone(word)
+            while single:
+                if not _take(rows, at, 27 * b + _low(single), d, peer):
+                    return -1
+                single &= single - 1
+                placed += 1
     return placed
 
 
