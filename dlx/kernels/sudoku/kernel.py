@@ -47,10 +47,11 @@ from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-WORDS = 32  # a node's words: 27 digit-band words, the 3 bands' open cells, 2 dirty sets
+WORDS = 33  # a node's words: 27 digit-band words, the 3 bands' open cells, 3 dirty sets
 OPEN = 27  # rows[l, OPEN + b]: band b's open cells
 HIDDEN = 30  # rows[l, HIDDEN]: the digits whose boards changed since the last hidden scan
 LOCKED = 31  # rows[l, LOCKED]: ... and since the last lock scan
+NAKED = 32  # rows[l, NAKED]: the bands that lost options since the last naked scan
 ROW = 0x1FF  # the 9 bits of a band's first row
 BOX = 0x1C0E07  # the 9 bits of a band's first box
 COLUMN = 0x40201  # the 3 bits of a band's first column
@@ -130,9 +131,13 @@ def _place(rows, at, cell, digit, peer) -> bool:
         word = rows[at, 3 * e + b]
         changed |= ((word >> shift) & 1) << e
         rows[at, 3 * e + b] = word & ~bit
+    bands = 1 << b
     for c in range(3):
-        rows[at, 3 * digit + c] &= ~peer[cell, c]
+        word = rows[at, 3 * digit + c]
+        bands |= int(word & peer[cell, c] != 0) << c
+        rows[at, 3 * digit + c] = word & ~peer[cell, c]
     rows[at, 3 * digit + b] |= bit
+    rows[at, NAKED] |= bands
     rows[at, OPEN + b] &= ~bit
     rows[at, HIDDEN] |= changed
     rows[at, LOCKED] |= changed
@@ -179,6 +184,7 @@ def _lock_bands(rows, at, lock, expand, chunk) -> int:
             new = word & expand[keep]
             if new != word:
                 rows[at, 3 * d + b] = new
+                rows[at, NAKED] |= 1 << b
                 changed += 1
         for k in range(3):  # stack k: bands as its boxes, its three columns as lines
             s = 0
@@ -193,6 +199,7 @@ def _lock_bands(rows, at, lock, expand, chunk) -> int:
                 for b in range(3):
                     columns = ((keep >> (3 * b)) & 7) * COLUMN
                     rows[at, 3 * d + b] &= ~(BOX << (3 * k)) | (columns << (3 * k))
+                rows[at, NAKED] = 7
                 changed += 1
         if changed != before:
             rows[at, HIDDEN] |= 1 << d
@@ -205,7 +212,11 @@ def _naked(rows, at, peer) -> int:
     """Cover every open cell with one live option; -1 dead (a cell with none), else
     how many were covered."""
     placed = 0
-    for b in range(3):
+    bands = rows[at, NAKED]
+    rows[at, NAKED] = 0
+    while bands:
+        b = _low(bands)
+        bands &= bands - 1
         live = rows[at, OPEN + b]
         ones = 0
         twos = 0
@@ -441,6 +452,7 @@ def search_batch(options, start, limit, first, counts, stats):
     for b in range(3):
         root[OPEN + b] = (1 << 27) - 1
     root[HIDDEN] = root[LOCKED] = (1 << 9) - 1
+    root[NAKED] = 7
     rows = np.zeros((82, WORDS), np.int64)
     cell_of = np.zeros(82, np.int64)
     rest = np.zeros(82, np.int64)
