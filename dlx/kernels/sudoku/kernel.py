@@ -14,8 +14,12 @@ has bit ``9 r + c`` set when digit ``d`` may still go in cell ``(3 b + r, c)`` (
 is three rows, 27 bits). ``rows[l, 27 + b]`` is the band's *open* cells: those whose
 item is not covered yet. A chosen option keeps its own bit on its digit board; an
 item is covered when its cell is closed (cell items) or when its digit board has no
-open bit left in its unit (row, column and box items). A node's 30 words are its
-parent's, changed: nothing is ever undone, and going back up is ``level -= 1``.
+open bit left in its unit (row, column and box items). Three more words say what
+changed since each forced-move scan last looked: the digits (``HIDDEN``, ``LOCKED``) and
+the bands (``NAKED``). A node's 33 words are its parent's, changed: nothing is ever
+undone, and going back up is ``level -= 1``. The search allocates nothing, so it is
+compiled without numba's reference counts, its steps inlined into ``_search_one``, and
+a node is read as ``rows[level, w]``, never as a view of its row.
 
 Knuth's steps, in the words of the other kernels:
 
@@ -23,8 +27,9 @@ Knuth's steps, in the words of the other kernels:
   cell of ``i``'s row, column and box (``peer``), the other digits leave ``i``, ``i``
   is closed.
 - *Forced moves* (``_propagate``, until none applies): a cell item with one live option
-  (a naked single) or none (dead), found for all cells at once by counting the digit
-  boards bit-sliced; a row, column or box item with one live option (a hidden single);
+  (a naked single) or none (dead), found for a band's cells at once by counting its
+  digit boards bit-sliced; a row, column or box item with one live option (a hidden
+  single), found for all a digit's units at once;
   and, per digit and band (or stack of three columns), the options that no way of
   covering the band's three row items and three box items together can use: the
   band's 3x3 segments (row by box) that hold the digit must contain a permutation
