@@ -1,6 +1,7 @@
 """Batch-solve sudoku lists and compare with two other exact-cover solvers.
 
     python scripts/bench_sudoku.py [--repeat 3] [--others 2000] [--tdoku LIB] [FILE ...]
+    python scripts/bench_sudoku.py --before /tmp/old [--repeat 3] [FILE ...]
 
 For each file (default: the samples shipped in data/sudoku: the first 1000 of the
 17-clue list, all 375 forum-hardest, the first 500 of magictour top1465; give other
@@ -34,6 +35,11 @@ not) against ``scripts/tdoku_driver.c`` (compiled here against LIB: tdoku's solv
 the file in memory, CPU seconds), first solutions (what the command prints) and
 ``--unique`` (limit 2: tdoku's own benchmark). Without it, that table is left out, said
 so. ``--versus-only``: that table alone.
+
+With ``--before DIR`` (another checkout, e.g. ``git archive COMMIT | tar -x -C DIR``),
+only the command before and after: ``--repeat`` fresh processes of each checkout,
+alternating, each printing the median CPU milliseconds of 9 runs of the command in
+process (first solutions, then ``--unique``); the median process of each is given.
 
 Ratios are against the old default (the dancing-links batch with item domination)
 measured in the same run. The load average is printed before and after each file (the
@@ -161,6 +167,50 @@ def versus_tdoku(path: Path, repeat: int, driver: Path | None) -> None:
     print(f"load average (1 min): {load:.2f} before, {os.getloadavg()[0]:.2f} after")
 
 
+COMMAND = r"""
+import contextlib, io, statistics, sys, time
+sys.path.insert(0, sys.argv[1])
+from puzzles import cli
+assert cli.__file__.startswith(sys.argv[1]), cli.__file__
+def run():
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["sudoku", *sys.argv[2:]]) == 0
+run()
+run()
+seconds = []
+for _ in range(9):
+    t0 = time.process_time()
+    run()
+    seconds.append(time.process_time() - t0)
+print(1000 * statistics.median(seconds))
+"""
+
+
+def command_ms(tree: Path, path: Path, flags) -> float:
+    """The median CPU ms of the command on ``path`` in a fresh process of checkout ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    run = subprocess.run(
+        [sys.executable, "-c", COMMAND, str(tree), str(path.resolve()), *flags],
+        cwd=tree, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return float(run.stdout.split()[-1])
+
+
+def before_after(before: Path, path: Path, repeat: int) -> None:
+    """The command of checkout ``before`` and of this one on ``path``, alternating."""
+    print(f"\n{path.name}: the command, CPU ms, median process of {repeat} (9 runs each)")
+    for flags in ([], ["--unique"]):
+        load = os.getloadavg()[0]
+        ms = {before: [], ROOT: []}
+        for k in range(repeat):
+            for tree in (before, ROOT) if k % 2 == 0 else (ROOT, before):
+                ms[tree].append(command_ms(tree, path, flags))
+        old, new = statistics.median(ms[before]), statistics.median(ms[ROOT])
+        name = " ".join(flags) or "first solutions"
+        print(f"{name:20s} before {old:8.2f}  after {new:8.2f}  ({old / new:.2f}x)  "
+              f"load {load:.2f} to {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+
 def option_items(problem: dlx.Problem) -> np.ndarray:
     """int[n_options, 4]: the item numbers of each option of the empty 9x9 grid."""
     index = {name: k for k, name in enumerate(problem.primary)}
@@ -281,8 +331,13 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--tdoku", type=Path, help="tdoku's libtdoku_static.a, to time beside")
     parser.add_argument("--versus-only", action="store_true", help="only the table against tdoku")
+    parser.add_argument("--before", type=Path, help="another checkout: its command against ours")
     args = parser.parse_args(argv)
     files = args.files or DEFAULT
+    if args.before:
+        for path in files:
+            before_after(args.before.resolve(), path, args.repeat)
+        return 0
     with tempfile.TemporaryDirectory() as where:
         driver = tdoku_driver(args.tdoku, Path(where)) if args.tdoku else None
         for path in files:

@@ -14,8 +14,12 @@ has bit ``9 r + c`` set when digit ``d`` may still go in cell ``(3 b + r, c)`` (
 is three rows, 27 bits). ``rows[l, 27 + b]`` is the band's *open* cells: those whose
 item is not covered yet. A chosen option keeps its own bit on its digit board; an
 item is covered when its cell is closed (cell items) or when its digit board has no
-open bit left in its unit (row, column and box items). A node's 30 words are its
-parent's, changed: nothing is ever undone, and going back up is ``level -= 1``.
+open bit left in its unit (row, column and box items). Three more words say what
+changed since each forced-move scan last looked: the digits (``HIDDEN``, ``LOCKED``) and
+the bands (``NAKED``). A node's 33 words are its parent's, changed: nothing is ever
+undone, and going back up is ``level -= 1``. The search allocates nothing, so it is
+compiled without numba's reference counts, its steps inlined into ``_search_one``, and
+a node is read as ``rows[level, w]``, never as a view of its row.
 
 Knuth's steps, in the words of the other kernels:
 
@@ -23,8 +27,9 @@ Knuth's steps, in the words of the other kernels:
   cell of ``i``'s row, column and box (``peer``), the other digits leave ``i``, ``i``
   is closed.
 - *Forced moves* (``_propagate``, until none applies): a cell item with one live option
-  (a naked single) or none (dead), found for all cells at once by counting the digit
-  boards bit-sliced; a row, column or box item with one live option (a hidden single);
+  (a naked single) or none (dead), found for a band's cells at once by counting its
+  digit boards bit-sliced; a row, column or box item with one live option (a hidden
+  single), found for all a digit's units at once;
   and, per digit and band (or stack of three columns), the options that no way of
   covering the band's three row items and three box items together can use: the
   band's 3x3 segments (row by box) that hold the digit must contain a permutation
@@ -47,13 +52,15 @@ from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-WORDS = 32  # a node's words: 27 digit-band words, the 3 bands' open cells, 2 dirty sets
+WORDS = 33  # a node's words: 27 digit-band words, the 3 bands' open cells, 3 dirty sets
 OPEN = 27  # rows[l, OPEN + b]: band b's open cells
 HIDDEN = 30  # rows[l, HIDDEN]: the digits whose boards changed since the last hidden scan
 LOCKED = 31  # rows[l, LOCKED]: ... and since the last lock scan
+NAKED = 32  # rows[l, NAKED]: the bands that lost options since the last naked scan
 ROW = 0x1FF  # the 9 bits of a band's first row
 BOX = 0x1C0E07  # the 9 bits of a band's first box
 COLUMN = 0x40201  # the 3 bits of a band's first column
+PLAIN = {"cache": True, "_nrt": False}  # the search allocates nothing: no reference counts
 
 
 if config.DISABLE_JIT:  # (numba's intrinsic runs compiled only)
@@ -117,70 +124,77 @@ def tables():
     return peer, lock, expand, chunk
 
 
-@njit(cache=True)
-def _place(node, cell, digit, peer) -> bool:
+@njit(**PLAIN, inline="always")
+def _place(rows, at, cell, digit, peer) -> bool:
     """Cover option (cell, digit) at ``level``; False when it is not live (dead)."""
-    b, bit = cell // 27, 1 << (cell % 27)
-    if not node[3 * digit + b] & bit or not node[OPEN + b] & bit:
+    b, shift = cell // 27, cell % 27
+    bit = 1 << shift
+    if not rows[at, 3 * digit + b] & bit or not rows[at, OPEN + b] & bit:
         return False
-    changed = 1 << digit
-    for e in range(9):
-        if e != digit and node[3 * e + b] & bit:
-            node[3 * e + b] &= ~bit
-            changed |= 1 << e
+    changed = 0
+    for e in range(9):  # every digit leaves the cell (``digit`` comes back below)
+        word = rows[at, 3 * e + b]
+        changed |= ((word >> shift) & 1) << e
+        rows[at, 3 * e + b] = word & ~bit
+    bands = 1 << b
     for c in range(3):
-        node[3 * digit + c] &= ~peer[cell, c]
-    node[OPEN + b] &= ~bit
-    node[HIDDEN] |= changed
-    node[LOCKED] |= changed
+        word = rows[at, 3 * digit + c]
+        bands |= int(word & peer[cell, c] != 0) << c
+        rows[at, 3 * digit + c] = word & ~peer[cell, c]
+    rows[at, 3 * digit + b] |= bit
+    rows[at, NAKED] |= bands
+    rows[at, OPEN + b] &= ~bit
+    rows[at, HIDDEN] |= changed
+    rows[at, LOCKED] |= changed
     return True
 
 
-@njit(cache=True)
-def _take(node, cell, digit, peer) -> bool:
+@njit(**PLAIN, inline="always")
+def _take(rows, at, cell, digit, peer) -> bool:
     """``_place``, where the cell may have been closed with this digit already."""
     b, bit = cell // 27, 1 << (cell % 27)
-    if node[OPEN + b] & bit:
-        return _place(node, cell, digit, peer)
-    return (node[3 * digit + b] & bit) != 0
+    if rows[at, OPEN + b] & bit:
+        return _place(rows, at, cell, digit, peer)
+    return (rows[at, 3 * digit + b] & bit) != 0
 
 
-@njit(cache=True)
+@njit(**PLAIN, inline="always")
 def _segments(word, chunk):
     """A band word's 3x3 segment pattern: bit 3 r + k when row r, box k holds a bit
     (``chunk[x]``: the boxes a row's 9 bits x touch)."""
     return chunk[word & ROW] | (chunk[(word >> 9) & ROW] << 3) | (chunk[word >> 18] << 6)
 
 
-@njit(cache=True)
-def _lock_bands(node, lock, expand, chunk) -> int:
+@njit(**PLAIN, inline="always")
+def _lock_bands(rows, at, lock, expand, chunk) -> int:
     """Drop each digit's options that lie on no permutation of its band's segments,
     and of its stacks'; -1 dead, else how many words changed."""
     changed = 0
-    todo = node[LOCKED]
-    node[LOCKED] = 0
+    todo = rows[at, LOCKED]
+    rows[at, LOCKED] = 0
     while todo:
         d = _low(todo)
         todo &= todo - 1
-        w0, w1, w2 = node[3 * d], node[3 * d + 1], node[3 * d + 2]
+        w0, w1, w2 = rows[at, 3 * d], rows[at, 3 * d + 1], rows[at, 3 * d + 2]
         if _ones(w0) + _ones(w1) + _ones(w2) == 9 and not (
-            w0 & node[OPEN] or w1 & node[OPEN + 1] or w2 & node[OPEN + 2]
+            w0 & rows[at, OPEN] or w1 & rows[at, OPEN + 1] or w2 & rows[at, OPEN + 2]
         ):
             continue  # the digit is in all its nine cells: nothing to drop
         before = changed
         for b in range(3):
-            word = node[3 * d + b]
+            word = rows[at, 3 * d + b]
             keep = lock[_segments(word, chunk)]
             if keep == 0:
                 return -1
             new = word & expand[keep]
             if new != word:
-                node[3 * d + b] = new
+                rows[at, 3 * d + b] = new
+                rows[at, NAKED] |= 1 << b
                 changed += 1
         for k in range(3):  # stack k: bands as its boxes, its three columns as lines
             s = 0
             for b in range(3):
-                word = node[3 * d + b]
+                word = rows[at, 3 * d + b]
                 folded = (word | (word >> 9) | (word >> 18)) >> (3 * k)
                 s |= (folded & 7) << (3 * b)
             keep = lock[s]
@@ -189,25 +203,30 @@ def _lock_bands(node, lock, expand, chunk) -> int:
             if keep != s:  # band b keeps the stack's columns (keep >> 3 b) & 7
                 for b in range(3):
                     columns = ((keep >> (3 * b)) & 7) * COLUMN
-                    node[3 * d + b] &= ~(BOX << (3 * k)) | (columns << (3 * k))
+                    rows[at, 3 * d + b] &= ~(BOX << (3 * k)) | (columns << (3 * k))
+                rows[at, NAKED] = 7
                 changed += 1
         if changed != before:
-            node[HIDDEN] |= 1 << d
-            node[LOCKED] |= 1 << d
+            rows[at, HIDDEN] |= 1 << d
+            rows[at, LOCKED] |= 1 << d
     return changed
 
 
-@njit(cache=True)
-def _naked(node, peer) -> int:
+@njit(**PLAIN, inline="always")
+def _naked(rows, at, peer) -> int:
     """Cover every open cell with one live option; -1 dead (a cell with none), else
     how many were covered."""
     placed = 0
-    for b in range(3):
-        live = node[OPEN + b]
+    bands = rows[at, NAKED]
+    rows[at, NAKED] = 0
+    while bands:
+        b = _low(bands)
+        bands &= bands - 1
+        live = rows[at, OPEN + b]
         ones = 0
         twos = 0
         for d in range(9):
-            word = node[3 * d + b] & live
+            word = rows[at, 3 * d + b] & live
             twos |= ones & word
             ones |= word
         if live & ~ones:
@@ -217,90 +236,85 @@ def _naked(node, peer) -> int:
             bit = single & -single
             single ^= bit
             cell = 27 * b + _low(bit)
-            d = 0
-            while d < 9 and not node[3 * d + b] & bit:
-                d += 1
-            if d == 9 or not _place(node, cell, d, peer):
+            digits = _digits(rows, at, cell)
+            if not digits or not _place(rows, at, cell, _low(digits), peer):
                 return -1
             placed += 1
     return placed
 
 
-@njit(cache=True)
-def _hidden(node, peer) -> int:
+@njit(**PLAIN, inline="always")
+def _lone(word) -> int:
+    """The bits of a band word that are alone in their row or their box."""
+    out = 0
+    for u in range(3):
+        part = word & (ROW << (9 * u))
+        out |= part if part & (part - 1) == 0 else 0
+        box = word & (BOX << (3 * u))
+        out |= box if box & (box - 1) == 0 else 0
+    return out
+
+
+@njit(**PLAIN, inline="always")
+def _hidden(rows, at, peer) -> int:
     """Cover every row, column and box item with one live option; -1 dead, else how
     many were covered."""
     placed = 0
-    todo = node[HIDDEN]
-    node[HIDDEN] = 0
+    todo = rows[at, HIDDEN]
+    rows[at, HIDDEN] = 0
     while todo:
         d = _low(todo)
         todo &= todo - 1
-        w0 = node[3 * d] & node[OPEN]
-        w1 = node[3 * d + 1] & node[OPEN + 1]
-        w2 = node[3 * d + 2] & node[OPEN + 2]
+        w0 = rows[at, 3 * d] & rows[at, OPEN]
+        w1 = rows[at, 3 * d + 1] & rows[at, OPEN + 1]
+        w2 = rows[at, 3 * d + 2] & rows[at, OPEN + 2]
         if not (w0 | w1 | w2):
             continue  # the digit is in every cell it goes in
         ones = 0
         twos = 0
+        for u in range(9):  # the nine rows' parts, counted by column
+            word = w0 if u < 3 else w1 if u < 6 else w2
+            part = (word >> (9 * (u % 3))) & ROW
+            twos |= ones & part
+            ones |= part
+        columns = (ones & ~twos) * COLUMN  # columns with one live option, in every row
         for b in range(3):
             word = w0 if b == 0 else w1 if b == 1 else w2
-            if not word:
-                continue
-            for u in range(3):  # rows, and the row parts counted by column
-                part = (word >> (9 * u)) & ROW
-                twos |= ones & part
-                ones |= part
-                if part and not part & (part - 1):
-                    if not _take(node, 27 * b + 9 * u + _low(part), d, peer):
-                        return -1
-                    placed += 1
-            for k in range(3):
-                box = word & (BOX << (3 * k))
-                if box and not box & (box - 1):
-                    if not _take(node, 27 * b + _low(box), d, peer):
-                        return -1
-                    placed += 1
-        single = ones & ~twos  # columns with one live option
-        while single:
-            c = _low(single)
-            single &= single - 1
-            for b in range(3):
-                word = w0 if b == 0 else w1 if b == 1 else w2
-                bits = word & (COLUMN << c)
-                if bits:
-                    if not _take(node, 27 * b + _low(bits), d, peer):
-                        return -1
-                    placed += 1
+            single = word & columns | _lone(word)
+            while single:
+                if not _take(rows, at, 27 * b + _low(single), d, peer):
+                    return -1
+                single &= single - 1
+                placed += 1
     return placed
 
 
-@njit(cache=True)
-def _propagate(node, peer, lock, expand, chunk) -> int:
+@njit(**PLAIN, inline="always")
+def _propagate(rows, at, peer, lock, expand, chunk) -> int:
     """Forced moves at ``level`` until none applies; -1 dead, else the options covered."""
     placed = 0
     while True:
-        k = _naked(node, peer)
+        k = _naked(rows, at, peer)
         if k < 0:
             return -1
         placed += k
         if k:
             continue
-        k = _hidden(node, peer)
+        k = _hidden(rows, at, peer)
         if k < 0:
             return -1
         placed += k
         if k:
             continue
-        k = _lock_bands(node, lock, expand, chunk)
+        k = _lock_bands(rows, at, lock, expand, chunk)
         if k < 0:
             return -1
         if k == 0:
             return placed
 
 
-@njit(cache=True)
-def _choose(node, peer) -> int:
+@njit(**PLAIN, inline="always")
+def _choose(rows, at, peer) -> int:
     """The open cell to branch on; -1 when every cell is closed. A cell with two live
     options if any: the one whose options reach the most, scored by the places its two
     digits still have among its peers, and three times those places that are cells of two
@@ -308,12 +322,12 @@ def _choose(node, peer) -> int:
     the fewest live options."""
     p0 = p1 = p2 = 0  # each band's open cells of two live options
     for b in range(3):
-        live = node[OPEN + b]
+        live = rows[at, OPEN + b]
         ones = 0
         twos = 0
         threes = 0
         for d in range(9):
-            word = node[3 * d + b] & live
+            word = rows[at, 3 * d + b] & live
             threes |= twos & word
             twos |= ones & word
             ones |= word
@@ -325,55 +339,53 @@ def _choose(node, peer) -> int:
             p2 = twos & ~threes & live
     if p0 | p1 | p2:
         best, most = -1, -1
+        o0, o1, o2 = rows[at, OPEN], rows[at, OPEN + 1], rows[at, OPEN + 2]
         for b in range(3):
             pair = p0 if b == 0 else p1 if b == 1 else p2
             while pair:
                 cell = 27 * b + _low(pair)
-                bit = pair & -pair
-                pair ^= bit
+                pair &= pair - 1
+                q0, q1, q2 = peer[cell, 0], peer[cell, 1], peer[cell, 2]
+                digits = _digits(rows, at, cell)
                 score = 0
-                for d in range(9):
-                    if node[3 * d + b] & bit:
-                        w0 = node[3 * d] & peer[cell, 0]
-                        w1 = node[3 * d + 1] & peer[cell, 1]
-                        w2 = node[3 * d + 2] & peer[cell, 2]
-                        score += (
-                            _ones(w0 & node[OPEN])
-                            + _ones(w1 & node[OPEN + 1])
-                            + _ones(w2 & node[OPEN + 2])
-                        )
-                        score += 3 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
+                while digits:
+                    d = _low(digits)
+                    digits &= digits - 1
+                    w0 = rows[at, 3 * d] & q0
+                    w1 = rows[at, 3 * d + 1] & q1
+                    w2 = rows[at, 3 * d + 2] & q2
+                    score += _ones(w0 & o0) + _ones(w1 & o1) + _ones(w2 & o2)
+                    score += 3 * (_ones(w0 & p0) + _ones(w1 & p1) + _ones(w2 & p2))
                 if score > most:
                     best, most = cell, score
         return best
     best, fewest = -1, 10
     for b in range(3):
-        live = node[OPEN + b]
+        live = rows[at, OPEN + b]
         while live:
             bit = live & -live
             live ^= bit
             n = 0
             for d in range(9):
-                if node[3 * d + b] & bit:
+                if rows[at, 3 * d + b] & bit:
                     n += 1
             if n < fewest:
                 best, fewest = 27 * b + _low(bit), n
     return best
 
 
-@njit(cache=True)
-def _digits(node, cell) -> int:
+@njit(**PLAIN, inline="always")
+def _digits(rows, at, cell) -> int:
     """The live digits of an open cell, as bits."""
-    b, bit = cell // 27, 1 << (cell % 27)
+    b, shift = cell // 27, cell % 27
     out = 0
     for d in range(9):
-        if node[3 * d + b] & bit:
-            out |= 1 << d
+        out |= ((rows[at, 3 * d + b] >> shift) & 1) << d
     return out
 
 
-@njit(cache=True)
-def _record(node, given, first, k) -> None:
+@njit(**PLAIN)
+def _record(rows, at, given, first, k) -> None:
     """Write a solution's options (cells not given) into ``first[k]``, -1 padded."""
     n = 0
     for cell in range(81):
@@ -381,14 +393,14 @@ def _record(node, given, first, k) -> None:
         if given[cell]:
             continue
         for d in range(9):
-            if node[3 * d + b] & bit:
+            if rows[at, 3 * d + b] & bit:
                 if n < first.shape[1]:
                     first[k, n] = 9 * cell + d
                 n += 1
                 break
 
 
-@njit(cache=True)
+@njit(**PLAIN)
 def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
     """Search from the root ``rows[0]`` (givens covered) up to ``limit`` solutions;
     the count (the first solution in ``first[k]``, nodes and updates in ``stats[k]``)."""
@@ -398,20 +410,20 @@ def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
     fresh = True  # rows[level] is to be propagated and entered
     while True:
         if fresh:
-            placed = _propagate(rows[level], peer, lock, expand, chunk)
+            placed = _propagate(rows, level, peer, lock, expand, chunk)
             fresh = False
             if placed >= 0:
                 stats[k, 1] += placed
-                cell = _choose(rows[level], peer)
+                cell = _choose(rows, level, peer)
                 if cell < 0:
                     count += 1
                     if count == 1:
-                        _record(rows[level], given, first, k)
+                        _record(rows, level, given, first, k)
                     if count >= limit:
                         return count
                 else:
                     cell_of[level] = cell
-                    rest[level] = _digits(rows[level], cell)
+                    rest[level] = _digits(rows, level, cell)
                     level += 1
         while True:  # back down to a level with a digit left to try
             level -= 1
@@ -422,11 +434,12 @@ def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
         digits = rest[level]
         d = _low(digits)
         rest[level] = digits & (digits - 1)
-        rows[level + 1, :] = rows[level, :]
+        for w in range(WORDS):
+            rows[level + 1, w] = rows[level, w]
         level += 1
         stats[k, 0] += 1
         stats[k, 1] += 1
-        _place(rows[level], cell_of[level - 1], d, peer)
+        _place(rows, level, cell_of[level - 1], d, peer)
         fresh = True
 
 
@@ -444,6 +457,7 @@ def search_batch(options, start, limit, first, counts, stats):
     for b in range(3):
         root[OPEN + b] = (1 << 27) - 1
     root[HIDDEN] = root[LOCKED] = (1 << 9) - 1
+    root[NAKED] = 7
     rows = np.zeros((82, WORDS), np.int64)
     cell_of = np.zeros(82, np.int64)
     rest = np.zeros(82, np.int64)
@@ -456,7 +470,7 @@ def search_batch(options, start, limit, first, counts, stats):
         for j in range(start[k], start[k + 1]):
             cell, digit = options[j] // 9, options[j] % 9
             given[cell] = True
-            if not _place(rows[0], cell, digit, peer):
+            if not _place(rows, 0, cell, digit, peer):
                 clash = True
                 break
         if clash:
