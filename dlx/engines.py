@@ -25,46 +25,16 @@ from __future__ import annotations
 
 from functools import partial
 
-import numpy as np
-
 from dlx.driver.choose import Choice, Kernel, Lineup, choose, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
 from dlx.kernels.bitset.engine import ENGINE as BITSET
-from dlx.kernels.bitset.layout import SUITS_SECONDARY, URGENT_OPTIONS
-from dlx.kernels.cells import pieces_of
+from dlx.kernels.bitset.layout import flat_tiling  # auto's rule, the bitset row's too
 from dlx.kernels.links.engine import ENGINE as LINKS
 from dlx.kernels.mcc.engine import ENGINE as MCC
 from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
 from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
-
-
-def flat_tiling(problem: Problem) -> bool:
-    """Whether ``problem`` looks like a flat tiling, from its options alone (no kernel's
-    layout: the bitset kernel's takes 10 to 60 ms, as long as a small count): it has
-    piece items and cells, most pieces (three in four) go to more than
-    ``URGENT_OPTIONS`` places, and at most ``SUITS_SECONDARY`` of its options hold a
-    secondary item (in a sudoku each "piece", a cell of the grid, has at most 9
-    options; in polysticks most options hold a crossing point). The bitset kernel's
-    rule (``dlx.kernels.bitset.layout.suits``), read off the items' option counts.
-
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b"])
-    >>> _ = p.add_option(["a", "b"])
-    >>> flat_tiling(p)
-    False
-    """
-    entries = problem.entries()
-    second = len(entries.lo) + 1
-    on_secondary = np.unique(entries.option[entries.item >= second])
-    if len(on_secondary) > SUITS_SECONDARY * problem.n_options:
-        return False
-    pieces = pieces_of(entries.option, entries.item, problem.n_options, second)
-    if len(pieces) == 0 or len(pieces) == second - 1:
-        return False
-    options = np.bincount(entries.item, minlength=second)[pieces]
-    return 4 * int(np.sum(options <= URGENT_OPTIONS)) <= len(pieces)
 
 
 def _tight_suits(problem: Problem) -> bool:
