@@ -37,19 +37,57 @@ from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
 
 
+def _tight_word(problem: Problem) -> tuple:
+    """The tight kernel's own word against ``problem`` (``(None,)``: none), kept by
+    ``Problem.layout_of``: the line-up asks it for several rows."""
+    return (TIGHT.refuses(problem),)
+
+
+def _bitset_word(problem: Problem) -> tuple:
+    """The bitset kernel's own word against ``problem``, kept (as ``_tight_word``)."""
+    return (BITSET.refuses(problem),)
+
+
+def _mcc_word(problem: Problem) -> tuple:
+    """The mcc kernel's own word against ``problem``, kept (as ``_tight_word``)."""
+    return (MCC.refuses(problem),)
+
+
+def _flat_word(problem: Problem) -> tuple:
+    """Whether ``problem`` looks like a flat tiling (``flat_tiling``), kept."""
+    return (flat_tiling(problem),)
+
+
+def _said(word, problem: Problem):
+    """What ``word`` (one of the ``_*_word`` functions) says of ``problem``, asked once
+    while the problem stays as it is: a line-up of a fresh problem asks each kernel's
+    own rule once, not once for every row that depends on it."""
+    return problem.layout_of(word)[0]
+
+
+def _tight_refuses(problem: Problem) -> str | None:
+    """What the tight kernel says against ``problem`` (its own word, kept)."""
+    return _said(_tight_word, problem)
+
+
+def _mcc_refuses(problem: Problem) -> str | None:
+    """What the mcc kernel says against ``problem`` (its own word, kept)."""
+    return _said(_mcc_word, problem)
+
+
 def _tight_suits(problem: Problem) -> bool:
     """The tight kernel leads every problem it takes: it needs no layout to start (the
     bitset kernel's is built only when the race is set up, paid for by the probe), and
     it was the faster on every flat tiling of Knuth's suite under 0.1 s (the layout
     alone is 10 to 60 ms) and on most of the longer ones (``docs/performance.md``)."""
-    return TIGHT.refuses(problem) is None
+    return _said(_tight_word, problem) is None
 
 
 def _bitset_suits(problem: Problem) -> bool:
     """The bitset kernel leads a flat tiling that the tight kernel does not take (pieces
     used more than once: multiplicities), where no sample is taken (see
     ``dlx.driver.choose``) and the leader runs the count."""
-    return TIGHT.refuses(problem) is not None and flat_tiling(problem)
+    return _said(_tight_word, problem) is not None and _said(_flat_word, problem)
 
 
 def _bitset_refuses(problem: Problem) -> str | None:
@@ -58,8 +96,8 @@ def _bitset_refuses(problem: Problem) -> str | None:
     (``flat_tiling``): on every such problem of ``scripts/bench_kernels.py`` (polysticks,
     tetrahexes, queens, Latin squares) tight was 1.5 to 17 times faster, so that
     ``auto`` neither lays it out, samples nor compiles it there."""
-    reason = BITSET.refuses(problem)
-    if reason is None and TIGHT.refuses(problem) is None and not flat_tiling(problem):
+    reason = _said(_bitset_word, problem)
+    if reason is None and _said(_tight_word, problem) is None and not _said(_flat_word, problem):
         return "not a flat tiling (tight takes it)"
     return reason
 
@@ -70,7 +108,7 @@ def _links_refuses(problem: Problem) -> str | None:
     on every problem of ``scripts/bench_kernels.py`` that it takes, 3 to 10 times, and
     mcc on every problem with multiplicities: docs/performance.md), so that ``auto``
     neither samples nor compiles it there (``--engine dlx`` still runs it)."""
-    if any(row.refuses(problem) is None for row in (TIGHT, BITSET, MCC)):
+    if any(_said(word, problem) is None for word in (_tight_word, _bitset_word, _mcc_word)):
         return "a bit kernel takes it (dancing links only where none does)"
     return None
 
@@ -81,8 +119,8 @@ ENGINES: dict[str, Engine] = {
     for row in (
         LINKS._replace(refuses=_links_refuses),
         BITSET._replace(refuses=_bitset_refuses, suits=_bitset_suits),
-        TIGHT._replace(suits=_tight_suits),
-        MCC,
+        TIGHT._replace(refuses=_tight_refuses, suits=_tight_suits),
+        MCC._replace(refuses=_mcc_refuses),
     )
 }
 # kernels with a batch call only (``dlx.batch``), each for the one problem it takes

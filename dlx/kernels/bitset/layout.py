@@ -465,7 +465,7 @@ def flat_tiling(problem: Problem) -> bool:
     >>> flat_tiling(p)
     False
     """
-    entries = problem.entries()
+    entries = problem.layout_of(Problem.entries)
     second = len(entries.lo) + 1
     on_secondary = np.unique(entries.option[entries.item >= second])
     if len(on_secondary) > SUITS_SECONDARY * problem.n_options:
