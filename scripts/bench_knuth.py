@@ -172,7 +172,7 @@ def table(rows: list) -> str:
         kernels = [s for k, (s, _) in result.items() if k in KERNELS and k != "auto"]
         best = min(his)
         cells = [name, str(limit or "-"), "/".join(str(c) for c in counts) or "?"]
-        cells += [_cell(result[c][0]) if c in result else "-" for c in head[3:-3]]
+        cells += [_cell(result[c][0]) if c in result else "-" for c in head[3:-4]]
         auto = result.get("auto", (None,))[0]
         cells += [_cell(best), _ratio(auto, best), _ratio(min(ours), best)]
         cells.append(_ratio(auto, min(kernels)) if kernels else "-")
