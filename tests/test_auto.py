@@ -123,9 +123,11 @@ def test_a_probe_that_finishes_wins_and_is_continued():
 
 def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
     """A small count (here 2 of 3 one-item options, 3 nodes) ends in the leader's first
-    slice: no race is set up, and its kernels' rows are asked once per problem, not at
-    each count (a count of a few hundred nodes takes about 0.1 ms: ``auto`` would cost
-    it a fifth more); the facts kept pickle with the problem, for workers."""
+    slice: no race is set up; tight, which leads every problem it takes, probes before
+    the line-up is asked, so no row is asked at all; where the line-up is asked (a
+    stream's choice), its kernels' rows are asked once per problem, not at each call (a
+    count of a few hundred nodes takes about 0.1 ms: ``auto`` would cost it a fifth
+    more); the facts kept pickle with the problem, for workers."""
     p = dlx.Problem(primary=["a", "b"])
     for option in (["a"], ["b"], ["a", "b"]):
         p.add_option(option)
@@ -147,6 +149,9 @@ def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
     for _ in range(3):
         result = dlx.count(p)
         assert result.solutions == 2 and "(auto: " in result.stats.engine
+    assert asked == Counter()
+    for _ in range(3):
+        assert len(list(dlx.solutions(p))) == 2
     assert asked == Counter(dict.fromkeys(rows, 1))
     monkeypatch.undo()
     assert dlx.count(q).solutions == 2
