@@ -25,14 +25,12 @@ from __future__ import annotations
 
 from functools import partial
 
-import numpy as np
-
-from dlx.driver.choose import Choice, Kernel, Lineup, choose, line_up
+from dlx import compiling
+from dlx.driver.choose import Choice, Kernel, Lineup, choose, first_slice, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
 from dlx.kernels.bitset.engine import ENGINE as BITSET
-from dlx.kernels.bitset.layout import SUITS_SECONDARY, URGENT_OPTIONS
-from dlx.kernels.cells import pieces_of
+from dlx.kernels.bitset.layout import flat_tiling  # auto's rule, the bitset row's too
 from dlx.kernels.links.engine import ENGINE as LINKS
 from dlx.kernels.mcc.engine import ENGINE as MCC
 from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
@@ -40,31 +38,42 @@ from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
 
 
-def flat_tiling(problem: Problem) -> bool:
-    """Whether ``problem`` looks like a flat tiling, from its options alone (no kernel's
-    layout: the bitset kernel's takes 10 to 60 ms, as long as a small count): it has
-    piece items and cells, most pieces (three in four) go to more than
-    ``URGENT_OPTIONS`` places, and at most ``SUITS_SECONDARY`` of its options hold a
-    secondary item (in a sudoku each "piece", a cell of the grid, has at most 9
-    options; in polysticks most options hold a crossing point). The bitset kernel's
-    rule (``dlx.kernels.bitset.layout.suits``), read off the items' option counts.
+def _tight_word(problem: Problem) -> tuple:
+    """The tight kernel's own word against ``problem`` (``(None,)``: none), kept by
+    ``Problem.layout_of``: the line-up asks it for several rows."""
+    return (TIGHT.refuses(problem),)
 
-    >>> from dlx import Problem
-    >>> p = Problem(primary=["a", "b"])
-    >>> _ = p.add_option(["a", "b"])
-    >>> flat_tiling(p)
-    False
-    """
-    entries = problem.entries()
-    second = len(entries.lo) + 1
-    on_secondary = np.unique(entries.option[entries.item >= second])
-    if len(on_secondary) > SUITS_SECONDARY * problem.n_options:
-        return False
-    pieces = pieces_of(entries.option, entries.item, problem.n_options, second)
-    if len(pieces) == 0 or len(pieces) == second - 1:
-        return False
-    options = np.bincount(entries.item, minlength=second)[pieces]
-    return 4 * int(np.sum(options <= URGENT_OPTIONS)) <= len(pieces)
+
+def _bitset_word(problem: Problem) -> tuple:
+    """The bitset kernel's own word against ``problem``, kept (as ``_tight_word``)."""
+    return (BITSET.refuses(problem),)
+
+
+def _mcc_word(problem: Problem) -> tuple:
+    """The mcc kernel's own word against ``problem``, kept (as ``_tight_word``)."""
+    return (MCC.refuses(problem),)
+
+
+def _flat_word(problem: Problem) -> tuple:
+    """Whether ``problem`` looks like a flat tiling (``flat_tiling``), kept."""
+    return (flat_tiling(problem),)
+
+
+def _said(word, problem: Problem):
+    """What ``word`` (one of the ``_*_word`` functions) says of ``problem``, asked once
+    while the problem stays as it is: a line-up of a fresh problem asks each kernel's
+    own rule once, not once for every row that depends on it."""
+    return problem.layout_of(word)[0]
+
+
+def _tight_refuses(problem: Problem) -> str | None:
+    """What the tight kernel says against ``problem`` (its own word, kept)."""
+    return _said(_tight_word, problem)
+
+
+def _mcc_refuses(problem: Problem) -> str | None:
+    """What the mcc kernel says against ``problem`` (its own word, kept)."""
+    return _said(_mcc_word, problem)
 
 
 def _tight_suits(problem: Problem) -> bool:
@@ -72,14 +81,14 @@ def _tight_suits(problem: Problem) -> bool:
     bitset kernel's is built only when the race is set up, paid for by the probe), and
     it was the faster on every flat tiling of Knuth's suite under 0.1 s (the layout
     alone is 10 to 60 ms) and on most of the longer ones (``docs/performance.md``)."""
-    return TIGHT.refuses(problem) is None
+    return _said(_tight_word, problem) is None
 
 
 def _bitset_suits(problem: Problem) -> bool:
     """The bitset kernel leads a flat tiling that the tight kernel does not take (pieces
     used more than once: multiplicities), where no sample is taken (see
     ``dlx.driver.choose``) and the leader runs the count."""
-    return TIGHT.refuses(problem) is not None and flat_tiling(problem)
+    return _said(_tight_word, problem) is not None and _said(_flat_word, problem)
 
 
 def _bitset_refuses(problem: Problem) -> str | None:
@@ -88,8 +97,8 @@ def _bitset_refuses(problem: Problem) -> str | None:
     (``flat_tiling``): on every such problem of ``scripts/bench_kernels.py`` (polysticks,
     tetrahexes, queens, Latin squares) tight was 1.5 to 17 times faster, so that
     ``auto`` neither lays it out, samples nor compiles it there."""
-    reason = BITSET.refuses(problem)
-    if reason is None and TIGHT.refuses(problem) is None and not flat_tiling(problem):
+    reason = _said(_bitset_word, problem)
+    if reason is None and _said(_tight_word, problem) is None and not _said(_flat_word, problem):
         return "not a flat tiling (tight takes it)"
     return reason
 
@@ -100,7 +109,7 @@ def _links_refuses(problem: Problem) -> str | None:
     on every problem of ``scripts/bench_kernels.py`` that it takes, 3 to 10 times, and
     mcc on every problem with multiplicities: docs/performance.md), so that ``auto``
     neither samples nor compiles it there (``--engine dlx`` still runs it)."""
-    if any(row.refuses(problem) is None for row in (TIGHT, BITSET, MCC)):
+    if any(_said(word, problem) is None for word in (_tight_word, _bitset_word, _mcc_word)):
         return "a bit kernel takes it (dancing links only where none does)"
     return None
 
@@ -111,8 +120,8 @@ ENGINES: dict[str, Engine] = {
     for row in (
         LINKS._replace(refuses=_links_refuses),
         BITSET._replace(refuses=_bitset_refuses, suits=_bitset_suits),
-        TIGHT._replace(suits=_tight_suits),
-        MCC,
+        TIGHT._replace(refuses=_tight_refuses, suits=_tight_suits),
+        MCC._replace(refuses=_mcc_refuses),
     )
 }
 # kernels with a batch call only (``dlx.batch``), each for the one problem it takes
@@ -157,10 +166,27 @@ def select(
             return row.search(problem, memo=row.memo(problem) if memo else None, **options)
         return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
 
+    probe = None  # a count that goes on with it: tight, leading every problem it takes
+    if kept and _said(_tight_word, problem) is None and _ready(BITSET):  # (``_tight_suits``),
+        probe, ended = first_slice(TIGHT.name, make, limit)  # probes before the line-up
+        if ended is not None:
+            return ended
     lineup = problem.layout_of(_lineup)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
-    return choose(problem, lineup, make, limit, forced, kept)
+    return choose(problem, lineup, make, limit, forced, kept, probe=probe)
+
+
+_READY: dict[str, bool] = {}  # kernel -> in numba's cache, asked once a process
+
+
+def _ready(row: Engine) -> bool:
+    """Whether numba's cache holds the kernel of ``row`` (asked once a process): where
+    it does not, the line-up is asked before the leader's probe, so that the kernel is
+    compiled meanwhile in another process if it is raced (``compile_ahead``)."""
+    if row.name not in _READY:
+        _READY[row.name] = compiling.cached(row.search.kernel().search)
+    return _READY[row.name]
 
 
 def _lineup(problem: Problem) -> Lineup:

@@ -16,6 +16,12 @@ to exit), in the same rounds; the ratio column is seconds / SSXCC's.
     python scripts/bench_kernels.py --quick                 # a subset, under a minute
     python scripts/bench_kernels.py --runs 3 --knuth DIR    # the whole suite
     python scripts/bench_kernels.py --only queens13 --runs 5
+    python scripts/bench_kernels.py --quick --fresh         # layouts in the counts' time
+
+A problem is built once and counted again and again, so that a kernel's layout is
+built at its first count only; ``--fresh`` counts problems built afresh (outside the
+timing), as a command does, so that each kernel's layout and ``auto``'s line-up are in
+its time.
 
 The sudoku case counts each of the first 200 forum-hardest puzzles (to 2 solutions:
 solved and proved unique) as its own ``dlx.count`` with the givens forced; its seconds
@@ -172,12 +178,15 @@ QUICK = ("6x10", "tetrasticks", "hexiamonds", "tetrahexes", "queens13", "latin5"
 HEAVY = ("8x8+O-all",)  # one run each, whatever --runs says
 
 
-def cpu_count(case: Case, engine: str):
+def cpu_count(case: Case, engine: str, fresh=None):
     """(CPU seconds, nodes, count, the kernel that ran) of the case's counts (seconds:
     the mean of as many rounds as take ``MIN_TIMING``), or None when the kernel refuses
-    a problem of it."""
+    a problem of it. ``fresh``: the case's maker, to count problems built afresh each
+    round (built outside the timing): every layout is then in the count's time."""
     seconds = rounds = 0
     while seconds < MIN_TIMING:
+        if fresh is not None:
+            case = fresh()
         nodes = found = 0
         ran = set()
         for problem, forced, limit in case.jobs:
@@ -208,8 +217,8 @@ def warm(case: Case) -> list[str]:
     return takes
 
 
-def bench(case: Case, runs: int, knuth: Path | None, scratch: Path) -> None:
-    """Time one case and print its lines."""
+def bench(case: Case, runs: int, knuth: Path | None, scratch: Path, fresh=None) -> None:
+    """Time one case and print its lines (``fresh``: see ``cpu_count``)."""
     takes = warm(case)
     runs = 1 if case.name in HEAVY else runs
     timings: dict[str, list] = {name: [] for name in [*takes, "auto"]}
@@ -226,7 +235,7 @@ def bench(case: Case, runs: int, knuth: Path | None, scratch: Path) -> None:
                 s, n, c = knuth_timed(knuth / name, dlx_file)
                 timings[name].append((s, n, c, name))
             else:
-                timings[name].append(cpu_count(case, name))
+                timings[name].append(cpu_count(case, name, fresh))
     for name, results in timings.items():
         counts = {r[2] for r in results}
         assert counts == {case.expected}, f"{case.name}, {name}: {counts} != {case.expected}"
@@ -258,13 +267,19 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="a subset: " + " ".join(QUICK))
     parser.add_argument("--only", nargs="+", choices=sorted(CASES), metavar="NAME")
     parser.add_argument("--knuth", type=Path, metavar="DIR", help="where dlx1 and ssxcc are")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="each count on its problem built afresh (layouts timed)",
+    )
     args = parser.parse_args(argv)
     names = args.only or (QUICK if args.quick else list(CASES))
     print(f"load average before: {os.getloadavg()}; kernels: {', '.join(KERNELS)}")
     print("seconds: median CPU of --runs counts, warm (ratio to SSXCC in parentheses)")
     with tempfile.TemporaryDirectory(prefix="bench_kernels_") as scratch:
         for name in names:
-            bench(CASES[name](), args.runs, args.knuth, Path(scratch))
+            fresh = CASES[name] if args.fresh else None
+            bench(CASES[name](), args.runs, args.knuth, Path(scratch), fresh)
     print(f"load average after: {os.getloadavg()} ({time.strftime('%H:%M')})")
     return 0
 

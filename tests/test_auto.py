@@ -123,9 +123,11 @@ def test_a_probe_that_finishes_wins_and_is_continued():
 
 def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
     """A small count (here 2 of 3 one-item options, 3 nodes) ends in the leader's first
-    slice: no race is set up, and its kernels' rows are asked once per problem, not at
-    each count (a count of a few hundred nodes takes about 0.1 ms: ``auto`` would cost
-    it a fifth more); the facts kept pickle with the problem, for workers."""
+    slice: no race is set up; tight, which leads every problem it takes, probes before
+    the line-up is asked, so no row is asked at all; where the line-up is asked (a
+    stream's choice), its kernels' rows are asked once per problem, not at each call (a
+    count of a few hundred nodes takes about 0.1 ms: ``auto`` would cost it a fifth
+    more); the facts kept pickle with the problem, for workers."""
     p = dlx.Problem(primary=["a", "b"])
     for option in (["a"], ["b"], ["a", "b"]):
         p.add_option(option)
@@ -147,6 +149,9 @@ def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
     for _ in range(3):
         result = dlx.count(p)
         assert result.solutions == 2 and "(auto: " in result.stats.engine
+    assert asked == Counter()
+    for _ in range(3):
+        assert len(list(dlx.solutions(p))) == 2
     assert asked == Counter(dict.fromkeys(rows, 1))
     monkeypatch.undo()
     assert dlx.count(q).solutions == 2
@@ -611,11 +616,73 @@ def test_the_line_up_by_shape_builds_no_layout(monkeypatch, board, pieces, flat)
 
     lattice = "hexagonal" if pieces == "tetrahexes" else None
     problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))
-    assert engines.flat_tiling(problem) == flat == layout.suits(problem)
+    assert engines.flat_tiling(problem) == flat == layout.suits(problem) == _flat_by_layout(problem)
     problem = tiling.build(tiling.make_puzzle(board, pieces, lattice=lattice))  # afresh
     monkeypatch.setattr(layout, "_build", lambda _: pytest.fail("laid out"))
     takers = [k.name for k in engines._lineup(problem).takers]
     assert takers == (["tight", "bitset"] if flat else ["tight"])
+
+
+def _flat_by_layout(problem) -> bool:
+    """The flat-tiling rule read off the bitset kernel's layout (the reference for the
+    options-only ``flat_tiling``): the kernel takes the problem, it has cells and
+    pieces (and region pruning), three pieces in four are not urgent, and at most a
+    quarter of its options hold a secondary item."""
+    from dlx.kernels.bitset import layout
+
+    if not layout.fits(problem):
+        return False
+    entries = problem.entries()
+    on_secondary = np.zeros(problem.n_options, bool)
+    on_secondary[entries.option[entries.item > len(entries.lo)]] = True
+    if on_secondary.sum() > layout.SUITS_SECONDARY * problem.n_options:
+        return False
+    lay = layout.layout(problem)
+    if lay.n_cells == 0 or len(lay.piece_bit) == 0:
+        return False
+    urgent = int(np.isin(lay.piece_bit[lay.piece_bit >= 0], lay.urgent_bit).sum())
+    return 4 * urgent <= len(lay.piece_bit)
+
+
+def _two_domino_colours(a: int, b: int, width: int = 21) -> dlx.Problem:
+    """Dominoes of two colours tiling a 2 x ``width`` box, ``a`` of one and ``b`` of
+    the other (bounds: multiplicities); each piece goes to 3 ``width`` - 2 places."""
+    cells = [f"{r}.{c}" for r in range(2) for c in range(width)]
+    problem = dlx.Problem(primary=["A", "B", *cells], bounds={"A": (a, a), "B": (b, b)})
+    for piece in "AB":
+        for c in range(width):
+            problem.add_option([piece, f"0.{c}", f"1.{c}"])
+            if c < width - 1:
+                for r in range(2):
+                    problem.add_option([piece, f"{r}.{c}", f"{r}.{c + 1}"])
+    return problem
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: dlx.read(DATA / "dlx" / "pent3x20_sym.dlx"),
+        lambda: dlx.read(DATA / "dlx" / "pent6x10_all.dlx"),
+        lambda: dlx.read(DATA / "dlx" / "scott_sym.dlx"),
+        lambda: dlx.read(DATA / "dlx" / "sudoku_escargot.dlx"),
+        lambda: tiling.build(tiling.make_puzzle("5x10", "pentominoes,-X,-I")),
+        lambda: tiling.build(tiling.make_puzzle("2x4x4", "tetracubes")),
+        lambda: tiling.build(tiling.make_puzzle("5x5", "tetrasticks,-H")),
+        lambda: _two_domino_colours(10, 11),
+        lambda: _two_domino_colours(1, 1, width=1),
+        lambda: coloured(),
+    ],
+)
+def test_flat_tiling_from_the_options_agrees_with_the_layout(make):
+    """``flat_tiling`` (auto's line-up and the bitset kernel's ``suits`` call it) reads
+    off the options what the bitset kernel's layout says: tilings with and without
+    symmetry breaking, solids, polysticks, sudoku, multiplicities, colours."""
+    from dlx.kernels.bitset import layout
+
+    problem = make()
+    assert layout.suits(problem) == _flat_by_layout(problem)
+    if layout.fits(problem):
+        assert engines.flat_tiling(problem) == _flat_by_layout(problem)
 
 
 def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():

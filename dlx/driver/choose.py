@@ -218,6 +218,22 @@ def line_up(problem, kernels: list[Kernel]) -> Lineup:
     return Lineup((*suited, *rest), len(suited), refused)
 
 
+def first_slice(name: str, make: Callable[..., object], limit: int | None = None, rivals: int = 1):
+    """The probe of kernel ``name`` (its search as the count runs it, ``make(name)``),
+    for a kernel known to lead the race, run before the line-up is asked (asking every
+    kernel's rule of a fresh problem costs as much as a small count): its first slice,
+    then on as the race's first sample would make it pay with at most ``rivals`` other
+    kernels (see ``_race``). ``(probe, choice)``, the choice None unless the count
+    ended; ``choose`` goes on with the probe (``probe=``)."""
+    probe = Probe(name, make(name), limit)
+    if probe.advance(SETTINGS.first_slice):
+        return probe, _within(probe, "suits its shape")
+    guess = SETTINGS.guess * (rivals + 1) + SETTINGS.setup_guess * rivals
+    if _pay(probe, guess / SETTINGS.ratio, SETTINGS.worth * guess):
+        return probe, _within(probe, "suits its shape")
+    return probe, None
+
+
 def choose(
     problem,
     lineup: Lineup,
@@ -225,6 +241,7 @@ def choose(
     limit: int | None = None,
     forced=(),
     kept: bool = True,
+    probe: Probe | None = None,
 ) -> Choice:
     """The kernel that ``auto`` runs ``problem`` with (see the module), of those
     ``lineup`` (``line_up``) says take it, and its search when it ran as the count (a
@@ -232,19 +249,24 @@ def choose(
     kernel ``name``'s search as the count runs it; ``make(name, extra)``: its full count
     of the subtree below the options ``extra`` (after the count's forced ones), for a
     sample. ``kept=False``: the leader's probe will not be continued (a parallel count,
-    a stream), so it pays for no sample: they start once it has run ``trust`` seconds."""
+    a stream), so it pays for no sample: they start once it has run ``trust`` seconds.
+    ``probe``: the leader's probe after its first slice (``first_slice``), to go on with."""
     takers = lineup.takers
     if not takers:
         reasons = "; ".join(f"{name}: {why}" for name, why in lineup.refused)
         raise ProblemError(f"no kernel takes this problem ({reasons})")
     if len(takers) == 1:
         others = ", ".join(f"{name}: {why}" for name, why in lineup.refused)
-        return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}")
+        search = None if probe is None else probe.search
+        return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}", search)
     leader, *others = takers
     why = "suits its shape" if lineup.suited else "first of the registry"
-    probe = Probe(leader.name, make(leader.name), limit)
-    if probe.advance(SETTINGS.first_slice):  # the race's first slice, before the race is set up:
-        return _within(probe, why)  # a small count ends here (set-up would double it)
+    if probe is None:
+        probe = Probe(leader.name, make(leader.name), limit)
+        if probe.advance(SETTINGS.first_slice):  # the race's first slice, before its set-up:
+            return _within(probe, why)  # a small count ends here (set-up would double it)
+    elif probe.name != leader.name:
+        raise ValueError(f"the probe is {probe.name}'s, the leader is {leader.name}")
     return _race(problem, forced, make, probe, leader, others, why, kept)
 
 

@@ -73,7 +73,7 @@ class Settings:
     # Seconds of a sample, at most, where the subtree below is too small.
     sample_big: float = 0.006
     # Nodes of a probe's first step, before its speed is known.
-    first_nodes: int = 1000
+    first_nodes: int = 4000
     # The seed of the samples' random paths, so that they are the same on every run.
     seed: int = 25
     # The race's clock, in seconds: this thread's CPU time (see the notes).

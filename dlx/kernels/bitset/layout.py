@@ -51,7 +51,7 @@ import numpy as np
 
 from dlx.driver.codes import ADVANCE, BACKDOWN, FORWARD, OVERFLOW  # noqa: F401 (earlier callers read OVERFLOW here)
 from dlx.errors import ProblemError
-from dlx.kernels.cells import adjacency, pieces_of, sweep
+from dlx.kernels.cells import MAX_PAIRS, adjacency, pieces_of, sweep
 from dlx.problem import Entries, Problem
 
 MAX_BITS = 4096  # items kept as bits, at most (64 words)
@@ -443,25 +443,49 @@ def _option_hash(entry_row, entry_bit, entry_counter, n_options) -> np.ndarray:
 
 def suits(problem: Problem) -> bool:
     """Whether ``problem`` looks like a tiling, where filling the first empty cell is the
-    right rule: the bitset kernel takes it, it has pieces and cells, and most pieces go
-    to many places (more than ``URGENT_OPTIONS``), and at most ``SUITS_SECONDARY`` of
-    its options hold a secondary item. In a sudoku every "piece" (a cell of the grid)
-    has at most 9 options; in polysticks most options hold a crossing point (a
-    secondary item; a symmetry-breaking item is held by a few pieces' options): there
-    the item of fewest options is the better guess."""
-    if not fits(problem):
+    right rule: the bitset kernel takes it (``fits``) and it looks like a flat tiling
+    (``flat_tiling``)."""
+    return fits(problem) and flat_tiling(problem)
+
+
+def flat_tiling(problem: Problem) -> bool:
+    """Whether ``problem`` looks like a flat tiling, read off its options alone (no
+    layout: building one takes 10 to 60 ms, as long as a small count): it has pieces
+    and cells (primary items of bounds 1:1 that are not pieces), its options' pairs of
+    cells are few enough for region pruning (``dlx.kernels.cells.MAX_PAIRS``), most
+    pieces (three in four) go to more than ``URGENT_OPTIONS`` places (are not urgent),
+    and at most ``SUITS_SECONDARY`` of its options hold a secondary item. In a sudoku
+    every "piece" (a cell of the grid) has at most 9 options; in polysticks most
+    options hold a crossing point (a secondary item; a symmetry-breaking item is held
+    by a few pieces' options): there the item of fewest options is the better guess.
+    The layout's own fields say the same (``tests/test_auto.py`` checks it).
+
+    >>> p = Problem(primary=["a", "b"])
+    >>> _ = p.add_option(["a", "b"])
+    >>> flat_tiling(p)
+    False
+    """
+    entries = problem.layout_of(Problem.entries)
+    second = len(entries.lo) + 1
+    on_secondary = np.unique(entries.option[entries.item >= second])
+    if len(on_secondary) > SUITS_SECONDARY * problem.n_options:
         return False
-    entries = problem.entries()
-    on_secondary = np.zeros(problem.n_options, bool)
-    on_secondary[entries.option[entries.item > len(entries.lo)]] = True
-    if on_secondary.sum() > SUITS_SECONDARY * problem.n_options:
+    pieces = pieces_of(entries.option, entries.item, problem.n_options, second)
+    exact = np.zeros(second, bool)
+    exact[1:] = (entries.lo == 1) & (entries.hi == 1)
+    is_piece = np.zeros(second, bool)
+    is_piece[pieces] = True
+    cell = exact & ~is_piece
+    if len(pieces) == 0 or not cell.any():
         return False
-    lay = layout(problem)
-    n_pieces = len(lay.piece_bit)
-    if lay.n_cells == 0 or n_pieces == 0:
+    on_cell = entries.item < second
+    on_cell[on_cell] = cell[entries.item[on_cell]]
+    per_option = np.bincount(entries.option[on_cell], minlength=problem.n_options)
+    if int(np.sum(per_option * (per_option - 1) // 2)) > MAX_PAIRS:
         return False
-    few = int(np.isin(lay.piece_bit[lay.piece_bit >= 0], lay.urgent_bit).sum())
-    return 4 * few <= n_pieces
+    places = np.bincount(entries.item, minlength=second)[pieces]
+    urgent = exact[pieces] & (places > 0) & (places <= URGENT_OPTIONS)
+    return 4 * int(np.sum(urgent)) <= len(pieces)
 
 
 def sanity(lay: BitLayout, state: State, n_fixed: int) -> None:

@@ -1,0 +1,103 @@
+"""``auto`` against its best kernel, and against ``auto`` of other checkouts (A/B).
+
+For each case of ``scripts/bench_kernels.py`` the script times ``auto`` in every
+checkout given (each checkout's own ``dlx`` and its own ``bench_kernels.py``: the same
+cases, built by the code under test), and every kernel in the last checkout, with
+``bench_kernels.cpu_count`` (warm, process CPU seconds, a count repeated until its
+timing has run 50 ms). Each round runs one fresh process per checkout, the checkouts'
+order rotated from round to round; the table gives the medians of the rounds, the
+kernel ``auto`` ran in each checkout and ``auto``'s ratio to the best kernel.
+
+    git worktree add --detach /tmp/before e02a823
+    python scripts/bench_auto.py /tmp/before . --rounds 3 --only 6x10 tetrahexes
+    python scripts/bench_auto.py /tmp/before . --rounds 1 --kernels tight --only bedlam
+
+As ``bench_kernels.py`` does, a case's problem is built once and counted again and
+again, so that a kernel's layout (and ``auto``'s line-up) is built at its first count
+only: that favours a kernel whose layout is dear (the bitset kernel's: 25 to 60 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ("dlx", "bitset", "tight", "mcc")
+
+
+def child(root: Path, engines: list[str], cases: list[str]) -> None:
+    """In one checkout: one JSON line per case and engine that takes it."""
+    sys.path[:0] = [str(root), str(root / "scripts")]
+    import bench_kernels
+
+    import dlx
+
+    for name in cases:
+        case = bench_kernels.CASES[name]()
+        for engine in engines:
+            try:
+                for problem, forced, _ in case.jobs[:1]:
+                    dlx.count(problem, 1, forced=forced, engine=engine, node_limit=100)
+            except (ValueError, dlx.ProblemError):
+                continue
+            bench_kernels.cpu_count(case, engine)  # warm: every specialisation it loads
+            seconds, nodes, found, ran = bench_kernels.cpu_count(case, engine)
+            line = dict(case=name, engine=engine, seconds=seconds, count=found, ran=ran)
+            print(json.dumps(line), flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkouts", nargs="+", type=Path, help="the last: the one under test")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kernels", default=",".join(KERNELS), help="timed in the last")
+    parser.add_argument("--only", nargs="+", metavar="NAME", required=True)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.checkouts[0], args.kernels.split(","), args.only)
+        return 0
+    trees = [c.resolve() for c in args.checkouts]
+    times: dict[tuple, list] = {}
+    print(f"load average before: {os.getloadavg()} ({time.strftime('%H:%M')})")
+    for r in range(args.rounds):
+        for tree in trees[r % len(trees) :] + trees[: r % len(trees)]:
+            engines = "auto" if tree != trees[-1] else f"{args.kernels},auto"
+            command = [sys.executable, __file__, str(tree), "--child", "--kernels", engines]
+            done = subprocess.run(
+                [*command, "--only", *args.only],
+                capture_output=True,
+                text=True,
+                env=dict(os.environ, PYTHONPATH=str(tree)),
+                cwd=tree,
+                check=True,
+            )
+            for line in done.stdout.splitlines():
+                d = json.loads(line)
+                times.setdefault((d["case"], str(tree), d["engine"]), []).append(d)
+    print(f"load average after: {os.getloadavg()} ({time.strftime('%H:%M')})")
+    for name in args.only:
+        kernels = {
+            e: statistics.median(d["seconds"] for d in times[(name, str(trees[-1]), e)])
+            for e in args.kernels.split(",")
+            if (name, str(trees[-1]), e) in times
+        }
+        best = min(kernels.values())
+        cells = [f"{e} {s:.4g}" for e, s in kernels.items()]
+        for tree in trees:
+            runs = times[(name, str(tree), "auto")]
+            auto = statistics.median(d["seconds"] for d in runs)
+            cells.append(f"auto[{tree.name}] {auto:.4g} [{runs[-1]['ran']}] {auto / best:.2f}")
+        print(f"{name}: " + "; ".join(cells), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
