@@ -267,10 +267,10 @@ def compile_all() -> list[Warmed]:
     >>> import dlx
     >>> done = dlx.compile_all()
     >>> kinds = sorted({w.kind for w in done})
-    >>> kinds[:5]
-    ['batch', 'bitset', 'costs', 'graph', 'mcc']
-    >>> kinds[5:]
-    ['preprocess', 'search', 'sudoku batch', 'tight', 'tight batch']
+    >>> kinds[:6]
+    ['batch', 'batch with domination', 'bitset', 'costs', 'graph', 'mcc']
+    >>> kinds[6:]
+    ['preprocess', 'search', 'search with domination', 'sudoku batch', 'tight', 'tight batch']
     >>> dlx.compile_all() == done  # once per process
     True
     """
