@@ -268,9 +268,11 @@ def compile_all() -> list[Warmed]:
     >>> done = dlx.compile_all()
     >>> kinds = sorted({w.kind for w in done})
     >>> kinds[:6]
-    ['batch', 'batch with domination', 'bitset', 'costs', 'graph', 'mcc']
-    >>> kinds[6:]
-    ['preprocess', 'search', 'search with domination', 'sudoku batch', 'tight', 'tight batch']
+    ['batch', 'batch with domination', 'bitset', 'bitset with regions', 'costs', 'graph']
+    >>> kinds[6:10]
+    ['mcc', 'preprocess', 'search', 'search with domination']
+    >>> kinds[10:]
+    ['sudoku batch', 'tight', 'tight batch']
     >>> dlx.compile_all() == done  # once per process
     True
     """
