@@ -267,10 +267,12 @@ def compile_all() -> list[Warmed]:
     >>> import dlx
     >>> done = dlx.compile_all()
     >>> kinds = sorted({w.kind for w in done})
-    >>> kinds[:5]
-    ['batch', 'bitset', 'costs', 'graph', 'mcc']
-    >>> kinds[5:]
-    ['preprocess', 'search', 'sudoku batch', 'tight', 'tight batch']
+    >>> kinds[:6]
+    ['batch', 'batch with domination', 'bitset', 'bitset with regions', 'costs', 'graph']
+    >>> kinds[6:10]
+    ['mcc', 'preprocess', 'search', 'search with domination']
+    >>> kinds[10:]
+    ['sudoku batch', 'tight', 'tight batch']
     >>> dlx.compile_all() == done  # once per process
     True
     """

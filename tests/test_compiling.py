@@ -230,3 +230,58 @@ def test_parallel_count_leaves_compiling_out(monkeypatch):
     )
     assert count == 3 and count.complete  # not cut by the 0.8 s limit
     assert compiling._spent[0] == 1.0 and count.stats.seconds < 0.8
+
+
+def test_compile_all_registers_every_specialisation(monkeypatch):
+    """What ``compile_all`` warms up, read without compiling (``warm`` only noted):
+    every kernel and each specialisation a README command or a test uses, among them
+    the links search and batch with item domination (``propagate="domination"``: its
+    state holds a work stack, another type) and the cost kernel."""
+    asked = set()
+    monkeypatch.setattr(compiling, "_done", set())
+    monkeypatch.setattr(compiling, "_warmed", {})
+    monkeypatch.setattr(compiling, "warm", lambda kind, _d, loop, _run: asked.add((kind, loop)))
+    compiling.compile_all()
+    for loop in (False, True):
+        for kind in ("search", "search with domination", "batch", "batch with domination"):
+            assert (kind, loop) in asked
+    for kind in ("bitset", "bitset with regions", "tight", "tight batch", "sudoku batch"):
+        assert (kind, False) in asked
+    for kind in ("mcc", "graph", "costs", "preprocess"):
+        assert (kind, False) in asked
+
+
+def test_the_cost_kernel_warm_up_compiles_force_too(monkeypatch):
+    """The cost kernel's warm-up also forces an option (``force``: a parallel best's
+    tasks call it), read without compiling."""
+    from dlx.kernels.costs import kernel, search
+
+    forced = []
+    monkeypatch.setattr(kernel, "force", lambda s, x: forced.append(x))
+    monkeypatch.setattr(search, "search_best", lambda *a, **k: None)
+    search._warm_up()
+    assert len(forced) == 1
+
+
+def test_a_search_with_domination_warms_its_own_specialisation(monkeypatch):
+    """A search warms up the specialisation it runs: item domination is one of its own,
+    as bitset's region pruning (``prune_cap`` > 1) is."""
+    import dlx
+    from dlx.kernels.links.search import Search
+
+    asked = []
+    monkeypatch.setattr(Search, "warm_up", classmethod(lambda cls, v=False: asked.append(v)))
+    problem = dlx.Problem(primary=["a"])
+    problem.add_option(["a"])
+    Search(problem.with_propagation("domination"))
+    Search(problem)
+    assert asked == [(False, True), (False, False)]
+    from dlx.kernels.bitset.search import BitsetSearch
+
+    asked.clear()
+    monkeypatch.setattr(BitsetSearch, "warm_up", classmethod(lambda cls, v=False: asked.append(v)))
+    two = dlx.Problem(primary=["a", "b"])
+    two.add_option(["a", "b"])
+    BitsetSearch(two, prune_cap=2)
+    BitsetSearch(two)
+    assert asked == [True, False]

@@ -9,6 +9,7 @@ from boards import queens, queens_ok
 from shared import DATA
 
 import dlx
+from dlx.driver import driver
 from dlx.kernels.links import kernel
 
 # -- limits, progress, interruption ---------------------------------------------------
@@ -25,11 +26,39 @@ def test_node_limit_is_reported_incomplete():
     assert not stream.complete and stream.stats.nodes <= 5000
 
 
-def test_time_limit_stops_early():
+class FakeClock:
+    """A stand-in for the ``time`` module of one module of ``dlx``: ``perf_counter`` and
+    ``monotonic`` read a clock that moves ``step`` seconds at each reading (or by
+    ``advance``), so that a time limit's stop depends on the code, not the machine."""
+
+    def __init__(self, step: float = 0.0):
+        self.now = 1000.0
+        self.step = step
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+    monotonic = perf_counter
+
+
+def test_time_limit_stops_early(monkeypatch):
+    """The time limit is checked before every kernel call: with a clock that moves 0.1 s
+    at each reading, a 0.35 s limit stops the search after a few calls."""
     p = dlx.read(DATA / "pent6x10_all.dlx")
-    result = dlx.count(p, time_limit=0.2, engine="dlx")  # (the bit kernels take 0.1 to 0.3 s)
-    assert not result.complete and "time limit" in result.stopped_by
-    assert result.stats.seconds < 2
+    dlx.count(p, node_limit=10, engine="dlx")  # the kernel compiled or loaded first
+    monkeypatch.setattr(driver, "time", FakeClock(step=0.1))
+    calls = []
+    next_budget = driver.Driver.next_budget
+    monkeypatch.setattr(
+        driver.Driver, "next_budget", lambda self, m: calls.append(1) or next_budget(self, m)
+    )
+    result = dlx.count(p, time_limit=0.35, engine="dlx")
+    assert not result.complete and result.stopped_by == "time limit 0.35 s"
+    assert 2 <= len(calls) <= 3  # three readings a kernel call: 0.3 s of this clock
 
 
 def test_limit_and_uniqueness():
@@ -57,19 +86,27 @@ def test_progress_grows_to_one(capsys, paused_search):
     assert "100.0%" in err and "368 solutions" in err
 
 
-def test_ctrl_c_stops_quickly_and_problem_survives():
+def test_ctrl_c_stops_at_the_next_step_and_problem_survives(monkeypatch):
+    """A Ctrl-C during a search is raised before the next kernel call (the kernel runs
+    in short budgets), and the problem is searched again from scratch afterwards."""
     import _thread
-    import threading
-    import time
 
     p = dlx.read(DATA / "pent6x10_all.dlx")
     dlx.count(p, node_limit=1000)  # compile first
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    t0 = time.perf_counter()
-    timer.start()
+    calls = []
+    next_budget = driver.Driver.next_budget
+
+    def interrupted_at_the_third(self, max_solutions):
+        calls.append(1)
+        if len(calls) == 3:
+            _thread.interrupt_main()  # as Ctrl-C does, between two kernel calls
+        return next_budget(self, max_solutions)
+
+    monkeypatch.setattr(driver.Driver, "next_budget", interrupted_at_the_third)
     with pytest.raises(KeyboardInterrupt):
-        dlx.count(p)
-    assert time.perf_counter() - t0 < 1.3
+        dlx.count(p, engine="dlx")
+    assert len(calls) <= 4  # at most the call under way ends
+    monkeypatch.undo()
     assert dlx.count(dlx.read(DATA / "pent3x20_sym.dlx")).solutions == 2
     assert dlx.count(p, node_limit=100).stats.nodes == 100
 

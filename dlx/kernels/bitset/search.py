@@ -139,5 +139,30 @@ class BitsetSearch(RowSearch):
         """Check the search's arrays at a pause (``sanity`` in ``dlx.kernels.bitset.layout``)."""
         sanity(self._layout, self._state, self.n_fixed)
 
+    def _variant(self) -> bool:
+        """True for the specialisation with region pruning's fill (``prune_cap`` > 1)."""
+        return self._regions is not None
 
-compiling.register(BitsetSearch.warm_up)
+    @classmethod
+    def warm_up(cls, variant: bool = False) -> None:
+        """Compile (or load) the kernel: without the fill, or with it (``variant``)."""
+        if not variant:
+            super().warm_up()
+            return
+        problem = Problem(primary=["a", "b"])  # two cells: a fill to compile
+        problem.add_option(["a", "b"])
+        compiling.warm(
+            "bitset with regions",
+            cls.kernel().search,
+            False,
+            lambda: cls(problem, prune_cap=2).run(),
+        )
+
+    @classmethod
+    def warm_up_every(cls) -> None:
+        """Compile (or load) both specialisations: without and with the fill."""
+        cls.warm_up(False)
+        cls.warm_up(True)
+
+
+compiling.register(BitsetSearch.warm_up_every)

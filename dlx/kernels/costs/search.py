@@ -261,10 +261,12 @@ def _kernel():
 
 
 def _warm_up() -> None:
-    """The kernel run once: the best of a problem of one option."""
+    """The kernel run once: the best of a problem of one option, and that option forced
+    (``force``, which a parallel search's tasks call)."""
     problem = Problem(primary=["a"])
     problem.add_option(["a"], cost=1)
     search_best(Layout(problem), 1, None, None)
+    Layout(problem).task_state(1, [0], None)
 
 
 compiling.register(_kernel)

@@ -37,7 +37,7 @@ _u = np.uint64
 LISTS_DIGEST = "4986ee787cfca4be"
 # dlx/kernels/links/loops.py's sha256, checked by tests/test_structure.py: numba's cache
 # of this file's functions goes stale when that file changes, unless this file changes too
-LOOPS_DIGEST = "4fb8d5f0842ead53"
+LOOPS_DIGEST = "429da9ff34a6d6aa"
 NO_SCORE = 1 << 30  # above any branching degree
 
 

@@ -157,10 +157,10 @@ LISTS_DIGEST = "4986ee787cfca4be"
 DOMINATION_DIGEST = "3f0c66d3d286a029"
 # dlx/kernels/links/loops.py's sha256, checked by tests/test_structure.py: numba's cache
 # of this file's functions goes stale when that file changes, unless this file changes too
-LOOPS_DIGEST = "4fb8d5f0842ead53"
+LOOPS_DIGEST = "429da9ff34a6d6aa"
 # dlx/kernels/links/commit.py's sha256, checked by tests/test_structure.py: numba's cache
 # of this file's functions goes stale when that file changes, unless this file changes too
-COMMIT_DIGEST = "3427446953aca292"
+COMMIT_DIGEST = "afee608fc1c7e42f"
 # dlx/kernels/links/memo.py's sha256, checked by tests/test_structure.py: numba's cache
 # of this file's functions goes stale when that file changes, unless this file changes too
 LINKS_MEMO_DIGEST = "dd8027fd7475e20e"
@@ -433,7 +433,7 @@ def search(st, loop, forced, prefix, memo_keys, memo_counts, split_depth, budget
                     break
             if level == 0:
                 if loop is not None:
-                    _loop_unforbid(st.node, loop, 0)
+                    _loop_unforbid(st.node, loop, np.int32(0))  # int32: as the trail marks
                 code = DONE
                 break
             level -= 1
@@ -461,7 +461,7 @@ def _unwind(st, loop):
         row = st.level_data[level]
         _restore_item(st.node, st.item, row[BEST], row[FIRST_TWEAK], n_items)
     if loop is not None:
-        _loop_unforbid(st.node, loop, 0)
+        _loop_unforbid(st.node, loop, np.int32(0))  # int32: as the trail marks
     progress[LEVEL] = 0
     progress[STEP] = FORWARD
 
@@ -514,19 +514,24 @@ def search_batch(st, loop, forced_nodes, forced_start, limit, counts, first_solu
 def _live_options(node, item, second, loop, i, work):
     """How many options of active item ``i`` survive their commit and ``_loop_settle``,
     and the fewest trail entries one of those left (a probe: every array is restored)."""
+    # the arguments typed as search types them, so that the helpers compiled for it serve
+    # here too (an int32 index or trail mark, a literal -1 or False would compile copies)
+    i = np.int64(i)
+    no_cap = np.int64(-1)
+    no_bounds = np.bool_(False)
     n_items = item.shape[1] - 1
     item[BOUND, i] -= 1
     _deactivate(item, i)
     _cover(node, item, i, n_items, second, work, -1)
     live = 0
     impact = NO_SCORE
-    x = node[DLINK, i]
+    x = np.int64(node[DLINK, i])
     while x != i:
-        start = loop.total[LOOP_TRAIL]
-        done, last, dead_at = _commit_option(node, item, x, second, n_items, loop, work, -1)
+        start = np.int64(loop.total[LOOP_TRAIL])
+        done, last, dead_at = _commit_option(node, item, x, second, n_items, loop, work, no_cap)
         if last == x:
             if loop.total[LOOP_BAD] == 0 and _loop_settle(
-                node, item, second, False, loop, i, x, start
+                node, item, second, no_bounds, loop, i, x, start
             ):
                 live += 1
                 impact = min(impact, loop.total[LOOP_TRAIL] - start)

@@ -290,7 +290,7 @@ def _loop_unforbid(node, loop, mark):
             if loop.edge[-rr, LOOP_FORBIDDEN] == 2 and loop.edge[-rr, LOOP_ON] != 0:
                 # a loop item that _loop_settle turned on: take it out of the loop
                 loop.total[LOOP_TRAIL] = top
-                _loop_detach(loop, -rr)
+                _loop_detach(loop, np.int32(-rr))  # int32 as _loop_remove's item
             loop.edge[-rr, LOOP_FORBIDDEN] = 0
             continue
         _unhide_option(node, rr)
@@ -342,7 +342,7 @@ def _loop_settle(node, item, second, has_bounds, loop, i, x, start):
     if has_bounds:
         return True
     # the items that lost options: through the committed option's lists ...
-    head = 0
+    head = np.int32(0)  # int32 as loop.edge is: one compiled _queue_option for every caller
     pp = _next_in_option(node, x)
     while pp != x:
         cc = node[TOP, pp]
@@ -449,7 +449,7 @@ def _loop_propagate(node, item, second, loop, head):
 @njit(**PLAIN)
 def _loop_settle_root(node, item, second, loop):
     """``_loop_settle`` for every primary item, before the first choice (trail mark 0)."""
-    head = 0
+    head = np.int32(0)  # int32 as in _loop_settle: one compiled _loop_propagate for both
     k = item[NEXT, 0]
     while k != 0:
         loop.edge[k, LOOP_STATE] = 1

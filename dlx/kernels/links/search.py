@@ -127,15 +127,30 @@ class Search(Driver):
         data = self.state.level_data
         return data[:, layout.BRANCH_INDEX], data[:, layout.BRANCH_DEGREE]
 
-    def _variant(self) -> bool:
-        return self._arrays.loop_edge is not None
+    def _variant(self) -> tuple[bool, bool]:
+        return self._arrays.loop_edge is not None, self.problem.propagate == "domination"
 
     @classmethod
     def warm_up_every(cls) -> None:
-        """Compile (or load) every kind of this kernel: plain, with loop items, batches."""
+        """Compile (or load) every kind of this kernel: plain, with loop items, batches,
+        each without and with item domination (``propagate="domination"``)."""
         for loop in (False, True):
-            cls.warm_up(loop)
-            _warm_up_batch(loop)
+            for dominating in (False, True):
+                cls.warm_up((loop, dominating))
+                _warm_up_batch(loop, dominating)
+
+    @classmethod
+    def warm_up(cls, variant: bool | tuple[bool, bool] = False) -> None:
+        """Compile (or load) the kernel for ``variant``: loop items or not, or ``(loop,
+        dominating)`` (item domination compiles a specialisation of its own)."""
+        loop, dominating = variant if isinstance(variant, tuple) else (variant, False)
+        if not dominating:
+            super().warm_up(loop)
+            return
+        problem = tiny_problem(loop).with_propagation("domination")
+        compiling.warm(
+            f"{cls.kind} with domination", cls.kernel().search, loop, lambda: cls(problem).run()
+        )
 
     @property
     def level(self) -> int:
@@ -191,10 +206,15 @@ def _anchors(problem: Problem) -> np.ndarray:
     return layout.anchor_nodes(layout.arrays(problem)).astype(np.int32)
 
 
-def _warm_up_batch(loop: bool) -> None:
-    """Make sure ``kernel.search_batch`` is compiled before a batch starts timing."""
+def _warm_up_batch(loop: bool, dominating: bool = False) -> None:
+    """Make sure ``kernel.search_batch`` is compiled before a batch starts timing (its
+    specialisation for loop items, for item domination)."""
+    propagate = "domination" if dominating else None
     compiling.warm(
-        "batch", Search.kernel().search_batch, loop, lambda: batch(tiny_problem(loop), [[]])
+        "batch with domination" if dominating else "batch",
+        Search.kernel().search_batch,
+        loop,
+        lambda: batch(tiny_problem(loop), [[]], propagate=propagate),
     )
 
 
@@ -228,9 +248,9 @@ def batch(problem: Problem, forced_sets, limit: int = 2, *, start=None, depth=No
     counts = np.zeros(n_sets, dtype=np.int64)
     first_nodes = np.zeros((n_sets, depth + 1), dtype=np.int32)  # a last column to see overflow
     stats = np.zeros((n_sets, 3), dtype=np.int64)
-    _warm_up_batch(arrays.loop_edge is not None)
     if propagate is not None:
         problem = problem.with_propagation(propagate)
+    _warm_up_batch(arrays.loop_edge is not None, problem.propagate == "domination")
     state = layout.new_state(arrays, arrays.max_level + max_forced, 1, 1, problem.propagate)
     t0 = time.perf_counter()
     Search.kernel().search_batch(
