@@ -136,7 +136,7 @@ def cmd_rate(args) -> None:
     problem = dlx.read(args.file)
     dlx.count(problem, engine=args.engine, node_limit=1000)
     cpu = time.process_time()
-    result = dlx.count(problem, engine=args.engine, workers=1, node_limit=args.nodes)
+    result = dlx.count(problem, engine=args.engine, node_limit=args.nodes)  # one core
     cpu = time.process_time() - cpu
     nodes = result.stats.nodes
     print(f"{args.file}, engine {args.engine}: {nodes:,} nodes in {cpu:.2f} s CPU: "

@@ -143,3 +143,29 @@ def test_a_stop_names_only_the_runs_own_running_tasks():
         thread.join()
     assert results == {"a": True, "b": False}
     assert dask_tasks.stop_run("b") == []  # nothing of it runs any more
+
+
+def test_a_task_whose_result_was_lost_and_computed_again_gives_its_result(dask_client):
+    """A Dask future whose status is not "finished" when its result came (the worker
+    holding it died meanwhile): the mirror waits for the result again, instead of
+    failing as ``client.get_executor()``'s futures do."""
+
+    class Relost:
+        """A finished Dask future whose result must be fetched twice."""
+
+        status = "lost"
+
+        def result(self):
+            self.status = "finished"
+            return 42
+
+    from concurrent.futures import Future
+
+    mirror = Future()
+    dask_tasks._pass_on(mirror, Relost())
+    assert mirror.result(timeout=5) == 42
+    executor = dask_tasks.DaskExecutor(dask_client)
+    assert executor.submit(sum, [1, 2, 3]).result(timeout=60) == 6
+    slow = executor.submit(time.sleep, 30)
+    assert slow.cancel()
+    executor.shutdown(wait=False, cancel_futures=True)

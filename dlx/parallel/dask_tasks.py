@@ -9,11 +9,20 @@ answer names the run's tasks running on each worker; the run cancels the others
 (queued ones have done nothing). The call is abandoned after ``CALL_SECONDS``: a dead
 scheduler costs a stop no more than that, and its tasks are then simply lost, as
 tasks cut short always were (a lost cluster is asked nothing more, not even to cancel).
+
+``DaskExecutor`` submits the tasks: each a ``concurrent.futures.Future`` that takes
+its result from Dask's once that is done, through ``Future.result``, which waits
+again when the worker holding the result died meanwhile and it is computed again
+(``client.get_executor()``'s futures read the status at that moment and fail with a
+TypeError: a worker killed at the wrong time failed the whole count).
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
+from concurrent.futures import Future
+from functools import partial
 
 CALL_SECONDS = 2.0  # a stop's call to the cluster is abandoned after this long
 
@@ -79,3 +88,61 @@ def ask_to_stop(client, token: str, seconds: float = CALL_SECONDS) -> set[int] |
     if running is None:
         return None
     return {index for indices in running.values() for index in indices}
+
+
+class DaskExecutor:
+    """What ``dlx.parallel.workers.Runner`` asks of an executor, on a Dask client:
+    ``submit`` (a ``concurrent.futures.Future``, whose ``cancel`` cancels the Dask
+    task) and ``shutdown``.
+
+    Examples
+    --------
+    >>> from dask.distributed import Client  # doctest: +SKIP
+    >>> with Client(processes=False, dashboard_address=None) as client:  # doctest: +SKIP
+    ...     DaskExecutor(client).submit(sum, [1, 2, 3]).result()
+    6
+    """
+
+    def __init__(self, client):
+        self.client = client
+        self.futures: weakref.WeakSet = weakref.WeakSet()  # Dask's, still referred to
+
+    def submit(self, function, *args) -> Future:
+        """Run ``function(*args)`` on the cluster."""
+        task = self.client.submit(function, *args, pure=False)
+        self.futures.add(task)
+        mirror: Future = Future()
+        mirror.add_done_callback(partial(_cancel_task, task))
+        task.add_done_callback(partial(_pass_on, mirror))
+        return mirror
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        """Cancel the tasks still on the cluster (``cancel_futures``); ``wait`` is
+        accepted for the interface (a run that waited for its tasks has them all)."""
+        if not cancel_futures:
+            return
+        try:
+            self.client.cancel(list(self.futures))
+        except Exception:  # noqa: BLE001 - a lost cluster: nothing is left to end
+            pass
+
+
+def _cancel_task(task, mirror: Future) -> None:
+    """A ``concurrent.futures`` callback: cancel the Dask task if its mirror was."""
+    if mirror.cancelled():
+        try:
+            task.cancel()
+        except Exception:  # noqa: BLE001 - a closed client: nothing runs for it any more
+            pass
+
+
+def _pass_on(mirror: Future, task) -> None:
+    """A Dask callback: give the mirror the task's result or exception."""
+    try:
+        result = task.result()
+    except BaseException as error:  # noqa: BLE001 - passed on to whoever waits
+        if mirror.set_running_or_notify_cancel():
+            mirror.set_exception(error)
+        return
+    if mirror.set_running_or_notify_cancel():
+        mirror.set_result(result)

@@ -1,9 +1,9 @@
 """Running tasks: in this process, on a process pool made here, or on Dask.
 
 Workers are a ``concurrent.futures`` executor: a ``ProcessPoolExecutor`` made here
-(rebuilt, and its unfinished tasks resubmitted, when a worker dies), Dask's
-``client.get_executor()``, or one passed in. The problem goes to each worker once
-(the pool's initializer, or ``client.scatter``). The kernel is compiled (or loaded
+(rebuilt, and its unfinished tasks resubmitted, when a worker dies), a Dask client's
+(``dlx.parallel.dask_tasks.DaskExecutor``), or one passed in. The problem goes to
+each worker once (the pool's initializer, or ``client.scatter``). The kernel is compiled (or loaded
 from numba's cache) in the parent by the split, before any worker starts; forked
 workers inherit it and spawned or Dask workers load it from the cache.
 
@@ -34,7 +34,7 @@ from dlx.driver.codes import PAUSED, SOLUTION
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
 from dlx.options import resolve_workers
-from dlx.parallel.dask_tasks import ask_to_stop
+from dlx.parallel.dask_tasks import DaskExecutor, ask_to_stop
 from dlx.parallel.dask_tasks import run_task as run_dask_task
 from dlx.parallel.dask_tasks import stop_asked as dask_stop_asked
 from dlx.parallel.frontier import SOLVED, fraction_before, rest, stopped_at
@@ -285,7 +285,7 @@ class Runner:
         self._job_arg = ()
         if client is not None:
             self.kind = "dask"
-            self.executor = client.get_executor(pure=False)
+            self.executor = DaskExecutor(client)
             self.token = uuid.uuid4().hex  # this run's name on the workers
             # hash=False: a fresh key, never one that an earlier run is releasing
             try:
@@ -487,10 +487,7 @@ class Runner:
                 self.executor.shutdown(wait=False, cancel_futures=True)
             self.progress_queue.close()
         elif self.kind == "dask":
-            if stop_running:
-                for future in list(self.executor._futures):
-                    future.cancel()
-            self.executor.shutdown(wait=not stop_running)
+            self.executor.shutdown(wait=not stop_running, cancel_futures=stop_running)
             self._job_arg[0].release()
 
 
