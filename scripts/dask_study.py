@@ -28,8 +28,10 @@ and the CPU of this process (client and scheduler) and of the workers, per task.
 (SIGKILL) half-way through: the count must stay right; the time lost and how soon
 the nanny's new worker joins are printed.
 
-``model``: the predicted wall time on p = 1..16 dedicated workers, the bound
-T(p) >= max(start + (W + n * overhead) / p, start + t_max, n * latency... ) and a greedy
+``model``: the predicted wall time on p = 1..16 dedicated workers: the bound
+T(p) >= max(s + (W + n o) / p, s + t_max, n o_s) (W the tasks' CPU seconds, n their
+number, t_max the longest, o a task's cost on its worker (``--overhead``), o_s its cost
+on the scheduler (``--scheduler``), s the start-up (``--start``)) and a greedy
 simulation (tasks in the split's order, each to the first free worker).
 CPU times are what matter on this shared machine; wall times are printed with the
 load average.
@@ -371,16 +373,15 @@ def cmd_model(args) -> None:
           f"start-up {args.start:.2f} s")  # fmt: skip
     print(
         "p | bound max(s + (W + n*o)/p, s + t_max, n*o_s) | greedy in split order | "
-        "speedup (greedy, against p = 1) | efficiency"
+        "speedup against W (one core, no Dask) | efficiency (W / (p T))"
     )
-    one = args.start + greedy(seconds, 1, args.overhead)
     for p in args.workers:
         bound = max(
             args.start + (work + n * args.overhead) / p, args.start + longest, n * args.scheduler
         )
         simulated = max(args.start + greedy(seconds, p, args.overhead), n * args.scheduler)
-        print(f"{p} | {bound:.2f} s | {simulated:.2f} s | {one / simulated:.2f}x | "
-              f"{one / simulated / p:.0%}")  # fmt: skip
+        print(f"{p} | {bound:.2f} s | {simulated:.2f} s | {work / simulated:.2f}x | "
+              f"{work / simulated / p:.0%}")  # fmt: skip
 
 
 def main(argv=None) -> int:
