@@ -155,7 +155,7 @@ def test_a_task_whose_result_was_lost_and_computed_again_gives_its_result(dask_c
 
         status = "lost"
 
-        def result(self):
+        def result(self, timeout=None):
             self.status = "finished"
             return 42
 

@@ -25,6 +25,7 @@ from concurrent.futures import Future
 from functools import partial
 
 CALL_SECONDS = 2.0  # a stop's call to the cluster is abandoned after this long
+RESULT_SECONDS = 1.0  # a task's result is awaited this long at a time
 
 _STOPPED: set[str] = set()  # in a worker: the tokens of the runs asked to stop
 _RUNNING: dict[str, set[int]] = {}  # in a worker: each run's tasks running now
@@ -92,8 +93,9 @@ def ask_to_stop(client, token: str, seconds: float = CALL_SECONDS) -> set[int] |
 
 class DaskExecutor:
     """What ``dlx.parallel.workers.Runner`` asks of an executor, on a Dask client:
-    ``submit`` (a ``concurrent.futures.Future``, whose ``cancel`` cancels the Dask
-    task) and ``shutdown``.
+    ``submit`` (a ``concurrent.futures.Future``) and ``shutdown``. A future cancelled
+    leaves its Dask task to ``shutdown(cancel_futures=True)``, which cancels every task
+    still on the cluster in one call (one call a task would take seconds for thousands).
 
     Examples
     --------
@@ -112,7 +114,6 @@ class DaskExecutor:
         task = self.client.submit(function, *args, pure=False)
         self.futures.add(task)
         mirror: Future = Future()
-        mirror.add_done_callback(partial(_cancel_task, task))
         task.add_done_callback(partial(_pass_on, mirror))
         return mirror
 
@@ -127,22 +128,32 @@ class DaskExecutor:
             pass
 
 
-def _cancel_task(task, mirror: Future) -> None:
-    """A ``concurrent.futures`` callback: cancel the Dask task if its mirror was."""
-    if mirror.cancelled():
-        try:
-            task.cancel()
-        except Exception:  # noqa: BLE001 - a closed client: nothing runs for it any more
-            pass
-
-
 def _pass_on(mirror: Future, task) -> None:
-    """A Dask callback: give the mirror the task's result or exception."""
-    try:
-        result = task.result()
-    except BaseException as error:  # noqa: BLE001 - passed on to whoever waits
-        if mirror.set_running_or_notify_cancel():
-            mirror.set_exception(error)
+    """A Dask callback: give the mirror the task's result or exception (nothing for a
+    mirror cancelled: nobody waits for it). The result is awaited ``RESULT_SECONDS`` at
+    a time, as long as the client is open: Dask runs these callbacks in one thread,
+    which Python joins at exit, so a wait on a closed client must end."""
+    if mirror.cancelled():
         return
-    if mirror.set_running_or_notify_cancel():
+    while True:
+        try:
+            result = task.result(timeout=RESULT_SECONDS)
+        except TimeoutError as error:
+            if getattr(task.client, "status", "closed") not in ("closing", "closed"):
+                continue
+            _set(mirror, error=error)
+        except BaseException as error:  # noqa: BLE001 - passed on to whoever waits
+            _set(mirror, error=error)
+        else:
+            _set(mirror, result=result)
+        return
+
+
+def _set(mirror: Future, result=None, error: BaseException | None = None) -> None:
+    """Give the mirror its result or exception, unless it was cancelled."""
+    if not mirror.set_running_or_notify_cancel():
+        return
+    if error is not None:
+        mirror.set_exception(error)
+    else:
         mirror.set_result(result)
