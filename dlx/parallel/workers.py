@@ -1,15 +1,16 @@
 """Running tasks: in this process, on a process pool made here, or on Dask.
 
 Workers are a ``concurrent.futures`` executor: a ``ProcessPoolExecutor`` made here
-(rebuilt, and its unfinished tasks resubmitted, when a worker dies), Dask's
-``client.get_executor()``, or one passed in. The problem goes to each worker once
-(the pool's initializer, or ``client.scatter``). The kernel is compiled (or loaded
+(rebuilt, and its unfinished tasks resubmitted, when a worker dies), a Dask client's
+(``dlx.parallel.dask_tasks.DaskExecutor``), or one passed in. The problem goes to
+each worker once (the pool's initializer, or ``client.scatter``). The kernel is compiled (or loaded
 from numba's cache) in the parent by the split, before any worker starts; forked
 workers inherit it and spawned or Dask workers load it from the cache.
 
 A task runner is a function ``(task, job=None) -> TaskResult`` (``run_task`` unless
 one is given: tests inject theirs); with ``job`` None it runs the job its worker
-process was given.
+process was given. A stopped run asks its running tasks to say where they stopped:
+a pool's through an event its workers share, Dask's through ``dlx.parallel.dask_tasks``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import signal
 import sys
 import threading
 import time
+import uuid
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -32,6 +34,9 @@ from dlx.driver.codes import PAUSED, SOLUTION
 from dlx.engines import DEFAULT, ENGINES, make_memo, make_search
 from dlx.errors import WorkerError
 from dlx.options import resolve_workers
+from dlx.parallel.dask_tasks import DaskExecutor, ask_to_stop
+from dlx.parallel.dask_tasks import run_task as run_dask_task
+from dlx.parallel.dask_tasks import stop_asked as dask_stop_asked
 from dlx.parallel.frontier import SOLVED, fraction_before, rest, stopped_at
 from dlx.parallel.split import Task
 from dlx.problem import Problem
@@ -153,9 +158,12 @@ def worker_job(job):
 
 
 def _stop_asked() -> bool:
-    """Whether the run this worker serves asked its tasks to stop (a pool's worker), or
-    a stop signal asked the task running in this process to stop (one worker)."""
-    return bool(_REQUESTED) or (_STOP_EVENT is not None and _STOP_EVENT.is_set())
+    """Whether the run this worker serves asked its tasks to stop (a pool's worker or
+    a Dask worker), or a stop signal asked the task running in this process to stop
+    (one worker)."""
+    if _REQUESTED or (_STOP_EVENT is not None and _STOP_EVENT.is_set()):
+        return True
+    return dask_stop_asked()
 
 
 def _search_step(job: Job, task: Task, path, nodes_before: int, found: list, counting: bool):
@@ -277,7 +285,8 @@ class Runner:
         self._job_arg = ()
         if client is not None:
             self.kind = "dask"
-            self.executor = client.get_executor(pure=False)
+            self.executor = DaskExecutor(client)
+            self.token = uuid.uuid4().hex  # this run's name on the workers
             # hash=False: a fresh key, never one that an earlier run is releasing
             try:
                 self._job_arg = (client.scatter(job, broadcast=True, hash=False),)
@@ -309,19 +318,26 @@ class Runner:
         )
 
     def stop(self, grace: float = STOP_SECONDS) -> list[TaskResult]:
-        """Ask the running tasks to stop (a process pool made here) and return the
-        results that come within ``grace`` seconds: each says where its task stopped.
-        Tasks not yet started are cancelled. With one worker: the result of the task
-        that a stop signal stopped (``_inline_results``), if any."""
+        """Ask the running tasks to stop (a process pool made here, or Dask) and return
+        the results that come within ``grace`` seconds: each says where its task
+        stopped. Tasks not yet started are cancelled. With one worker: the result of
+        the task that a stop signal stopped (``_inline_results``), if any."""
         if self.kind == "inline":
             stopped, self.stopped = getattr(self, "stopped", []), []
             return stopped
         pending = getattr(self, "pending", None)
-        if self.kind != "pool" or not pending:
+        if self.kind not in ("pool", "dask") or not pending:
             return []
-        for future in pending:
-            future.cancel()
-        self.stop_event.set()
+        running = set()  # the tasks to wait for (a pool's: those that cannot be cancelled)
+        if self.kind == "dask":
+            running = ask_to_stop(self.client, self.token)
+            if running is None:
+                return []  # the cluster is lost
+        for future, task in pending.items():
+            if task.index not in running:
+                future.cancel()
+        if self.kind == "pool":
+            self.stop_event.set()
         done: set = set()
         try:
             with interrupts_deferred():
@@ -445,10 +461,13 @@ class Runner:
     def _submit(self, tasks: list) -> dict:
         """Submit each (future or None, task) without a future; a pool that breaks while
         tasks go in (a worker died on the first ones) is rebuilt and they go in again."""
+        call = (self.task_runner,)
+        if self.kind == "dask":
+            call = (run_dask_task, self.task_runner, self.token)
         while True:
             try:
                 return {
-                    future or self.executor.submit(self.task_runner, task, *self._job_arg): task
+                    future or self.executor.submit(*call, task, *self._job_arg): task
                     for future, task in tasks
                 }
             except BrokenProcessPool:
@@ -468,10 +487,7 @@ class Runner:
                 self.executor.shutdown(wait=False, cancel_futures=True)
             self.progress_queue.close()
         elif self.kind == "dask":
-            if stop_running:
-                for future in list(self.executor._futures):
-                    future.cancel()
-            self.executor.shutdown(wait=not stop_running)
+            self.executor.shutdown(wait=not stop_running, cancel_futures=stop_running)
             self._job_arg[0].release()
 
 
