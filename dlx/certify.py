@@ -1,10 +1,10 @@
 """``python -m dlx.certify PROBLEM.dlx CERTIFICATE``: check a count's certificate.
 
-A certificate (written by ``python -m dlx PROBLEM.dlx --count --certificate FILE``) is
-the problem's solution graph as a ZDD in the text format of Knuth's DLX6, after a
-header of ``|`` lines; the line ``| count N`` claims N solutions. A ZDD line
-``x: (~v?lo:hi)`` is an *edge*: node ``x`` (hexadecimal) takes option ``v`` (decimal,
-from 1, in the file's order) and goes on at ``hi``, or tries its next edge ``lo``. A
+A certificate (``python -m dlx PROBLEM.dlx --count --certificate FILE``) is the
+solution graph as a ZDD in Knuth's DLX6 text format, after a header of ``|`` lines;
+``| count N`` claims N solutions. A line ``x: (~v?lo:hi)`` is an *edge*: node ``x``
+(hexadecimal) takes option ``v`` (decimal, from 1, in the file's order) and goes on
+at ``hi``, or tries its next edge ``lo``. A
 *node* of the graph is a chain of edges linked by ``lo``, ending at 0; ``1`` is the
 terminal (every primary item covered); the last line, ``(~0?0:r)``, names the root r.
 
@@ -22,21 +22,19 @@ number of primary items, level by level from the root:
 4. every edge into the terminal covers the last primary items: each path is a solution;
 5. the number of paths from the root to the terminal is the claimed count.
 
-So the problem has at least the claimed number of solutions, each a path, none twice.
-(That no solution is missing is not certified: the graph holds no refutations of the
-subproblems it left out.) Every failure is one line naming the certificate's line.
-Exit status: 0 valid, 1 invalid, 2 bad input.
+So the problem has at least the claimed number of solutions, each a path, none twice
+(that none is missing is not certified: the graph holds no refutations). Every failure
+is one line naming the certificate's line. Exit status: 0 valid, 1 invalid, 2 bad input.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 
 import numpy as np
 
-_BOUNDS = re.compile(r"^(?:([0-9]+):)?([0-9]+)\|(.+)$")
+_CHUNK = 1 << 20  # bytes of edge lines read at a time (1 MB: temporaries stay in cache)
 _DIGIT = np.full(256, 255, np.uint8)  # a byte's hexadecimal value, 255 if none
 _DIGIT[np.frombuffer(b"0123456789abcdefABCDEF", np.uint8)] = [*range(16), *range(10, 16)]
 
@@ -52,8 +50,8 @@ class Problem:
     ``primary`` items; ``covers``, the number of its primary items."""
 
     def __init__(self, text: str, label: str):
-        self.bit: dict[str, int] = {}
-        self.n_primary, rows = 0, []
+        self.bit: dict[str, int] = {}  # item name: bit
+        rows: list[list[tuple]] = []
         for line_no, line in enumerate(text.splitlines(), start=1):
             words, where = line.split(), f"{label} line {line_no}"
             if words and not words[0].startswith("|"):
@@ -62,11 +60,11 @@ class Problem:
             raise Invalid(f"{label}: no item line")
         self.names, pairs, every = list(self.bit), {}, {}
         for bit, colour in (entry for row in rows for entry in row if entry[1] is not None):
-            if (bit, colour) not in pairs:
-                pairs[bit, colour] = len(self.names)
+            if (bit, colour) not in pairs:  # a new bit, named as its item
                 every[bit] = every.get(bit, 0) | 1 << len(self.names)
+                pairs[bit, colour] = len(self.names)
                 self.names.append(self.names[bit])
-        take, forbid, self.coloured = [], [], [{b for b, c in row if c} for row in rows]
+        take, forbid, self.coloured = [], [], [{b for b, c in row if c is not None} for row in rows]
         for row in rows:
             pair = [(b, 1 << pairs[b, c] if c is not None else 0) for b, c in row]
             take.append(sum(p or 1 << b for b, p in pair))
@@ -80,17 +78,11 @@ class Problem:
 
     def _items(self, words: list[str], where: str) -> None:
         """The item line: primary items (bounds 1:1 only), ``|``, secondary items."""
-        secondary = False
-        for word in words:
-            if word == "|":
-                secondary = True
-            elif _BOUNDS.match(word) and not secondary:
-                raise Invalid(f"{where}: item {word!r} has bounds (exact cover only)")
-            elif word in self.bit or ":" in word or "|" in word:
-                raise Invalid(f"{where}: item {word!r} is declared twice or malformed")
-            else:
-                self.bit[word] = len(self.bit)
-                self.n_primary += not secondary
+        for word in (word for word in words if word != "|"):
+            if word in self.bit or ":" in word or "|" in word:  # bounds: exact cover only
+                raise Invalid(f"{where}: item {word!r} declared twice or with bounds")
+            self.bit[word] = len(self.bit)
+        self.n_primary = words.index("|") if "|" in words else len(words)
 
     def _option(self, words: list[str], where: str) -> list[tuple]:
         """One option line: its (item bit, colour or None) pairs."""
@@ -123,9 +115,9 @@ def _numbers(raw: np.ndarray) -> np.ndarray | None:
     colon, link = at[1][0::2], at[1][1::2]
     starts = np.stack([np.r_[0, end[:-1] + 1], tilde + 1, ask + 1, link + 1], 1)
     length = np.stack([colon, ask, link, close], 1) - starts
-    if (tilde != colon + 3).any() or (close + 1 != end).any() or (raw[colon + 2] != 40).any():
-        return None
-    if (raw[colon + 1] != 32).any() or length.min() < 1 or length.max() > 15:
+    bad = (tilde != colon + 3) | (close + 1 != end) | (raw[colon + 1] != 32)
+    bad |= raw[colon + 2] != 40  # ": (~" and ")" at their places
+    if bad.any() or length.min() < 1 or length.max() > 15:
         return None
     value, base = np.zeros((n, 4), np.int64), np.array([16, 10, 16, 16])
     for i in range(length.max()):
@@ -138,9 +130,8 @@ def _numbers(raw: np.ndarray) -> np.ndarray | None:
 
 
 class Certificate:
-    """A certificate's claimed count and edges, numbered 0 to m - 1 in the file's
-    order: ``x``, ``option``, and ``lo``, ``hi`` as edge numbers (m for the sink 0,
-    m + 1 for the terminal 1, m + 2 for an undefined node); ``lo_x``, ``hi_x`` as read."""
+    """A certificate's count and edges 0 to m - 1 in the file's order: ``x``, ``option``,
+    ``lo``, ``hi`` as edges (m: the sink 0, m + 1: 1, m + 2: undefined), ``lo_x``, ``hi_x``."""
 
     def __init__(self, data: bytes, label: str):
         self.label, self.count, self.header, pos, parts = label, None, 0, 0, []
@@ -157,7 +148,7 @@ class Certificate:
         data = data if data.endswith(b"\n") or pos >= len(data) else data + b"\n"
         raw = np.frombuffer(data, np.uint8)
         while pos < len(data):  # 32 MB at a time
-            end = data.find(b"\n", min(pos + (1 << 25), len(data)) - 1) + 1
+            end = data.find(b"\n", min(pos + _CHUNK, len(data)) - 1) + 1
             parts.append(_numbers(raw[pos:end]))
             if parts[-1] is None:  # the first line that is not an edge, by bisection
                 ends, good = np.flatnonzero(raw[pos:end] == 10) + pos + 1, 0
@@ -173,8 +164,7 @@ class Certificate:
             raise Invalid(f"{label}: no root line '(~0?0:r)'")
         x, self.option, lo, hi = np.concatenate(parts).T
         self.x, self.m, self.lo_x, self.hi_x = x, len(x), lo, hi
-        rising = (x[1:] > x[:-1]).all()  # as written: no sort needed
-        order = np.arange(self.m) if rising else np.argsort(x, kind="stable")
+        order = np.argsort(x, kind="stable")  # linear time on rising numbers
         bad = np.flatnonzero((x < 2)[order] | np.r_[False, x[order][1:] == x[order][:-1]])
         if len(bad):
             k = order[bad].min()
@@ -194,90 +184,65 @@ class Certificate:
         raise Invalid(f"{self.label} line {self.header + k + 1} (node {self.x[k]:x}): {text}")
 
 
-def _chains(cert: Certificate, heads: np.ndarray, mark: np.ndarray):
-    """The edges of the nodes ``heads`` (first edges) and their nodes (indices into ``heads``);
-    links to defined edges, ``lo`` to one of no other node (``mark``: 1 first, 2 later)."""
-    m, cur, node = cert.m, heads, np.arange(len(heads))
-    edges, nodes = [cur], [node]
-    while len(cur):
-        lo, hi = cert.lo[cur], cert.hi[cur]
-        for k in cur[(lo == m + 2) | (hi == m + 2)][:1]:
-            link = cert.lo_x[k] if cert.lo[k] == m + 2 else cert.hi_x[k]
-            cert.fail(k, f"it links to node {link:x}, which is not defined")
-        for k in cur[(lo == m + 1) | (hi == m)][:1]:
-            cert.fail(k, "a link to a sink where an edge is needed")
-        go = np.flatnonzero(lo < m)
-        twice = mark[lo[go]] != 0
-        twice[np.setdiff1d(np.arange(len(go)), np.unique(lo[go], return_index=True)[1])] = True
-        for k in cur[go[twice]][:1]:
-            cert.fail(k, f"node {cert.lo_x[k]:x} is in two nodes")
-        cur, node = lo[go], node[go]
-        mark[cur] = 2
-        edges.append(cur)
-        nodes.append(node)
-    return np.concatenate(edges), np.concatenate(nodes)
-
-
-def _edges(problem: Problem, cert: Certificate, heads, edges, node, base, c):
-    """Rules 1 to 4 for one level's edges, grouped by node, their nodes covering ``base``
-    (c primary items): the bits covered below each, its level, each node's first."""
-    opt = cert.option[edges] - 1
-    for k in edges[(opt < 0) | (opt >= len(problem.take))][:1]:
-        cert.fail(k, f"option {cert.option[k]} is not an option of the problem")
-    for i in np.flatnonzero((node[1:] == node[:-1]) & (opt[1:] == opt[:-1]))[:1] + 1:
-        cert.fail(edges[i], f"option {opt[i] + 1} twice in one node")
-    clash = problem.forbid[opt] & base
-    for i in np.flatnonzero(clash.any(1))[:1]:
-        item, k = problem.name(clash[i]), opt[i]
-        how = "gives item {!r} another colour" if problem.bit[item] in problem.coloured[k] else ""
-        cert.fail(edges[i], f"option {k + 1} " + (how or "covers item {!r} again").format(item))
-    starts = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
-    shared = np.bitwise_and.reduceat(problem.primary[opt], starts, axis=0).any(1)
-    for k in heads[~shared][:1]:
-        cert.fail(k, "the node's options share no primary item")
-    child, level = base | problem.take[opt], c + problem.covers[opt]
-    for i in np.flatnonzero((cert.hi[edges] == cert.m + 1) & (level < problem.n_primary))[:1]:
-        item = problem.name(problem.all_primary[0] & ~child[i], last=True)
-        cert.fail(edges[i], f"a path ends with item {item!r} uncovered")
-    return child, level, starts
-
-
 def _states(problem: Problem, cert: Certificate) -> list[tuple]:
     """Rules 1 to 4, level by level (the nodes, known by first edges, covering c primary
     items, c rising): per level its nodes, its edges grouped by node, each node's first."""
-    m, root = cert.m, cert.hi[-1]
+    m, root, n_options = cert.m, cert.hi[-1], len(problem.take)
     if root == m + 2 or root == m + 1 and problem.n_primary:
         cert.fail(m - 1, f"the root {cert.hi_x[-1]:x} is not defined or the terminal")
-    mask = np.zeros((m + 2, problem.take.shape[1]), np.uint64)
-    has, mark = np.zeros(m + 2, bool), np.zeros(m + 2, np.int8)
-    pending, levels = [[] for _ in range(problem.n_primary + 1)], []
-    pending[0] += [np.array([root])] if root < m else []
-    for c, waiting in enumerate(pending):
-        if not waiting:
-            continue
-        heads = np.unique(np.concatenate(waiting))
+    mask, levels = np.zeros((m + 2, problem.take.shape[1]), np.uint64), []
+    has, mark, owner = np.zeros(m + 2, bool), np.zeros(m + 2, np.int8), np.zeros(m + 2, np.int64)
+    pending = [[np.array([root])] if root < m else []] + [[] for _ in range(problem.n_primary)]
+    for c, heads in ((c, np.unique(np.concatenate(w))) for c, w in enumerate(pending) if w):
         for k in heads[mark[heads] != 0][:1]:
             cert.fail(k, "the edge is in two nodes")
-        mark[heads] = 1
-        edges, node = _chains(cert, heads, mark)
-        n_options = len(problem.take) + 2
-        order = np.argsort(node * n_options + np.clip(cert.option[edges], 0, n_options - 1))
+        mark[heads], cur, node = 1, heads, np.arange(len(heads))
+        edges, nodes = [cur], [node]
+        while len(cur):  # the nodes' chains: links to defined edges, lo to no other node's
+            lo, hi = cert.lo[cur], cert.hi[cur]
+            for k in cur[(lo == m + 2) | (hi == m + 2)][:1]:
+                link = cert.lo_x[k] if cert.lo[k] == m + 2 else cert.hi_x[k]
+                cert.fail(k, f"it links to node {link:x}, which is not defined")
+            for k in cur[(lo == m + 1) | (hi == m)][:1]:
+                cert.fail(k, "a link to a sink where an edge is needed")
+            go = np.flatnonzero(lo < m)
+            owner[lo[go]] = np.arange(len(go))  # an edge that two reach keeps one owner
+            for k in cur[go[(mark[lo[go]] != 0) | (owner[lo[go]] != np.arange(len(go)))]][:1]:
+                cert.fail(k, f"node {cert.lo_x[k]:x} is in two nodes")
+            cur, node = lo[go], node[go]
+            mark[cur] = 2
+            edges, nodes = [*edges, cur], [*nodes, node]
+        edges, node = np.concatenate(edges), np.concatenate(nodes)
+        order = np.argsort(node * (n_options + 2) + np.clip(cert.option[edges], 0, n_options + 1))
         edges, node = edges[order], node[order]
-        child, level, starts = _edges(problem, cert, heads, edges, node, mask[heads][node], c)
+        opt, base = cert.option[edges] - 1, mask[heads][node]
+        for k in edges[(opt < 0) | (opt >= n_options)][:1]:  # rule 1
+            cert.fail(k, f"option {cert.option[k]} is not an option of the problem")
+        for i in np.flatnonzero((node[1:] == node[:-1]) & (opt[1:] == opt[:-1]))[:1] + 1:
+            cert.fail(edges[i], f"option {opt[i] + 1} twice in one node")
+        clash = problem.forbid[opt] & base  # rule 2
+        for i in np.flatnonzero(clash.any(1))[:1]:
+            item, k = problem.name(clash[i]), opt[i]
+            colour = problem.bit[item] in problem.coloured[k]
+            how = "gives item {!r} another colour" if colour else "covers item {!r} again"
+            cert.fail(edges[i], f"option {k + 1} " + how.format(item))
+        starts = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+        shared = np.bitwise_and.reduceat(problem.primary[opt], starts, axis=0).any(1)
+        for k in heads[~shared][:1]:  # rule 3
+            cert.fail(k, "the node's options share no primary item")
+        child, level, hi = base | problem.take[opt], c + problem.covers[opt], cert.hi[edges]
+        for i in np.flatnonzero((hi == m + 1) & (level < problem.n_primary))[:1]:  # rule 4
+            item = problem.name(problem.all_primary[0] & ~child[i], last=True)
+            cert.fail(edges[i], f"a path ends with item {item!r} uncovered")
         levels.append((heads, edges, starts))
-        hi = cert.hi[edges]
-        inner = np.flatnonzero(hi < m)
+        inner = np.flatnonzero(hi < m)  # the nodes below: one item set each
         for k in edges[inner[mark[hi[inner]] == 2]][:1]:
             cert.fail(k, f"node {cert.hi_x[k]:x} is in two nodes")
-        order = inner[np.argsort(hi[inner], kind="stable")]
-        target = hi[order]
-        first = np.r_[True, target[1:] != target[:-1]][: len(target)]
-        lead = order[first][np.cumsum(first) - 1]  # the first edge into each target
-        want = np.where(has[target][:, None], mask[target], child[lead])
-        for k in np.sort(edges[order[(child[order] != want).any(1)]])[:1]:
+        target, first, back = np.unique(hi[inner], return_index=True, return_inverse=True)
+        want = np.where(has[hi[inner]][:, None], mask[hi[inner]], child[inner[first]][back])
+        for k in np.sort(edges[inner[(child[inner] != want).any(1)]])[:1]:
             cert.fail(k, f"node {cert.hi_x[k]:x} is reached with two item sets")
-        new = first & ~has[target]
-        fresh, lead = target[new], order[new]
+        fresh, lead = target[~has[target]], inner[first][~has[target]]
         mask[fresh], has[fresh] = child[lead], True
         for step in np.unique(level[lead]):
             pending[step].append(fresh[level[lead] == step])
@@ -297,21 +262,18 @@ def check(problem_text: str, certificate: bytes, labels=("problem", "certificate
     ...
     dlx.certify.Invalid: certificate: it claims 3 solutions, but has 2 paths
     """
-    problem = Problem(problem_text, labels[0])
-    cert = Certificate(certificate, labels[1])
+    problem, cert = Problem(problem_text, labels[0]), Certificate(certificate, labels[1])
     levels, found = _states(problem, cert), []
     for kind in (np.float64, np.int64, object):  # rule 5: paths from each node to 1
-        paths = np.zeros(cert.m + 2, kind)
-        paths[cert.m + 1] = 1
+        paths = np.r_[np.zeros(cert.m + 1, kind), np.ones(1, kind)]  # 1 path from 1
         for heads, edges, starts in reversed(levels):  # every edge covers a primary item
             paths[heads] = np.add.reduceat(paths[cert.hi[edges]], starts)
         found.append(paths[cert.hi[-1]])
         if kind is np.int64 and max(found[0], cert.count) < 2.0**61:
             break
-    found = int(found[-1])
-    if found != cert.count:
-        raise Invalid(f"{labels[1]}: it claims {cert.count} solutions, but has {found} paths")
-    return found
+    if int(found[-1]) != cert.count:
+        raise Invalid(f"{labels[1]}: it claims {cert.count} solutions, but has {found[-1]} paths")
+    return cert.count
 
 
 def main(argv=None) -> int:
