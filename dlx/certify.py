@@ -8,10 +8,9 @@ at ``hi``, or tries its next edge ``lo``. A
 *node* of the graph is a chain of edges linked by ``lo``, ending at 0; ``1`` is the
 terminal (every primary item covered); the last line, ``(~0?0:r)``, names the root r.
 
-This program shares no code with the package (stdlib and numpy, its own ``.dlx``
-reader), so that a count is trusted as far as these 300 lines are. It reads the edges
-with whole-array operations and checks at once all the nodes that cover the same
-number of primary items, level by level from the root:
+This program shares no code with the package (stdlib and numpy, its own ``.dlx`` reader),
+so a count is trusted as far as these 300 lines are. It reads the edges with whole-array
+operations and checks at once the nodes that cover as many primary items, from the root:
 
 1. every edge's option is an option of the problem;
 2. the option is disjoint from the items covered on the way to its node (secondary
@@ -50,8 +49,7 @@ class Problem:
     ``primary`` items; ``covers``, the number of its primary items."""
 
     def __init__(self, text: str, label: str):
-        self.bit: dict[str, int] = {}  # item name: bit
-        rows: list[list[tuple]] = []
+        self.bit, rows = {}, []  # item name: bit; per option (bit, colour or None) pairs
         for line_no, line in enumerate(text.splitlines(), start=1):
             words, where = line.split(), f"{label} line {line_no}"
             if words and not words[0].startswith("|"):
@@ -149,13 +147,16 @@ class Certificate:
         raw = np.frombuffer(data, np.uint8)
         while pos < len(data):  # 32 MB at a time
             end = data.find(b"\n", min(pos + _CHUNK, len(data)) - 1) + 1
-            parts.append(_numbers(raw[pos:end]))
+            chunk, text = raw[pos:end], data[pos:end]
+            parts.append(_numbers(chunk))
+            if parts[-1] is None:  # white space may end a line (a CR before the newline)
+                chunk = np.frombuffer(b"\n".join(t.rstrip() for t in text.split(b"\n")), np.uint8)
+                parts[-1] = _numbers(chunk)
             if parts[-1] is None:  # the first line that is not an edge, by bisection
-                ends, good = np.flatnonzero(raw[pos:end] == 10) + pos + 1, 0
-                bad = len(ends)  # the first ``good`` lines are edges, the first ``bad`` not
-                while bad - good > 1:
+                ends, good, bad = np.flatnonzero(chunk == 10) + 1, 0, text.count(b"\n")
+                while bad - good > 1:  # the first ``good`` lines are edges, the first ``bad`` not
                     half = (good + bad) // 2
-                    edges = _numbers(raw[pos : ends[half - 1]]) is not None
+                    edges = _numbers(chunk[: ends[half - 1]]) is not None
                     good, bad = (half, bad) if edges else (good, half)
                 line = self.header + sum(map(len, parts[:-1])) + bad
                 raise Invalid(f"{label} line {line}: not a line 'x: (~v?lo:hi)'")
@@ -209,8 +210,7 @@ def _states(problem: Problem, cert: Certificate) -> list[tuple]:
             owner[lo[go]] = np.arange(len(go))  # an edge that two reach keeps one owner
             for k in cur[go[(mark[lo[go]] != 0) | (owner[lo[go]] != np.arange(len(go)))]][:1]:
                 cert.fail(k, f"node {cert.lo_x[k]:x} is in two nodes")
-            cur, node = lo[go], node[go]
-            mark[cur] = 2
+            mark[lo[go]], cur, node = 2, lo[go], node[go]
             edges, nodes = [*edges, cur], [*nodes, node]
         edges, node = np.concatenate(edges), np.concatenate(nodes)
         order = np.argsort(node * (n_options + 2) + np.clip(cert.option[edges], 0, n_options + 1))
