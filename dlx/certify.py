@@ -145,16 +145,16 @@ class Certificate:
             raise Invalid(f"{label}: no '| count N' line (the count claimed)")
         data = data if data.endswith(b"\n") or pos >= len(data) else data + b"\n"
         raw = np.frombuffer(data, np.uint8)
-        while pos < len(data):  # 32 MB at a time
+        while pos < len(data):  # _CHUNK bytes of whole lines at a time
             end = data.find(b"\n", min(pos + _CHUNK, len(data)) - 1) + 1
-            chunk, text = raw[pos:end], data[pos:end]
-            parts.append(_numbers(chunk))
+            parts.append(_numbers(chunk := raw[pos:end]))
             if parts[-1] is None:  # white space may end a line (a CR before the newline)
-                chunk = np.frombuffer(b"\n".join(t.rstrip() for t in text.split(b"\n")), np.uint8)
-                parts[-1] = _numbers(chunk)
+                text = b"\n".join(map(bytes.rstrip, data[pos:end].split(b"\n")))
+                parts[-1] = _numbers(chunk := np.frombuffer(text, np.uint8))
             if parts[-1] is None:  # the first line that is not an edge, by bisection
-                ends, good, bad = np.flatnonzero(chunk == 10) + 1, 0, text.count(b"\n")
-                while bad - good > 1:  # the first ``good`` lines are edges, the first ``bad`` not
+                ends = np.flatnonzero(chunk == 10) + 1  # the first ``good`` lines are edges,
+                good, bad = 0, len(ends)  # the first ``bad`` lines are not
+                while bad - good > 1:
                     half = (good + bad) // 2
                     edges = _numbers(chunk[: ends[half - 1]]) is not None
                     good, bad = (half, bad) if edges else (good, half)
