@@ -3,7 +3,9 @@ helpers that check what a search reports."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -115,3 +117,36 @@ def dominoes(rows: int, columns: int | None = None):
             if r + 1 < rows:
                 p.add_option([f"{r},{c}", f"{r + 1},{c}"])
     return p
+
+
+def records(path) -> list[dict]:
+    """The records of a checkpoint (its header left out)."""
+    return [json.loads(line) for line in Path(path).read_text().splitlines()[1:]]
+
+
+def ctrl_c_at_first_pause(monkeypatch, then=lambda: None) -> list[int]:
+    """Make the parallel runner's first search, at its first pause, send this process a
+    Ctrl-C (then call ``then``: a wait, say); the list returned gets that search's nodes
+    at the signal."""
+    from dlx.parallel import workers
+
+    real = workers.make_search
+    sent: list[int] = []
+
+    def search_stopped_at_its_first_pause(*args, **keywords):
+        search = real(*args, **keywords)
+        run = search.run
+
+        def run_then_ctrl_c(*args, **keywords):
+            code = run(*args, **keywords)
+            if not sent:
+                sent.append(search.nodes)
+                os.kill(os.getpid(), signal.SIGINT)
+                then()
+            return code
+
+        search.run = run_then_ctrl_c
+        return search
+
+    monkeypatch.setattr(workers, "make_search", search_stopped_at_its_first_pause)
+    return sent

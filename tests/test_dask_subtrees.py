@@ -5,22 +5,14 @@ exact count. A cluster that does not answer the stop costs it a bounded wait."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
 import threading
 import time
 
 import pytest
-from shared import EXPECTED, load
+from shared import EXPECTED, ctrl_c_at_first_pause, load, records
 
 import dlx
 from dlx.parallel import dask_tasks
-
-
-def records(path) -> list[dict]:
-    """The records of a checkpoint (its header left out)."""
-    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
 
 
 def test_ctrl_c_on_dask_keeps_the_running_tasks_finished_part(dask_client, tmp_path, monkeypatch):
@@ -28,30 +20,14 @@ def test_ctrl_c_on_dask_keeps_the_running_tasks_finished_part(dask_client, tmp_p
     symmetry), in one task on an in-process Dask worker, Ctrl-C at the search's first
     pause: ``Interrupted`` names the checkpoint, whose partial record keeps the nodes
     searched before the stop, and a rerun on Dask goes on to the exact count."""
-    from dlx.parallel import workers
 
-    real = workers.make_search
-    sent = []
+    def until_asked_to_stop():  # the main thread, stopping, asks this task to stop
+        for _ in range(6000):
+            if dask_tasks.stop_asked():
+                break
+            time.sleep(0.01)
 
-    def search_stopped_at_its_first_pause(*args, **keywords):
-        search = real(*args, **keywords)
-        run = search.run
-
-        def run_then_ctrl_c(*args, **keywords):
-            code = run(*args, **keywords)
-            if not sent:
-                sent.append(search.nodes)
-                os.kill(os.getpid(), signal.SIGINT)
-                for _ in range(6000):  # until the main thread, stopping, asks this task to stop
-                    if dask_tasks.stop_asked():
-                        break
-                    time.sleep(0.01)
-            return code
-
-        search.run = run_then_ctrl_c
-        return search
-
-    monkeypatch.setattr(workers, "make_search", search_stopped_at_its_first_pause)
+    sent = ctrl_c_at_first_pause(monkeypatch, until_asked_to_stop)
     path = tmp_path / "run.ckpt"
     parallel = dlx.Parallel(client=dask_client, checkpoint=path, tasks=1)
     with pytest.raises(dlx.Interrupted) as stop:

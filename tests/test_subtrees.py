@@ -4,24 +4,18 @@ searches only what comes after, to the exact count."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
 
 import pytest
-from shared import DATA, EXPECTED, load
+from shared import DATA, EXPECTED, ctrl_c_at_first_pause, load, records
 from test_stopping import ended, start
 
 import dlx
 from dlx.parallel.run import _parallel_run
 
 ENGINES = ("dlx", "bitset", "tight")
-
-
-def records(path) -> list[dict]:
-    """The records of a checkpoint (its header left out)."""
-    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
 
 
 def count_in_steps(name: str, engine: str, workers: int, steps: int, path, tasks=4):
@@ -194,26 +188,7 @@ def test_ctrl_c_in_a_python_count_keeps_the_running_tasks_finished_part(tmp_path
     """pent4x15_sym: 368 (data/dlx/EXPECTED.tsv, as above), in one task run in this
     process, Ctrl-C at the search's first pause: ``Interrupted`` names the checkpoint,
     which keeps the nodes searched before the pause, and a rerun goes on from there."""
-    from dlx.parallel import workers
-
-    real = workers.make_search
-    sent = []
-
-    def search_stopped_at_its_first_pause(*args, **keywords):
-        search = real(*args, **keywords)
-        run = search.run
-
-        def run_then_ctrl_c(*args, **keywords):
-            code = run(*args, **keywords)
-            if not sent:
-                sent.append(search.nodes)
-                os.kill(os.getpid(), signal.SIGINT)
-            return code
-
-        search.run = run_then_ctrl_c
-        return search
-
-    monkeypatch.setattr(workers, "make_search", search_stopped_at_its_first_pause)
+    sent = ctrl_c_at_first_pause(monkeypatch)
     path = tmp_path / "run.ckpt"
     parallel = dlx.Parallel(workers=1, checkpoint=path, tasks=1)
     with pytest.raises(dlx.Interrupted) as stop:
