@@ -287,9 +287,11 @@ def kernel_module(name: str):
     """Import the kernel module ``name`` (and numba with it, the first time), the seconds
     counted as warm-up (``seconds``), so that a timing that started before leaves them out.
     Ctrl-C and SIGTERM wait for the import to end (numba's C extensions turn an interrupt
-    inside their import into an ImportError, its traceback printed)."""
+    inside their import into an ImportError, its traceback printed). A module another
+    thread is still importing is waited for (``importlib`` holds its lock), never handed
+    out half made."""
     module = sys.modules.get(name)
-    if module is None:
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
         t0, cpu = time.perf_counter(), time.thread_time()
         with interrupts_deferred():
             module = importlib.import_module(name)

@@ -285,3 +285,41 @@ def test_a_search_with_domination_warms_its_own_specialisation(monkeypatch):
     BitsetSearch(two, prune_cap=2)
     BitsetSearch(two)
     assert asked == [True, False]
+
+
+def test_a_kernel_module_another_thread_is_importing_is_waited_for(tmp_path, monkeypatch):
+    """Two threads asking for one kernel module (two Dask tasks on threads of one
+    worker): the second waits for the first's import, never gets the module half made
+    (``partially initialized module ... has no attribute``)."""
+    import threading
+
+    gate = SimpleNamespace(started=threading.Event(), release=threading.Event())
+    monkeypatch.setitem(sys.modules, "kernel_gate_for_the_test", gate)
+    (tmp_path / "kernel_slow_for_the_test.py").write_text(
+        "import sys\n"
+        "gate = sys.modules['kernel_gate_for_the_test']\n"
+        "gate.started.set()\n"
+        "gate.release.wait(30)\n"
+        "value = 42\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "kernel_slow_for_the_test", raising=False)
+    got = []
+
+    def use():
+        try:
+            got.append(compiling.kernel_module("kernel_slow_for_the_test").value)
+        except AttributeError as error:
+            got.append(str(error))
+
+    first = threading.Thread(target=use)
+    first.start()
+    assert gate.started.wait(30)
+    second = threading.Thread(target=use)
+    second.start()
+    second.join(0.3)  # the second asks while the first is still importing
+    gate.release.set()
+    first.join(30)
+    second.join(30)
+    assert got == [42, 42]
+    sys.modules.pop("kernel_slow_for_the_test", None)
