@@ -260,26 +260,28 @@ def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, n
 
 def _secondary_groups(option_of, code, colour, n_primary):
     """The groups of the secondary entries: (group of each such entry, member pairs
-    (group, option), the number of groups), groups numbered from ``n_primary``."""
+    (group, option), the number of groups), groups numbered from ``n_primary``. A group
+    is a pair (item j, colour c) in use, in sorted order; its members are the options
+    that clash with it: every option of j when c is 0 (no colour), else those of j with
+    another colour, each group's in entry order."""
     secondary = code < 0
     item = ~code[secondary]
     shade = colour[secondary]
     owner = option_of[secondary]
-    pairs = np.unique(np.stack([item, shade], axis=1), axis=0)  # the (j, c) in use
-    group_of_pair = {(int(j), int(c)): n_primary + g for g, (j, c) in enumerate(pairs)}
-    entry_group = np.array(
-        [group_of_pair[(int(j), int(c))] for j, c in zip(item, shade, strict=True)], np.int64
-    )
-    members_g, members_o = [], []
-    for (j, c), g in group_of_pair.items():
-        of_j = item == j
-        chosen = of_j if c == 0 else of_j & (shade != c)
-        members_o.append(owner[chosen])
-        members_g.append(np.full(int(chosen.sum()), g, np.int64))
-    if not members_o:
-        return entry_group, (np.zeros(0, np.int64), np.zeros(0, np.int64)), n_primary
-    pairs_go = (np.concatenate(members_g), np.concatenate(members_o))
-    return entry_group, pairs_go, n_primary + len(group_of_pair)
+    if not len(item):
+        return np.zeros(0, np.int64), (np.zeros(0, np.int64), np.zeros(0, np.int64)), n_primary
+    shades = int(shade.max()) + 1
+    pair, inverse = np.unique(item.astype(np.int64) * shades + shade, return_inverse=True)
+    entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
+    pair_item, pair_shade = pair // shades, pair % shades
+    by_item = np.argsort(item, kind="stable")  # each item's entries, in entry order
+    start = np.searchsorted(item[by_item], pair_item, side="left")
+    size = np.searchsorted(item[by_item], pair_item, side="right") - start
+    group = np.repeat(np.arange(len(pair)), size)
+    within = np.arange(len(group)) - np.repeat(np.cumsum(size) - size, size)
+    entry = by_item[np.repeat(start, size) + within]
+    clash = (pair_shade[group] == 0) | (shade[entry] != pair_shade[group])
+    return entry_group, (n_primary + group[clash], owner[entry[clash]]), n_primary + len(pair)
 
 
 def _bit_order(option_of, code, n_options) -> np.ndarray:
