@@ -70,7 +70,7 @@ _spent_cpu = [0.0]  # ... and CPU seconds of it, in the threads that warmed up
 _compiled = [0.0]  # ... and seconds of those warm-ups in which numba compiled
 _everything: list = []  # what compile_all runs (see register)
 _ahead: dict[str, tuple[subprocess.Popen, float]] = {}  # kind -> its compile elsewhere
-_in_cache: set[str] = set()  # kinds found in numba's cache by ``ahead``
+_in_cache: set[str] = set()  # kinds found in numba's cache (``in_cache``)
 
 
 @dataclass(frozen=True)
@@ -162,16 +162,21 @@ def cached(dispatcher) -> bool:
         return True
 
 
+def in_cache(kind: str, dispatcher) -> bool:
+    """Whether numba's cache holds kernel ``kind`` (its entry point ``dispatcher``:
+    ``cached``); a yes is kept for the rest of the process."""
+    if kind not in _in_cache and cached(dispatcher):
+        _in_cache.add(kind)
+    return kind in _in_cache
+
+
 def ahead(kind: str, dispatcher, warm_up: str) -> bool:
     """Start compiling kernel ``kind`` (its entry point ``dispatcher``) in another
     process, on another core, when numba's cache has nothing of it, so that it is
     ready by the time this one needs it (``warm`` waits for that process, then loads
     the kernel from the cache); ``warm_up``: ``"module:Class"`` of its search, whose
     ``warm_up()`` that process runs. Said on stderr. True when started."""
-    if kind in _ahead or kind in _in_cache or any(k == kind for k, _ in _done):
-        return False
-    if cached(dispatcher):
-        _in_cache.add(kind)  # asked once per process
+    if kind in _ahead or any(k == kind for k, _ in _done) or in_cache(kind, dispatcher):
         return False
     if multiprocessing.parent_process() is not None:
         return False

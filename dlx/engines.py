@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from dlx import compiling
 from dlx.driver.choose import Choice, Kernel, Lineup, choose, first_slice, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
@@ -166,27 +165,19 @@ def select(
             return row.search(problem, memo=row.memo(problem) if memo else None, **options)
         return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
 
-    probe = None  # a count that goes on with it: tight, leading every problem it takes
-    if kept and _said(_tight_word, problem) is None and _ready(BITSET):  # (``_tight_suits``),
-        probe, ended = first_slice(TIGHT.name, make, limit)  # probes before the line-up
+    # tight leads every problem it takes (``_tight_suits``): a count that goes on with
+    # its probe probes before the line-up is asked, unless the bitset kernel is not in
+    # numba's cache: then the line-up comes first, to start its compile in another
+    # process (``compile_ahead``) while tight probes
+    probe = None
+    if kept and _said(_tight_word, problem) is None and BITSET.search.in_cache():
+        probe, ended = first_slice(TIGHT.name, make, limit)
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
     return choose(problem, lineup, make, limit, forced, kept, probe=probe)
-
-
-_READY: dict[str, bool] = {}  # kernel -> in numba's cache, asked once a process
-
-
-def _ready(row: Engine) -> bool:
-    """Whether numba's cache holds the kernel of ``row`` (asked once a process): where
-    it does not, the line-up is asked before the leader's probe, so that the kernel is
-    compiled meanwhile in another process if it is raced (``compile_ahead``)."""
-    if row.name not in _READY:
-        _READY[row.name] = compiling.cached(row.search.kernel().search)
-    return _READY[row.name]
 
 
 def _lineup(problem: Problem) -> Lineup:

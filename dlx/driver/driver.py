@@ -354,6 +354,11 @@ class Driver:
         )
 
     @classmethod
+    def in_cache(cls) -> bool:
+        """Whether numba's cache holds the kernel (``dlx.compiling.in_cache``)."""
+        return compiling.in_cache(cls.kind, cls.kernel().search)
+
+    @classmethod
     def compile_ahead(cls) -> bool:
         """Start compiling the kernel in another process when numba's cache has nothing
         of it (``dlx.compiling.ahead``); True when started."""
