@@ -28,6 +28,7 @@ from functools import partial
 from dlx.driver.choose import Choice, Kernel, Lineup, choose, first_slice, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
+from dlx.kernels.bitset import layout as bitset_layout
 from dlx.kernels.bitset.engine import ENGINE as BITSET
 from dlx.kernels.bitset.layout import flat_tiling  # auto's rule, the bitset row's too
 from dlx.kernels.links.engine import ENGINE as LINKS
@@ -168,16 +169,57 @@ def select(
     # tight leads every problem it takes (``_tight_suits``): a count that goes on with
     # its probe probes before the line-up is asked, unless the bitset kernel is not in
     # numba's cache: then the line-up comes first, to start its compile in another
-    # process (``compile_ahead``) while tight probes
+    # process (``compile_ahead``) while tight probes; or unless the bitset kernel's
+    # layout of the problem is kept, and it has lost no race on it (``_bitset_leads``)
+    bitset_first = problem.kept(bitset_layout._build) and BITSET.name not in _outraced(problem)
     probe = None
-    if kept and _said(_tight_word, problem) is None and BITSET.search.in_cache():
+    if (
+        kept
+        and _said(_tight_word, problem) is None
+        and BITSET.search.in_cache()
+        and not bitset_first
+    ):
         probe, ended = first_slice(TIGHT.name, make, limit)
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
+    if bitset_first:
+        lineup = _bitset_leads(lineup)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
-    return choose(problem, lineup, make, limit, forced, kept, probe=probe)
+    choice = choose(problem, lineup, make, limit, forced, kept, probe=probe)
+    if lineup.takers and lineup.takers[0].name == BITSET.name and choice.name != BITSET.name:
+        _outraced(problem).add(BITSET.name)
+    return choice
+
+
+def _outraced(problem: Problem) -> set:
+    """The kernels that led a race of ``problem`` and lost it, kept while the problem
+    stays as it is (``Problem.layout_of``): a kernel led for a reason that may be wrong
+    (``_bitset_leads``) is not led again with it."""
+    return problem.layout_of(_no_kernels)
+
+
+def _no_kernels(problem: Problem) -> set:
+    """An empty set of kernel names (``_outraced``'s, for ``layout_of`` to keep)."""
+    return set()
+
+
+def _bitset_leads(lineup: Lineup) -> Lineup:
+    """``lineup`` with the bitset kernel first where it takes the problem (its layout
+    of the problem is kept): tight leads the flat tilings it takes because the bitset
+    kernel's layout costs as much as a small count (10 to 60 ms), and the bitset kernel
+    was the faster on the flat tilings of ``scripts/bench_kernels.py`` that are 2-D
+    boards with symmetry broken, with its layout kept (6x10, the long hexagon of
+    hexiamonds, one-sided pentominoes on 3x30: 0.22 to 0.8 of tight's time, its memo
+    counted: the samples, which count without memos, do not see that); where it is not
+    (8x8 + O, the solids), the race switches to tight after a share of the count, and
+    it leads no more counts of the problem (``_outraced``; ``docs/performance.md``,
+    "``auto`` against its best kernel")."""
+    names = [k.name for k in lineup.takers]
+    if BITSET.name not in names or names[0] == BITSET.name:
+        return lineup
+    return lineup.led_by(BITSET.name, "its layout is kept")
 
 
 def _lineup(problem: Problem) -> Lineup:

@@ -416,6 +416,18 @@ class Problem:
                     built = self._layouts[build] = build(self)
         return built
 
+    def kept(self, build) -> bool:
+        """Whether ``build(self)`` is kept (``layout_of``): asking for it costs nothing.
+
+        >>> p = Problem(primary=["a"])
+        >>> _ = p.add_option(["a"])
+        >>> before = p.kept(Problem.entries)
+        >>> _ = p.layout_of(Problem.entries)
+        >>> before, p.kept(Problem.entries)
+        (False, True)
+        """
+        return build in self._layouts
+
     def entries(self) -> Entries:
         """The options as compressed rows, in the kernels' item numbering (see ``Entries``)."""
         if not self._primary:

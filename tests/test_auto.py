@@ -685,6 +685,32 @@ def test_flat_tiling_from_the_options_agrees_with_the_layout(make):
         assert engines.flat_tiling(problem) == _flat_by_layout(problem)
 
 
+def test_a_kept_bitset_layout_leads_a_flat_tiling_until_it_loses_a_race(monkeypatch):
+    """Tight leads a fresh flat tiling (the bitset kernel's layout would cost as much as
+    a small count); once the bitset kernel's layout is kept on the problem (it counted
+    it), the bitset kernel leads, and where it loses a race it leads that problem no
+    more. The counts stay the same."""
+    p = dlx.read(DATA / "dlx" / "pent3x20_sym.dlx")
+    fresh = engines.select("auto", p)
+    assert fresh.name == "tight" and "tight suits its shape" in fresh.reason
+    assert dlx.count(p, engine="bitset").solutions == 2  # (Knuth's pentominoes 3x20, halved)
+    kept = engines.select("auto", p)
+    assert kept.name == "bitset" and "bitset its layout is kept" in kept.reason, kept.reason
+    assert dlx.count(p).solutions == 2
+    leaders = []
+
+    def lost(problem, lineup, *args, **kwargs):
+        leaders.append(lineup.takers[0].name)
+        return choose.Choice("tight", "auto: a race that tight won")
+
+    monkeypatch.setattr(engines, "choose", lost)
+    assert engines.select("auto", p).name == "tight"
+    again = engines.select("auto", p)  # tight leads, and ends within its probe
+    assert leaders == ["bitset"] and "tight suits its shape" in again.reason, again.reason
+    monkeypatch.undo()
+    assert dlx.count(p).solutions == 2 and "bitset" not in dlx.count(p).stats.engine
+
+
 def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
     """Dominoes of two colours tiling a 2x21 box, ten of one and eleven of the other
     (multiplicities: tight refuses it, and no sample is taken): the bitset kernel, made

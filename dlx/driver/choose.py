@@ -204,6 +204,14 @@ class Lineup:
     takers: tuple[Kernel, ...]
     suited: int
     refused: tuple[tuple[str, str], ...]
+    why: str | None = None  # why the first leads, where not its ``suits``
+
+    def led_by(self, name: str, why: str) -> Lineup:
+        """The same line-up with kernel ``name`` (one of the takers) first, for the
+        reason ``why``."""
+        first = [k for k in self.takers if k.name == name]
+        rest = [k for k in self.takers if k.name != name]
+        return Lineup((*first, *rest), self.suited, self.refused, why)
 
 
 def line_up(problem, kernels: list[Kernel]) -> Lineup:
@@ -260,7 +268,7 @@ def choose(
         search = None if probe is None else probe.search
         return Choice(takers[0].name, f"auto: the only kernel that takes it; {others}", search)
     leader, *others = takers
-    why = "suits its shape" if lineup.suited else "first of the registry"
+    why = lineup.why or ("suits its shape" if lineup.suited else "first of the registry")
     if probe is None:
         probe = Probe(leader.name, make(leader.name), limit)
         if probe.advance(SETTINGS.first_slice):  # the race's first slice, before its set-up:
@@ -504,7 +512,7 @@ class Walker:
     @classmethod
     def of(cls, problem, forced=()) -> Walker | None:
         """The walker of ``problem`` (None when a primary item has bounds other than 1)."""
-        entries = problem.entries()
+        entries = problem.layout_of(type(problem).entries)  # kept: no copy
         if np.any(entries.lo != 1) or np.any(entries.hi != 1):
             return None
         return cls(entries, forced)
