@@ -146,7 +146,7 @@ def tables(lay: TightLayout) -> Tables:
 def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The problem's entries (``Problem.entries``): (option of each, item code of each:
     ``p`` for primary item p, ``~s`` for secondary item s, colour of each: 0 for none)."""
-    entries = problem.entries()
+    entries = problem.layout_of(Problem.entries)  # kept: the other kernels read it too
     n_primary = len(entries.lo)
     code = np.where(entries.item <= n_primary, entries.item - 1, n_primary - entries.item)
     return entries.option, code, entries.colour
@@ -217,10 +217,36 @@ def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
 
 def _conflicts(option_group_start, option_group, group_start, group_word, group_bits, words):
     """uint64[n_options, words]: each option's conflict groups ORed into one dense mask,
-    or uint64[0, words] when that table would pass ``CONFLICT_BYTES``."""
+    or uint64[0, words] when that table would pass ``CONFLICT_BYTES``. Each group is
+    made a dense row of words (where those rows take at most ``CONFLICT_BYTES``), and
+    each option's rows are ORed together, some options at a time (their rows at most
+    ``CONFLICT_BYTES`` too)."""
     n_options = len(option_group_start) - 1
+    n_groups = len(group_start) - 1
     if n_options * words * 8 > CONFLICT_BYTES:
         return np.zeros((0, words), np.uint64)
+    per_option = np.diff(option_group_start)
+    if n_groups * words * 8 > CONFLICT_BYTES or not np.all(per_option):
+        return _conflicts_sparse(option_group_start, option_group, group_start, group_word,
+                                 group_bits, words)  # fmt: skip
+    rows = np.zeros((n_groups, words), np.uint64)
+    rows[np.repeat(np.arange(n_groups), np.diff(group_start)), group_word] = group_bits
+    conflict = np.empty((n_options, words), np.uint64)
+    step = max(CONFLICT_BYTES // (8 * words * max(int(per_option.max(initial=1)), 1)), 1)
+    for lo in range(0, n_options, step):
+        hi = min(lo + step, n_options)
+        first, last = option_group_start[lo], option_group_start[hi]
+        conflict[lo:hi] = np.bitwise_or.reduceat(
+            rows[option_group[first:last]], option_group_start[lo:hi] - first, axis=0
+        )
+    return conflict
+
+
+def _conflicts_sparse(option_group_start, option_group, group_start, group_word, group_bits,
+                      words):  # fmt: skip
+    """``_conflicts``, group by group into the table (where the groups' dense rows
+    would be too many, or an option has no group)."""
+    n_options = len(option_group_start) - 1
     per_option = np.diff(option_group_start)
     group = option_group
     size = group_start[group + 1] - group_start[group]
@@ -239,22 +265,22 @@ def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, n
     multiple of ``BAND_WORDS`` words (or the whole set)."""
     first = np.zeros(n_primary, np.int64)
     length = np.zeros(n_primary, np.int64)
-    for p in range(n_primary):
-        used = group_word[group_start[p] : group_start[p + 1]]
-        if words in FULL_BAND_WORDS:
-            length[p] = words
-        elif len(used):
-            first[p] = used[0]
-            length[p] = used[-1] - used[0] + 1
-            if words >= FULL_BAND_WORDS.stop:  # padded, moved back if it would pass the end
-                length[p] = min(-(-length[p] // BAND_WORDS) * BAND_WORDS, words)
-                first[p] = min(first[p], words - length[p])
+    start, end = group_start[:n_primary], group_start[1 : n_primary + 1]
+    used = end > start  # each group's words are in increasing order (``_sparse``)
+    if words in FULL_BAND_WORDS:
+        length[:] = words
+    else:
+        first[used] = group_word[start[used]]
+        length[used] = group_word[end[used] - 1] - first[used] + 1
+        if words >= FULL_BAND_WORDS.stop:  # padded, moved back if it would pass the end
+            length[used] = np.minimum(-(-length[used] // BAND_WORDS) * BAND_WORDS, words)
+            first[used] = np.minimum(first[used], words - length[used])
     band_start = np.zeros(n_primary + 1, np.int64)
     np.cumsum(length, out=band_start[1:])
     band = np.zeros(int(band_start[-1]), np.uint64)
-    for p in range(n_primary):
-        k = slice(group_start[p], group_start[p + 1])
-        band[band_start[p] + group_word[k] - first[p]] = group_bits[k]
+    owner = np.repeat(np.arange(n_primary), end - start)
+    k = slice(int(group_start[0]), int(group_start[n_primary]))
+    band[band_start[owner] + group_word[k] - first[owner]] = group_bits[k]
     return {"item_first_word": first, "item_band_start": band_start, "item_band": band}
 
 
