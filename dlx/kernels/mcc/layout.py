@@ -169,7 +169,7 @@ def _build(problem: Problem) -> MccLayout:
 def _entries(problem: Problem):
     """(option of each entry, item code: ``p`` for primary item p, ``~s`` for secondary
     item s, colour: 0 for none, lo, hi)."""
-    entries = problem.entries()
+    entries = problem.layout_of(Problem.entries)  # kept: the other kernels read it too
     n_primary = len(entries.lo)
     code = np.where(entries.item <= n_primary, entries.item - 1, n_primary - entries.item)
     return entries.option, code, entries.colour, entries.lo, entries.hi
@@ -184,34 +184,45 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
 
 
 def _conflicts(option_of, code, colour, hi, n_options, words) -> np.ndarray:
-    """uint64[n_options, words]: each option's conflict mask (see the glossary)."""
-    conflict = np.zeros((n_options, words), np.uint64)
+    """uint64[n_options, words]: each option's conflict mask (see the glossary). Each
+    item's options, and each (secondary item, colour) pair's options of another colour,
+    are made dense rows of words; an option's mask is its own bit ORed with the rows of
+    its entries (a primary item of ``hi`` above 1: none), some options at a time (their
+    rows at most ``CONFLICT_BYTES``). ``option_of``: each entry's option bit, the
+    entries of an option together."""
     one = np.uint64(1)
+    bit = one << (option_of & 63).astype(np.uint64)
+    word = option_of >> 6
+    primary = code >= 0
+    n_primary = len(hi)
+    n_items = n_primary + int((~code[~primary]).max(initial=-1)) + 1
+    item_row = np.where(primary, code, n_primary + ~code)  # rows: the items, then a zero row
+    rows = np.zeros((n_items + 1) * words, np.uint64)
+    np.bitwise_or.at(rows, item_row * words + word, bit)
+    rows = rows.reshape(n_items + 1, words)
+    clash = ~primary | (hi[np.maximum(code, 0)] == 1)
+    entry_row = np.where(clash, item_row, n_items)
+    coloured = ~primary & (colour > 0)
+    if coloured.any():  # a coloured entry's row: its item's options of another colour
+        shades = int(colour.max()) + 1
+        pair, inverse = np.unique(
+            item_row[coloured] * shades + colour[coloured], return_inverse=True
+        )
+        inverse = inverse.reshape(-1)
+        same = np.zeros(len(pair) * words, np.uint64)
+        np.bitwise_or.at(same, inverse * words + word[coloured], bit[coloured])
+        rows = np.concatenate([rows, rows[pair // shades] & ~same.reshape(len(pair), words)])
+        entry_row[coloured] = n_items + 1 + inverse
+    starts = np.flatnonzero(np.r_[True, option_of[1:] != option_of[:-1]])  # each option's
+    conflict = np.zeros((n_options, words), np.uint64)
+    step = max(CONFLICT_BYTES // (8 * words * max(int(np.diff(starts).max(initial=1)), 1)), 1)
+    for lo in range(0, len(starts), step):
+        first, last = starts[lo], starts[lo + step] if lo + step < len(starts) else len(code)
+        conflict[option_of[starts[lo : lo + step]]] = np.bitwise_or.reduceat(
+            rows[entry_row[first:last]], starts[lo : lo + step] - first, axis=0
+        )
     every = np.arange(n_options)
-    conflict[every, every >> 6] = one << (every & 63).astype(np.uint64)
-    # the options of each item, entries grouped by item code
-    order = np.lexsort((option_of, code))
-    code_s, option_s, colour_s = code[order], option_of[order], colour[order]
-    cuts = np.flatnonzero(np.diff(code_s)) + 1
-    for members, item, shades in zip(
-        np.split(option_s, cuts), np.split(code_s, cuts), np.split(colour_s, cuts), strict=True
-    ):
-        if len(members) < 2 or (item[0] >= 0 and hi[item[0]] > 1):
-            continue
-        bits = np.zeros(words, np.uint64)
-        np.bitwise_or.at(bits, members >> 6, one << (members & 63).astype(np.uint64))
-        if item[0] >= 0 or not shades.any():
-            conflict[members] |= bits
-            continue
-        for shade in np.unique(shades):  # an option clashes with the other colours
-            mine = shades == shade
-            if shade == 0:
-                conflict[members[mine]] |= bits
-                continue
-            other = np.zeros(words, np.uint64)
-            rest = members[~mine]
-            np.bitwise_or.at(other, rest >> 6, one << (rest & 63).astype(np.uint64))
-            conflict[members[mine]] |= other
+    conflict[every, every >> 6] |= one << (every & 63).astype(np.uint64)
     return conflict
 
 
