@@ -33,6 +33,7 @@ no loop items.
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 from dataclasses import dataclass
 
@@ -204,7 +205,7 @@ def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
     (group, option) (each pair once)."""
     word = option >> 6
     bit = np.left_shift(np.uint64(1), (option & 63).astype(np.uint64))
-    order = np.lexsort((word, group))
+    order = np.argsort(group * (int(word.max(initial=0)) + 1) + word, kind="stable")
     group, word, bit = group[order], word[order], bit[order]
     new = np.ones(len(group), bool)
     new[1:] = (group[1:] != group[:-1]) | (word[1:] != word[:-1])
@@ -297,7 +298,7 @@ def _secondary_groups(option_of, code, colour, n_primary):
     if not len(item):
         return np.zeros(0, np.int64), (np.zeros(0, np.int64), np.zeros(0, np.int64)), n_primary
     shades = int(shade.max()) + 1
-    pair, inverse = np.unique(item.astype(np.int64) * shades + shade, return_inverse=True)
+    pair, inverse = _unique(item.astype(np.int64) * shades + shade)
     entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
     pair_item, pair_shade = pair // shades, pair % shades
     by_item = np.argsort(item, kind="stable")  # each item's entries, in entry order
@@ -308,6 +309,17 @@ def _secondary_groups(option_of, code, colour, n_primary):
     entry = by_item[np.repeat(start, size) + within]
     clash = (pair_shade[group] == 0) | (shade[entry] != pair_shade[group])
     return entry_group, (n_primary + group[clash], owner[entry[clash]]), n_primary + len(pair)
+
+
+def _unique(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` of non-negative int64 keys, by a table of
+    the keys present where their range is small (no sort)."""
+    span = int(key.max(initial=-1)) + 1
+    if span > 8 * len(key) + 1024:
+        return np.unique(key, return_inverse=True)
+    present = np.zeros(span, bool)
+    present[key] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
 
 
 def _bit_order(option_of, code, n_options) -> np.ndarray:
@@ -412,8 +424,7 @@ def _compile(problem: Problem, order=_bit_order) -> TightLayout:
     key_words = max((n_groups + 63) // 64, 1)
     words = max((n_options + 63) // 64, 1)
     item_size = np.bincount(code[primary], minlength=n_primary).astype(np.int32)
-    rng = np.random.default_rng(HASH_SEED)
-    group_hash = rng.integers(0, 1 << 64, size=n_groups, dtype=np.uint64, endpoint=False)
+    group_hash = _hash_words(n_groups)
     return TightLayout(
         option=option,
         n_options=n_options,
@@ -437,6 +448,21 @@ def _compile(problem: Problem, order=_bit_order) -> TightLayout:
         ),
         max_branches=max(int(item_size.max(initial=0)), 1),
     )
+
+
+def _hash_words(n: int) -> np.ndarray:
+    """uint64[n]: the first ``n`` random words of ``HASH_SEED`` (a fresh copy), drawn
+    once for as many as a power of two at least ``n`` (a generator costs as much to make
+    as a small layout)."""
+    return _hash_prefix(max(n, 1).bit_length())[:n].copy()
+
+
+@functools.cache
+def _hash_prefix(bits: int) -> np.ndarray:
+    """uint64[2 ** bits]: the random words of ``HASH_SEED`` (the same first words
+    whatever the length)."""
+    rng = np.random.default_rng(HASH_SEED)
+    return rng.integers(0, 1 << 64, size=1 << bits, dtype=np.uint64, endpoint=False)
 
 
 def _all(n: int, words: int) -> np.ndarray:
