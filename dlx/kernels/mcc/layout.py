@@ -190,6 +190,8 @@ def _conflicts(option_of, code, colour, hi, n_options, words) -> np.ndarray:
     its entries (a primary item of ``hi`` above 1: none), some options at a time (their
     rows at most ``CONFLICT_BYTES``). ``option_of``: each entry's option bit, the
     entries of an option together."""
+    if n_options == 0:
+        return np.zeros((0, words), np.uint64)
     one = np.uint64(1)
     bit = one << (option_of & 63).astype(np.uint64)
     word = option_of >> 6
