@@ -182,6 +182,10 @@ def select(
         probe, ended = first_slice(TIGHT.name, make, limit)
         if ended is not None:
             return ended
+    elif kept and _mcc_first(problem):
+        probe, ended = first_slice(MCC.name, make, limit)
+        if ended is not None:
+            return ended
     lineup = problem.layout_of(_lineup)
     if bitset_first:
         lineup = _bitset_leads(lineup)
@@ -191,6 +195,20 @@ def select(
     if lineup.takers and lineup.takers[0].name == BITSET.name and choice.name != BITSET.name:
         _outraced(problem).add(BITSET.name)
     return choice
+
+
+def _mcc_first(problem: Problem) -> bool:
+    """Whether the mcc kernel may probe before the line-up is asked (as tight does where
+    it takes the problem): multiplicities (tight refuses them), not a flat tiling (the
+    bitset kernel would lead), both bit kernels in numba's cache (nothing to compile
+    ahead) and the mcc kernel's own check passed: it then leads (its ``suits``)."""
+    return (
+        problem.first_multiplicity() is not None
+        and MCC.search.in_cache()
+        and BITSET.search.in_cache()
+        and _said(_mcc_word, problem) is None
+        and (_said(_bitset_word, problem) is not None or not _said(_flat_word, problem))
+    )
 
 
 def _outraced(problem: Problem) -> set:

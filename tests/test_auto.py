@@ -158,6 +158,34 @@ def test_a_count_that_ends_in_the_first_slice_sets_up_no_race(monkeypatch):
     assert dlx.count(pickle.loads(pickle.dumps(q))).solutions == 2
 
 
+def test_mcc_probes_a_small_count_with_multiplicities_before_the_line_up(monkeypatch):
+    """A problem with multiplicities that the bitset kernel takes but that is no flat
+    tiling (mcc leads it): a small count ends within mcc's first slice, which starts
+    before the line-up is asked, so that no registry row is asked (as tight's probe of
+    a problem it takes); the count is every kernel's."""
+
+    def made() -> dlx.Problem:
+        p = dlx.Problem(primary=["a", "x", "y", "z"], bounds={"a": (1, 2)})
+        for option in (["a", "x"], ["a", "y"], ["x", "y"], ["z"], ["a", "z"], ["y", "z"]):
+            p.add_option(option)
+        return p
+
+    assert [k.name for k in engines._lineup(made()).takers] == ["mcc", "bitset"]
+    asked = Counter()
+    for name, row in dict(engines.ENGINES).items():
+
+        def refuses(problem, name=name, row=row):
+            asked[name] += 1
+            return row.refuses(problem)
+
+        monkeypatch.setitem(engines.ENGINES, name, row._replace(refuses=refuses))
+    result = dlx.count(made())
+    assert result.solutions == 3 and asked == Counter(), asked  # by hand: {a x, a y, z},
+    assert result.stats.engine.startswith("mcc (auto: mcc suits its shape; finished within")
+    monkeypatch.undo()  # {a x, y z}, {x y, a z}
+    assert counted_by_all(made()) == 3
+
+
 def test_a_row_without_refuses_is_asked_by_making_its_search(monkeypatch):
     """A registry row that says nothing about what it refuses: ``auto`` makes its
     search, and a kernel whose search will not take the problem is out (bitset, on
@@ -575,7 +603,8 @@ def test_dancing_links_race_only_where_no_bit_kernel_takes_the_problem():
     for option in (["a"], ["a", "b"], ["b"]):
         bounded.add_option(option)
     assert [k.name for k in engines._lineup(bounded).takers] == ["mcc"]
-    assert dlx.count(bounded).stats.engine.startswith("mcc (auto: the only kernel")
+    assert dlx.count(bounded).stats.engine.startswith("mcc (auto: mcc suits its shape")
+    assert engines.select("auto", bounded, kept=False).reason.startswith("auto: the only kernel")
     assert dlx.count(bounded, engine="dlx").solutions == dlx.count(bounded).solutions == 3
     # by hand: {a b}, {a b, a}, {a, b}
     assert dlx.count(coloured(), engine="dlx").solutions == 2

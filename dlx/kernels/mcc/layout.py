@@ -108,7 +108,14 @@ def tables(lay: MccLayout) -> Tables:
 
 
 def why_not(problem: Problem) -> str | None:
-    """Why the multiplicity kernel cannot search ``problem`` (None when it can)."""
+    """Why the multiplicity kernel cannot search ``problem`` (None when it can); worked
+    out once while the problem stays as it is (kept by ``Problem.layout_of``: ``auto``'s
+    line-up asks it before the layout is built)."""
+    return problem.layout_of(_why_not) or None
+
+
+def _why_not(problem: Problem) -> str:
+    """``why_not``, "" where the kernel takes ``problem``."""
     if not problem.primary:
         return "the problem has no primary items"
     if problem.loop_edges:
@@ -119,7 +126,7 @@ def why_not(problem: Problem) -> str | None:
     need = _search_bytes(problem, words)
     if need > MAX_BYTES:
         return f"its search arrays would take {size(need)}"
-    return None
+    return ""
 
 
 def _search_bytes(problem: Problem, words: int) -> int:
