@@ -452,8 +452,9 @@ def _pay(probe: Probe, need: float, small: float = 0.0) -> bool:
             slice_ = max(SETTINGS.first_slice, min(left, run))  # to its end, if it is right
         elif run < need and (left is None or left < SETTINGS.over * need):
             slice_ = min(need - run, max(SETTINGS.first_slice, run))
-            if left is None:  # no further than ``trust`` before its estimate is asked
-                slice_ = min(slice_, max(SETTINGS.first_slice, SETTINGS.trust - run))
+            if left is None:  # to ``trust``, where its estimate is first asked (nothing
+                # is decided before: slices would only add kernel calls, each ~20 us)
+                slice_ = min(need - run, max(SETTINGS.first_slice, SETTINGS.trust - run))
         else:
             break
         probe.advance(slice_)
