@@ -11,6 +11,12 @@ kernel ``auto`` ran in each checkout and ``auto``'s ratio to the best kernel.
     git worktree add --detach /tmp/before e02a823
     python scripts/bench_auto.py /tmp/before . --rounds 3 --only 6x10 tetrahexes
     python scripts/bench_auto.py /tmp/before . --rounds 1 --kernels tight --only bedlam
+    python scripts/bench_auto.py /tmp/before . --files DIR --only queens8 motley4_4
+
+With ``--files DIR`` the cases are Knuth's files ``DIR/NAME.dlx`` (``scripts/knuth_suite.py``
+writes them), each counted as a command counts it: ``dlx.count`` of the file read
+afresh (outside the timing), so that every layout is in the count's time; each round
+times each engine ``--repeat`` times in turn (this thread's CPU, the median).
 
 As ``bench_kernels.py`` does, a case's problem is built once and counted again and
 again, so that a kernel's layout (and ``auto``'s line-up) is built at its first count
@@ -39,8 +45,6 @@ def child(root: Path, engines: list[str], cases: list[str]) -> None:
     sys.path[:0] = [str(root), str(root / "scripts")]
     import bench_kernels
 
-    import dlx
-
     for name in cases:
         case = bench_kernels.CASES[name]()
         takes = bench_kernels.warm(case)  # every kernel's start: its layout kept, as there
@@ -53,14 +57,58 @@ def child(root: Path, engines: list[str], cases: list[str]) -> None:
             print(json.dumps(line), flush=True)
 
 
+def child_files(root: Path, engines: list[str], folder: Path, names: list[str], repeat: int):
+    """In one checkout: for each file ``folder/NAME.dlx``, ``dlx.count`` of the problem
+    read afresh each time (every layout and ``auto``'s choice in the time), each engine
+    once in turn, ``repeat`` times, this thread's CPU seconds: one JSON line per file and
+    engine that takes it, the median."""
+    sys.path[:0] = [str(root)]
+    import dlx
+
+    for name in names:
+        path = folder / f"{name}.dlx"
+        takes = []
+        for engine in engines:
+            try:
+                found = dlx.count(dlx.read(path), engine=engine).solutions  # warm
+            except (ValueError, dlx.ProblemError):
+                continue
+            takes.append(engine)
+        seconds: dict[str, list[float]] = {engine: [] for engine in takes}
+        ran = {}
+        for _ in range(repeat):
+            for engine in takes:
+                problem = dlx.read(path)
+                t0 = time.thread_time()
+                result = dlx.count(problem, engine=engine)
+                seconds[engine].append(time.thread_time() - t0)
+                assert result.solutions == found, (name, engine, result.solutions, found)
+                ran[engine] = result.stats.engine.split(" ")[0]
+        for engine in takes:
+            s = statistics.median(seconds[engine])
+            line = dict(case=name, engine=engine, seconds=s, count=found, ran=ran[engine])
+            print(json.dumps(line), flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkouts", nargs="+", type=Path, help="the last: the one under test")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kernels", default=",".join(KERNELS), help="timed in the last")
     parser.add_argument("--only", nargs="+", metavar="NAME", required=True)
+    parser.add_argument(
+        "--files",
+        type=Path,
+        metavar="DIR",
+        help="the cases are files DIR/NAME.dlx, each count on the file read afresh",
+    )
+    parser.add_argument("--repeat", type=int, default=9, help="counts of a file a round")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child and args.files:
+        engines = args.kernels.split(",")
+        child_files(args.checkouts[0], engines, args.files, args.only, args.repeat)
+        return 0
     if args.child:
         child(args.checkouts[0], args.kernels.split(","), args.only)
         return 0
@@ -71,6 +119,8 @@ def main(argv=None) -> int:
         for tree in trees[r % len(trees) :] + trees[: r % len(trees)]:
             engines = "auto" if tree != trees[-1] else f"{args.kernels},auto"
             command = [sys.executable, __file__, str(tree), "--child", "--kernels", engines]
+            if args.files:
+                command += ["--files", str(args.files.resolve()), "--repeat", str(args.repeat)]
             done = subprocess.run(
                 [*command, "--only", *args.only],
                 capture_output=True,
