@@ -151,6 +151,30 @@ def test_auto_takes_the_mcc_kernel_for_multiplicities():
     assert engines.resolve("auto", dlx.read(DATA / "motley_5_5.dlx")) == "mcc"
 
 
+@settings(max_examples=150, deadline=None)
+@given(problems(max_options=12))
+def test_layout_conflicts_follow_their_definition(p):
+    """Each option's conflict mask, read bit by bit, is the glossary's, worked out
+    option by option: itself, the options that share a primary item of ``hi`` 1 with
+    it, and those that share a secondary item without agreeing on its colour (no colour
+    agrees with none)."""
+    if why_not(p) is not None:
+        return
+    lay = layout(p)
+    bit = {int(k): b for b, k in enumerate(lay.option)}
+    items = [dict((*e.split(":"), "")[:2] for e in p.option(k)) for k in range(p.n_options)]
+    hi = {name: p.bounds(name)[1] for name in p.primary}
+    for i in range(p.n_options):
+        for j in range(p.n_options):
+            shared = items[i].keys() & items[j].keys()
+            clash = i == j or any(
+                hi[x] == 1 if x in hi else not (items[i][x] and items[i][x] == items[j][x])
+                for x in shared
+            )
+            found = bool(int(lay.conflict[bit[i], bit[j] >> 6]) >> (bit[j] & 63) & 1)
+            assert found == clash, (i, j, items[i], items[j])
+
+
 def test_layout_conflicts_leave_shared_multiplicities_alone():
     p = dlx.Problem(primary=["a", "b"], secondary=["s"], bounds={"a": (0, 2)})
     for option in (["a", "s:x"], ["a", "s:y"], ["a", "b"], ["b", "s:x"]):
