@@ -237,7 +237,7 @@ def _bitset_leads(lineup: Lineup) -> Lineup:
     names = [k.name for k in lineup.takers]
     if BITSET.name not in names or names[0] == BITSET.name:
         return lineup
-    return lineup.led_by(BITSET.name, "its layout is kept")
+    return lineup.led_by(BITSET.name, "leads, its layout kept")
 
 
 def _lineup(problem: Problem) -> Lineup:
