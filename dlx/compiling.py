@@ -64,6 +64,35 @@ KERNEL_MODULES = (
     "dlx.preprocessing.reduce",
 )
 
+# the variables that set numpy's linear algebra threads (OpenBLAS reads the first three,
+# MKL the last two): ``one_blas_thread``
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread(environ=os.environ) -> None:
+    """What ``python -m dlx`` and ``python -m puzzles`` do before numpy is imported: run
+    numpy's linear algebra on one thread (``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS``
+    and ``MKL_NUM_THREADS`` set to 1 in ``environ``, for this process and the ones it
+    starts), unless the user set any of ``BLAS_THREADS``, as Dask does for its workers.
+    The commands' only linear algebra is the bitset layout's small eigenproblem (``sweep``
+    in ``dlx/kernels/cells.py``), on which the library's threads wait for each other and
+    spin, the more so on a busy machine: 3 to 70 times the CPU of one thread
+    (docs/performance.md, "First run"). ``dlx`` imported as a library changes nothing.
+
+    >>> env = {}
+    >>> one_blas_thread(env)
+    >>> env
+    {'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1'}
+    >>> env = {"OMP_NUM_THREADS": "4"}  # the user's choice: left as it is
+    >>> one_blas_thread(env)
+    >>> env
+    {'OMP_NUM_THREADS': '4'}
+    """
+    if not any(name in environ for name in BLAS_THREADS):
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            environ[name] = "1"
+
+
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
 _spent_cpu = [0.0]  # ... and CPU seconds of it, in the threads that warmed up
