@@ -373,22 +373,21 @@ def compile_all() -> list[Warmed]:
 def _warm_up_sanity() -> None:
     """Compile (or load) each kernel's jitted ``sanity`` (``SANITY``), which tests call
     at every pause and no search does: a tiny search run, then checked."""
-    from dlx.driver.driver import tiny_problem
     from dlx.problem import Problem
 
+    problem = Problem(primary=["a"])  # one option: a warm-up's problem
+    problem.add_option(["a"], cost=1)
     for kind, where in SANITY.items():
         module, name = where.split(":")
         search_class = getattr(kernel_module(module), name)
 
         def check(search_class=search_class) -> None:
-            search = search_class(tiny_problem(False))
+            search = search_class(problem)
             search.run()
             search.sanity()
 
         warm(f"{kind} sanity", search_class.kernel().sanity, False, check)
     costs, layouts = kernel_module(COSTS_KERNEL), kernel_module("dlx.kernels.costs.search")
-    problem = Problem(primary=["a"])
-    problem.add_option(["a"], cost=1)
     warm(
         "costs sanity", costs.sanity, False, lambda: costs.sanity(layouts.Layout(problem).state(1))
     )
