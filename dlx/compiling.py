@@ -228,7 +228,9 @@ def ahead(kind: str, kernel: str, warm_up: str) -> bool:
         return False
     if multiprocessing.parent_process() is not None:
         return False
-    if not surely_not_cached(kernel, "search") and in_cache(kind, kernel_module(kernel).search):
+    if kind in _in_cache or (  # numba asked only where it may hold the kernel
+        not surely_not_cached(kernel, "search") and in_cache(kind, kernel_module(kernel).search)
+    ):
         return False
     module, cls = warm_up.split(":")
     code = f"import importlib; importlib.import_module({module!r}).{cls}.warm_up()"
