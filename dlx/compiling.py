@@ -19,7 +19,8 @@ parent compiled first).
 
 A kernel needed later in a run (the second kernel of ``auto``'s race) that numba's cache
 lacks is compiled ahead in another process (``ahead``), on another core, while this one
-compiles or runs the first; its warm-up here waits for that process, then loads it.
+compiles or runs the first; its warm-up here waits for that process, then loads it. On a
+first run (no cache index of it at all) that process starts before numba is imported here.
 
 ``compile_all()`` (``python -m dlx --compile``) compiles or loads every kernel of the
 package ahead of time (after installing, say), so that no later run waits, and says
