@@ -19,7 +19,8 @@ parent compiled first).
 
 A kernel needed later in a run (the second kernel of ``auto``'s race) that numba's cache
 lacks is compiled ahead in another process (``ahead``), on another core, while this one
-compiles or runs the first; its warm-up here waits for that process, then loads it.
+compiles or runs the first; its warm-up here waits for that process, then loads it. On a
+first run (no cache index of it at all) that process starts before numba is imported here.
 
 ``compile_all()`` (``python -m dlx --compile``) compiles or loads every kernel of the
 package ahead of time (after installing, say), so that no later run waits, and says
@@ -29,7 +30,10 @@ what each did and how long it took.
 from __future__ import annotations
 
 import atexit
+import glob
+import hashlib
 import importlib
+import importlib.util
 import multiprocessing
 import os
 import subprocess
@@ -50,6 +54,10 @@ USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/perform
     "graph": "usually 5 to 50 s",
     "costs": "usually 3 to 30 s",
     "preprocess": "usually 3 to 30 s",
+    "search sanity": "usually 1 to 5 s",  # the checks that tests call (``SANITY``)
+    "tight sanity": "usually 1 to 5 s",
+    "mcc sanity": "usually 1 to 5 s",
+    "costs sanity": "usually 1 to 5 s",
 }
 # the modules whose import registers every warm-up (``register``): every kernel's search
 # class, the solution graph, the cost kernel and the preprocessing kernel
@@ -63,6 +71,45 @@ KERNEL_MODULES = (
     "dlx.kernels.costs.search",
     "dlx.preprocessing.reduce",
 )
+
+# the variables that set numpy's linear algebra threads (OpenBLAS reads the first three,
+# MKL the last two): ``one_blas_thread``
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread(environ=os.environ) -> None:
+    """What ``python -m dlx`` and ``python -m puzzles`` do before numpy is imported: run
+    numpy's linear algebra on one thread (``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS``
+    and ``MKL_NUM_THREADS`` set to 1 in ``environ``, for this process and the ones it
+    starts), unless the user set any of ``BLAS_THREADS``, as Dask does for its workers.
+    The commands' only linear algebra is the bitset layout's small eigenproblem (``sweep``
+    in ``dlx/kernels/cells.py``), on which the library's threads wait for each other and
+    spin, the more so on a busy machine: 3 to 70 times the CPU of one thread
+    (docs/performance.md, "First run"). ``dlx`` imported as a library changes nothing.
+
+    >>> env = {}
+    >>> one_blas_thread(env)
+    >>> env
+    {'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1'}
+    >>> env = {"OMP_NUM_THREADS": "4"}  # the user's choice: left as it is
+    >>> one_blas_thread(env)
+    >>> env
+    {'OMP_NUM_THREADS': '4'}
+    """
+    if not any(name in environ for name in BLAS_THREADS):
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            environ[name] = "1"
+
+
+# the searches whose kernel has a jitted ``sanity`` (Knuth's check of every link, which
+# tests call at every pause and no search does), by the kind its compile is said as; and
+# the cost kernel's: ``compile_all`` compiles them too
+SANITY = {
+    "search": "dlx.kernels.links.search:Search",
+    "tight": "dlx.kernels.tight.search:TightSearch",
+    "mcc": "dlx.kernels.mcc.search:MccSearch",
+}
+COSTS_KERNEL = "dlx.kernels.costs.kernel"
 
 _done: set[tuple[str, bool]] = set()  # (kernel, loop) warmed up in this process
 _spent = [0.0]  # seconds of warm-up in this process
@@ -170,15 +217,21 @@ def in_cache(kind: str, dispatcher) -> bool:
     return kind in _in_cache
 
 
-def ahead(kind: str, dispatcher, warm_up: str) -> bool:
-    """Start compiling kernel ``kind`` (its entry point ``dispatcher``) in another
-    process, on another core, when numba's cache has nothing of it, so that it is
-    ready by the time this one needs it (``warm`` waits for that process, then loads
-    the kernel from the cache); ``warm_up``: ``"module:Class"`` of its search, whose
-    ``warm_up()`` that process runs. Said on stderr. True when started."""
-    if kind in _ahead or any(k == kind for k, _ in _done) or in_cache(kind, dispatcher):
+def ahead(kind: str, kernel: str, warm_up: str) -> bool:
+    """Start compiling kernel ``kind`` (its module ``kernel``, whose entry point is
+    ``search``) in another process, on another core, when numba's cache has nothing of
+    it, so that it is ready by the time this one needs it (``warm`` waits for that
+    process, then loads the kernel from the cache); ``warm_up``: ``"module:Class"`` of
+    its search, whose ``warm_up()`` that process runs. Said on stderr. True when
+    started. Where numba surely has nothing of it (``surely_not_cached``: a first run),
+    the process starts before ``kernel`` (and numba) is imported here."""
+    if kind in _ahead or any(k == kind for k, _ in _done):
         return False
     if multiprocessing.parent_process() is not None:
+        return False
+    if kind in _in_cache or (  # numba asked only where it may hold the kernel
+        not surely_not_cached(kernel, "search") and in_cache(kind, kernel_module(kernel).search)
+    ):
         return False
     module, cls = warm_up.split(":")
     code = f"import importlib; importlib.import_module({module!r}).{cls}.warm_up()"
@@ -198,6 +251,36 @@ def ahead(kind: str, dispatcher, warm_up: str) -> bool:
     usual = USUAL.get(kind, USUAL["search"])
     _say(f"compiling the {kind} kernel in another process (first run only, {usual}) ...")
     return True
+
+
+def surely_not_cached(module: str, function: str) -> bool:
+    """Whether numba's cache surely holds nothing of jitted ``function`` of ``module``,
+    told without importing either (nor numba): no cache index of it (numba's
+    ``FILE.FUNCTION-LINE.pyXY.nbi``) where numba keeps one, in ``NUMBA_CACHE_DIR`` when
+    that is set, else in the ``__pycache__`` beside the module's file when numba may
+    write there. False where that cannot be told (a numba configuration file, another
+    place of numba's cache): then numba is asked (``in_cache``).
+
+    >>> surely_not_cached("no_such_module", "search")  # nothing to look for: numba asked
+    False
+    """
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return False
+    if spec is None or spec.origin is None or os.path.exists(".numba_config.yaml"):
+        return False
+    folder, name = os.path.split(os.path.abspath(spec.origin))
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:  # numba's subfolder: the folder's name and the SHA-1 of its path
+        digest = hashlib.sha1(folder.encode()).hexdigest()
+        place = os.path.join(root, f"{os.path.basename(folder)}_{digest}")
+    else:
+        place = os.path.join(folder, "__pycache__")
+        if not os.access(place if os.path.isdir(place) else folder, os.W_OK):
+            return False  # numba keeps it elsewhere
+    stem = os.path.splitext(name)[0]
+    return not glob.glob(os.path.join(glob.escape(place), f"{stem}.{function}-*.nbi"))
 
 
 def _stop_ahead() -> None:
@@ -265,19 +348,22 @@ def register(warm_up_every) -> None:
 
 def compile_all() -> list[Warmed]:
     """Compile (or load from numba's cache) every kernel of the package, each of its
-    kinds (plain, with loop items, batches, the solution graph's), saying on stderr
-    which ones numba compiles; what each did, in order (``Warmed``: compiled or loaded,
-    and in how long). A kernel warmed up before in this process is listed as it was.
+    kinds (plain, with loop items, batches, the solution graph's, the ``sanity`` checks
+    that tests call), saying on stderr which ones numba compiles; what each did, in
+    order (``Warmed``: compiled or loaded, and in how long). A kernel warmed up before
+    in this process is listed as it was.
 
     >>> import dlx
     >>> done = dlx.compile_all()
     >>> kinds = sorted({w.kind for w in done})
-    >>> kinds[:6]
-    ['batch', 'batch with domination', 'bitset', 'bitset with regions', 'costs', 'graph']
-    >>> kinds[6:10]
-    ['mcc', 'preprocess', 'search', 'search with domination']
-    >>> kinds[10:]
-    ['sudoku batch', 'tight', 'tight batch']
+    >>> kinds[:5]
+    ['batch', 'batch with domination', 'bitset', 'bitset with regions', 'costs']
+    >>> kinds[5:10]
+    ['costs sanity', 'graph', 'mcc', 'mcc sanity', 'preprocess']
+    >>> kinds[10:14]
+    ['search', 'search sanity', 'search with domination', 'sudoku batch']
+    >>> kinds[14:]
+    ['tight', 'tight batch', 'tight sanity']
     >>> dlx.compile_all() == done  # once per process
     True
     """
@@ -285,7 +371,31 @@ def compile_all() -> list[Warmed]:
         kernel_module(name)
     for warm_up_every in _everything:
         warm_up_every()
+    _warm_up_sanity()
     return list(_warmed.values())
+
+
+def _warm_up_sanity() -> None:
+    """Compile (or load) each kernel's jitted ``sanity`` (``SANITY``), which tests call
+    at every pause and no search does: a tiny search run, then checked."""
+    from dlx.problem import Problem
+
+    problem = Problem(primary=["a"])  # one option: a warm-up's problem
+    problem.add_option(["a"], cost=1)
+    for kind, where in SANITY.items():
+        module, name = where.split(":")
+        search_class = getattr(kernel_module(module), name)
+
+        def check(search_class=search_class) -> None:
+            search = search_class(problem)
+            search.run()
+            search.sanity()
+
+        warm(f"{kind} sanity", search_class.kernel().sanity, False, check)
+    costs, layouts = kernel_module(COSTS_KERNEL), kernel_module("dlx.kernels.costs.search")
+    warm(
+        "costs sanity", costs.sanity, False, lambda: costs.sanity(layouts.Layout(problem).state(1))
+    )
 
 
 def kernel_module(name: str):

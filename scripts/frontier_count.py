@@ -60,7 +60,7 @@ def options_by_anchor(problem, puzzle):
     return len(cells), width, start, rel, other, np.uint64(needed)
 
 
-@njit
+@njit(cache=True)  # compiled once per numba cache, not at every run of the tests
 def _children(keys, counts, p, start, rel, other, window, out_key, out_count, out_at):
     """Extend every state of layer ``p`` by every option whose first cell is ``p`` that
     fits (cells and items disjoint); with ``out_key`` empty, only count the children."""

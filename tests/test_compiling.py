@@ -16,6 +16,7 @@ from dlx import compiling
 
 ROOT = Path(__file__).resolve().parent.parent
 DISPATCHER = SimpleNamespace(overloads={})  # shaped like a numba dispatcher, for ``warm``
+TIGHT = "dlx.kernels.tight.kernel"  # a kernel's module, for ``ahead``
 
 
 def numba_compiles() -> None:
@@ -110,8 +111,8 @@ def test_a_kernel_compiled_ahead_is_waited_for(fresh, monkeypatch, capsys):
     monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
     monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
     Compiler.started = []
-    assert compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
-    assert not compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
+    assert compiling.ahead("tight", TIGHT, "dlx.kernels.tight.search:TightSearch")
+    assert not compiling.ahead("tight", TIGHT, "dlx.kernels.tight.search:TightSearch")
     assert len(Compiler.started) == 1 and "TightSearch.warm_up()" in Compiler.started[0].argv[-1]
     assert "compiling the tight kernel in another process" in capsys.readouterr().err
     waited = []
@@ -130,7 +131,7 @@ def test_a_failed_compile_elsewhere_is_compiled_here(fresh, monkeypatch, capsys)
     monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
     monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
     monkeypatch.setattr(Compiler, "status", 1)
-    assert compiling.ahead("tight", DISPATCHER, "dlx.kernels.tight.search:TightSearch")
+    assert compiling.ahead("tight", TIGHT, "dlx.kernels.tight.search:TightSearch")
     capsys.readouterr()
     done = compiling.warm("tight", DISPATCHER, False, lambda: None)
     assert not done.compiled and "another process" not in capsys.readouterr().err
@@ -146,6 +147,31 @@ def test_nothing_compiled_ahead_of_a_cached_kernel(fresh, monkeypatch):
     monkeypatch.setattr(compiling, "_in_cache", set())
     monkeypatch.setattr(compiling.subprocess, "Popen", lambda *a, **k: pytest.fail("started"))
     assert not TightSearch.compile_ahead()
+
+
+@pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "__pycache__"])
+def test_surely_not_cached_until_numba_keeps_an_index(tmp_path, where):
+    """``surely_not_cached`` (asked before numba is imported) says yes until numba has
+    cached the function, in ``NUMBA_CACHE_DIR`` or in the ``__pycache__`` beside it."""
+    (tmp_path / "jitted_for_the_test.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef search(x):\n    return x + 1\n"
+    )
+    code = (
+        "import sys\n"
+        "from dlx.compiling import surely_not_cached\n"
+        "print(surely_not_cached('jitted_for_the_test', 'search'), 'numba' in sys.modules)\n"
+        "import jitted_for_the_test\n"
+        "jitted_for_the_test.search(1)\n"
+        "print(surely_not_cached('jitted_for_the_test', 'search'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    if where == "NUMBA_CACHE_DIR":
+        env[where] = str(tmp_path / "cache")
+    argv = [sys.executable, "-c", code]
+    run = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["True", "False", "False"]
+    assert (tmp_path / where if where == "__pycache__" else tmp_path / "cache").is_dir()
 
 
 @pytest.mark.slow
@@ -236,7 +262,8 @@ def test_compile_all_registers_every_specialisation(monkeypatch):
     """What ``compile_all`` warms up, read without compiling (``warm`` only noted):
     every kernel and each specialisation a README command or a test uses, among them
     the links search and batch with item domination (``propagate="domination"``: its
-    state holds a work stack, another type) and the cost kernel."""
+    state holds a work stack, another type), the cost kernel and the kernels' jitted
+    ``sanity`` checks."""
     asked = set()
     monkeypatch.setattr(compiling, "_done", set())
     monkeypatch.setattr(compiling, "_warmed", {})
@@ -249,6 +276,8 @@ def test_compile_all_registers_every_specialisation(monkeypatch):
         assert (kind, False) in asked
     for kind in ("mcc", "graph", "costs", "preprocess"):
         assert (kind, False) in asked
+    for kind in ("search sanity", "tight sanity", "mcc sanity", "costs sanity"):
+        assert (kind, False) in asked  # tests call them at every pause
 
 
 def test_the_cost_kernel_warm_up_compiles_force_too(monkeypatch):

@@ -362,9 +362,7 @@ class Driver:
     def compile_ahead(cls) -> bool:
         """Start compiling the kernel in another process when numba's cache has nothing
         of it (``dlx.compiling.ahead``); True when started."""
-        return compiling.ahead(
-            cls.kind, cls.kernel().search, f"{cls.__module__}:{cls.__qualname__}"
-        )
+        return compiling.ahead(cls.kind, cls.kernel_module, f"{cls.__module__}:{cls.__qualname__}")
 
     def _warm_up(self) -> None:
         """Warm the kernel up for this search's problem."""

@@ -11,7 +11,6 @@ import numpy as np
 from dlx import compiling
 from dlx.driver.results import BatchResult, flat_sets
 from dlx.errors import ProblemError
-from dlx.kernels.sudoku import kernel
 from dlx.kernels.sudoku.layout import canonical_items, why_not
 from dlx.problem import Problem
 
@@ -42,6 +41,7 @@ def batch(
     if why is not None:
         raise ProblemError(f"batch(): {why}")
     _warm_up_batch()
+    search_batch = _kernel().search_batch
     options, start = flat_sets(forced_sets, start)
     n_sets = len(start) - 1
     if n_sets < 0 or start[0] != 0 or start[-1] != len(options) or np.any(np.diff(start) < 0):
@@ -59,12 +59,12 @@ def batch(
     edges = np.linspace(0, n_sets, threads + 1).astype(np.int64).tolist()
     slices = [slice(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
     if len(slices) <= 1:
-        kernel.search_batch(options, start, limit, first, counts, stats)
+        search_batch(options, start, limit, first, counts, stats)
     else:
         with ThreadPoolExecutor(len(slices)) as pool:
             done = [
                 pool.submit(
-                    kernel.search_batch,
+                    search_batch,
                     options,
                     start[s.start : s.stop + 1],
                     limit,
@@ -96,10 +96,17 @@ def sudoku_problem() -> Problem:
     return problem
 
 
+def _kernel():
+    """The kernel's module (and numba with it), imported on first use: importing the
+    registry (``dlx.engines``) loads no numba, so that a command gets to its first
+    compile (or starts one in another process) sooner."""
+    return compiling.kernel_module("dlx.kernels.sudoku.kernel")
+
+
 def _warm_up_batch() -> None:
     """Make sure ``kernel.search_batch`` is compiled before a batch starts timing."""
     compiling.warm(
-        "sudoku batch", kernel.search_batch, False, lambda: batch(sudoku_problem(), [[0]], 1)
+        "sudoku batch", _kernel().search_batch, False, lambda: batch(sudoku_problem(), [[0]], 1)
     )
 
 
