@@ -21,9 +21,12 @@ and new, in the same rounds.
 Rounds are interleaved (every program once, then again, ``--runs`` times) and each cell
 is the median. One of his programs whose first run takes over ``--once`` seconds is run
 once, and so is one of ours over ``--ours-once`` (``--once`` unless given); a run
-stopped by ``--timeout`` shows ">T". A case with a solution limit K (``suite.tsv``) stops
-at the K-th solution (``tK`` for his programs, ``limit=K`` for ours: which solutions
-come first then depends on each program's order of search, as well as its speed).
+over ``--timeout`` CPU seconds shows ">T" (ours stop at ``WALL`` times that in wall-clock
+time, ``dlx.count``'s ``time_limit``, so that a loaded machine does not stop them early).
+``--programs`` and ``--kernels`` keep some of the columns only. A case with a solution
+limit K (``suite.tsv``) stops at the K-th solution (``tK`` for his programs, ``limit=K``
+for ours: which solutions come first then depends on each program's order of search, as
+well as its speed).
 Every count is checked to agree with every other; a disagreement stops the script. The
 table's last columns: his best time, the default engine's ratio to it, the best of
 our kernels' ratio to it (below 0.5: twice as fast), the default engine's ratio to
@@ -58,6 +61,7 @@ import dlx  # noqa: E402
 XCC_PROGRAMS = ("ssxcc", "ssxcc-frb", "ssxcc-wtd", "ssmcc", "xccdc", "pre+ssxcc")
 MCC_PROGRAMS = ("ssmcc", "ssmcc-frb", "ssmcc-wtd")
 KERNELS = tuple(dlx.ENGINE_CHOICES)  # "auto" (the default) among them
+WALL = 5  # our runs stop at WALL times the CPU limit in wall-clock time (a shared machine)
 GOAL = 0.5  # the default engine's time over his best, where his best is over GOAL seconds
 SAID = re.compile(r"Altogether (\d+) solutions?")
 MULTIPLICITY = re.compile(r"(^|\s)\d+(:\d+)?\|\S")
@@ -120,8 +124,10 @@ def time_knuth(name: str, bin_dir: Path, path: Path, limit: int, timeout: float)
 def time_ours(kernel: str, problem, limit: int, timeout: float):
     """(CPU seconds, count) of ``dlx.count`` with one kernel."""
     start = time.process_time()
-    found = dlx.count(problem, limit or None, engine=kernel, time_limit=timeout)
+    found = dlx.count(problem, limit or None, engine=kernel, time_limit=timeout * WALL)
     seconds = time.process_time() - start
+    if seconds > timeout:
+        return float("inf"), None
     if not found.complete and not (limit and found == limit):
         return float("inf"), None
     return seconds, int(found)
@@ -178,15 +184,19 @@ class Versus:
 
     def time(self, path: Path, limit: int, timeout: float):
         """(CPU seconds, count) of its ``dlx.count`` on the file, read afresh."""
-        seconds, found = self.ask("time", path, limit, timeout)
-        return float(seconds), None if seconds == "inf" else int(found)
+        seconds, found = self.ask("time", path, limit, timeout * WALL)
+        if float(seconds) > timeout:
+            return float("inf"), None
+        return float(seconds), int(found)
 
 
 def bench_case(name: str, limit: int, suite: Path, args) -> dict:
     """``{program or kernel: (median seconds, count)}`` of one case, rounds interleaved."""
     path = suite / f"{name}.dlx"
     his = MCC_PROGRAMS if has_multiplicities(path) else XCC_PROGRAMS
-    takes = [k for k in KERNELS if _takes(k, dlx.read(path))]  # (and compiles it)
+    his = [p for p in his if args.programs is None or p in args.programs.split(",")]
+    takes = [k for k in KERNELS if args.kernels is None or k in args.kernels.split(",")]
+    takes = [k for k in takes if _takes(k, dlx.read(path))]  # (and compiles it)
     columns = [*his, *takes]
     if args.versus:
         args.versus.ask("warm", path, limit, args.timeout)
@@ -245,7 +255,7 @@ def table(rows: list, versus: str | None = None) -> str:
         his = [s for p, (s, _) in result.items() if p not in KERNELS and p != versus]
         ours = [s for k, (s, _) in result.items() if k in KERNELS]
         kernels = [s for k, (s, _) in result.items() if k in KERNELS and k != "auto"]
-        best = min(his)
+        best = min(his, default=float("inf"))
         cells = [name, str(limit or "-"), "/".join(str(c) for c in counts) or "?"]
         cells += [_cell(result[c][0]) if c in result else "-" for c in times]
         auto = result.get("auto", (None,))[0]
@@ -273,6 +283,8 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="rounds (medians)")
     parser.add_argument("--once", type=float, default=20.0, help="run once if over S s")
     parser.add_argument("--timeout", type=float, default=150.0, help="CPU seconds a run")
+    parser.add_argument("--programs", help="only these of his programs (by commas)")
+    parser.add_argument("--kernels", help="only these of our kernels (by commas)")
     parser.add_argument("--ours-once", type=float, help="ours: run once if over S s")
     parser.add_argument("--only", help="only these cases (names, or parts, by commas)")
     parser.add_argument("--versus", type=Path, help="another checkout: its auto beside")
