@@ -262,7 +262,7 @@ def table(rows: list, versus: str | None = None) -> str:
         cells += [_cell(best), _ratio(auto, best), _ratio(min(ours), best)]
         cells.append(_ratio(auto, min(kernels)) if kernels else "-")
         met = auto is not None and auto <= GOAL * best
-        cells.append("-" if best <= GOAL else "yes" if met else "no")
+        cells.append("-" if best <= GOAL or best == float("inf") else "yes" if met else "no")
         if versus:
             cells.append(_ratio(auto, result[versus][0]) if versus in result else "-")
         lines.append("| " + " | ".join(cells) + " |")
