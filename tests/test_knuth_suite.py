@@ -44,7 +44,7 @@ def test_every_file_has_its_count():
     assert sorted(COUNTS) == sorted(p.stem for p in KNUTH.glob("*.dlx"))
 
 
-SLOW = {"hexiamonds6x6"}  # a second or more with some kernels
+SLOW = {"hexiamonds6x6", "queens13"}  # a second or more with some kernels
 
 
 @pytest.mark.parametrize(
