@@ -12,7 +12,10 @@ With ``--certificate FILE`` the count is a certificate's (``dlx.write_certificat
 one solution graph per corner rectangle, built, written and freed in turn; with
 ``--symmetry`` the transposition is the certificate's symmetry (a transposed pair once,
 a part and its twin). ``--problem FILE`` writes the ``.dlx`` problem that
-``python -m dlx.certify`` checks it against; ``--max-graph-nodes`` bounds each part.
+``python -m dlx.certify`` checks it against; ``--max-graph-nodes`` bounds each part;
+``--parts DIR`` writes each part to a file of its own in DIR first and keeps those
+already there, ``--stop-after S`` starts no part after S seconds: a certificate built in
+several runs, joined into FILE by the run that writes its last part.
 The last line is a TSV row for ``data/oeis/rectangles.tsv``: sequence, n, value,
 engine, method, CPU seconds, wall seconds.
 """
@@ -65,6 +68,8 @@ def _certify(args, puzzle, problem) -> tuple[int, str]:
         symmetry=symmetry,
         on_part=said,
         max_nodes=args.max_graph_nodes,
+        folder=args.parts,
+        stop_after=args.stop_after,
     )
     print(f"# certificate {args.certificate}: {written}", flush=True)
     return written.count, "certificate" + (" (transposition twins)" if symmetry else "")
@@ -80,6 +85,8 @@ def main() -> None:
     parser.add_argument("--certificate", metavar="FILE", help="count by writing a certificate")
     parser.add_argument("--problem", metavar="FILE", help="with --certificate: the .dlx file")
     parser.add_argument("--max-graph-nodes", type=int, default=None, help="each part's bound")
+    parser.add_argument("--parts", metavar="DIR", help="with --certificate: parts' files here")
+    parser.add_argument("--stop-after", type=float, metavar="S", help="no new part after S s")
     args = parser.parse_args()
     puzzle = rectangles.make_puzzle(args.size, args.rule)
     problem = rectangles.build(puzzle)

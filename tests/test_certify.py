@@ -247,6 +247,30 @@ def test_symmetry_twins(tmp_path):
     assert "(a twin before '| symmetry')" in refusal(text, no_symmetry)
 
 
+def test_built_in_several_runs(tmp_path):
+    """Parts in files of their own, a run stopped after two parts, then resumed."""
+    problem = rectangles.build(rectangles.make_puzzle(5, "oblongs"))
+    path, folder, seen = tmp_path / "o5.cert", tmp_path / "parts", []
+
+    def stop_after_two(k, twin, count, stats, seconds):
+        seen.append(k)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        certificate.write(problem, path, split="0,0", folder=folder, on_part=stop_after_two)
+    assert not path.exists() and len(list(folder.iterdir())) == 2
+    first = certificate.write(problem, path, split="0,0", folder=folder, stop_after=0)
+    assert first.missing == first.parts - 2 and not path.exists()
+    written = certificate.write(problem, path, split="0,0", folder=folder, on_part=stop_after_two)
+    assert written.count == 256 and written.missing == 0 and seen[2:] != seen[:2]
+    assert not list(folder.iterdir())  # joined, then removed
+    assert certify.check(dlx.write(problem), path.read_bytes()) == 256
+    single = tmp_path / "single.cert"
+    certificate.write(problem, single, split="0,0")
+    assert single.read_bytes() == path.read_bytes()
+
+
 def test_zero_and_whole_parts():
     # option 1 covers both items (a part with no graph but the root edge), option 2
     # leaves b uncovered, and no option covers it: a part of count 0, no graph

@@ -35,6 +35,9 @@ freed in turn, so memory is that of the largest part.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
 import time
 from dataclasses import dataclass
 
@@ -49,8 +52,9 @@ HEADER = "| dlx certificate in parts: solution graphs as ZDDs (Knuth's DLX6 form
 
 @dataclass(frozen=True)
 class Written:
-    """What ``write`` wrote: the ``count``, the ``parts`` (a twin and its part are one),
-    the graphs' ``nodes`` and ``edges`` in all, the most edges of one part (``largest``)
+    """What ``write`` wrote: the ``count`` (of the parts written, ``missing`` the parts
+    still to write), the ``parts`` (a twin and its part are one), the ``nodes`` and
+    ``edges`` of the graphs built in this call, the most edges of one part (``largest``)
     and the largest graph's bytes to build (``peak_bytes``)."""
 
     count: int
@@ -59,11 +63,13 @@ class Written:
     edges: int
     largest: int
     peak_bytes: int
+    missing: int = 0
 
     def __str__(self) -> str:
+        missing = f", {self.missing} parts still to build" if self.missing else ""
         return (
             f"{self.parts} parts, {self.nodes} nodes, {self.edges} edges (at most "
-            f"{self.largest} a part, {self.peak_bytes / 1e6:.1f} MB to build)"
+            f"{self.largest} a part, {self.peak_bytes / 1e6:.1f} MB to build){missing}"
         )
 
 
@@ -137,38 +143,88 @@ def write_part(out, problem: Problem, k: int, twin=None, **build):
     return g.count, g.stats
 
 
-def write(problem, path, *, split=None, symmetry=None, on_part=None, **build) -> Written:
+def write(
+    problem, path, *, split=None, symmetry=None, on_part=None, folder=None, stop_after=None,
+    **build,
+) -> Written:  # fmt: skip
     """Build the solution graph of each part of ``problem`` (split by the options of the
     primary item ``split``, default ``split_item``; ``symmetry``: a dict item: image, an
     automorphism of the problem) and write the certificate to ``path`` (see the module's
     docstring); what was written (``Written``). ``build``: ``max_nodes``,
     ``time_limit`` (each part), ``progress``, as for ``dlx.graph``. ``on_part(k, twin,
     count, stats, seconds)`` is called as each part ends. ``ProblemError`` (one line)
-    when the problem is not plain exact cover or a graph passes its bounds."""
+    when the problem is not plain exact cover or a graph passes its bounds.
+
+    With ``folder``, each part goes to a file of its own there first, and a part already
+    there is kept: a certificate too long for one run is built in several, each starting
+    no part after ``stop_after`` seconds; once every part is there, they are joined into
+    ``path`` and removed (``Written.missing``: the parts still to build)."""
     from dlx.solution_graph.layout import why_not
 
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no certificate: {reason}")
     split = split_item(problem) if split is None else split
-    total, nodes, edges, largest, peak, parts = 0, 0, 0, 0, 0, plan(problem, split, symmetry)
-    with open(path, "w") as out:
-        out.write(f"{HEADER}\n| split {split}\n")
-        if symmetry:
-            pairs = (f"{a} {b}" for a, b in symmetry.items() if a != b)
-            out.write(f"| symmetry {' '.join(pairs)}\n")
-        for k, twin in parts:
+    parts, begun = plan(problem, split, symmetry), time.monotonic()
+    head = f"{HEADER}\n| split {split}\n"
+    if symmetry:
+        head += "| symmetry " + " ".join(f"{a} {b}" for a, b in symmetry.items() if a != b) + "\n"
+    sizes, counts, files = [0, 0, 0, 0], [], []
+    with open(os.devnull if folder else path, "w") as out:
+        out.write(head)
+        for i, (k, twin) in enumerate(parts):
+            files.append(None if folder is None else os.path.join(folder, f"{i:05d}.part"))
+            if files[-1] is not None and os.path.exists(files[-1]):
+                counts.append(_part_count(files[-1]) * (1 if twin is None else 2))
+                continue
+            if stop_after is not None and time.monotonic() - begun > stop_after:
+                break
             started = time.process_time()
-            count, stats = write_part(out, problem, k, twin, **build)
-            total += count * (1 if twin is None else 2)
+            with _part_file(files[-1], out) as part:
+                count, stats = write_part(part, problem, k, twin, **build)
+            counts.append(count * (1 if twin is None else 2))
             if stats is not None:
-                nodes, edges = nodes + stats.nodes, edges + stats.edges + 1
-                largest, peak = max(largest, stats.edges + 1), max(peak, stats.peak_bytes)
+                edges = stats.edges + 1
+                sizes = [sizes[0] + stats.nodes, sizes[1] + edges, max(sizes[2], edges),
+                         max(sizes[3], stats.peak_bytes)]  # fmt: skip
             if on_part is not None:
-                out.flush()
                 on_part(k, twin, count, stats, time.process_time() - started)
+        if folder is None:
+            out.write(f"| count {sum(counts)}\n")
+    if folder is not None and len(counts) == len(parts):
+        _join(path, head, files, sum(counts))
+    return Written(sum(counts), len(parts), *sizes, len(parts) - len(counts))
+
+
+def _part_count(path) -> int:
+    """The count of a part written to a file of its own (its first line)."""
+    with open(path) as f:
+        return int(f.readline().split()[-1])
+
+
+@contextlib.contextmanager
+def _part_file(path, out):
+    """``out``, or a new file ``path`` (written under another name, then renamed)."""
+    if path is None:
+        yield out
+        return
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".tmp", "w") as part:
+        yield part
+    os.replace(path + ".tmp", path)
+
+
+def _join(path, head: str, files, total: int) -> None:
+    """The certificate at ``path``: ``head``, the parts' files (then removed), the count."""
+    with open(path, "w") as out:
+        out.write(head)
+        out.flush()
+        for name in files:
+            with open(name) as part:
+                shutil.copyfileobj(part, out, 1 << 24)
         out.write(f"| count {total}\n")
-    return Written(total, len(parts), nodes, edges, largest, peak)
+    for name in files:
+        os.remove(name)
 
 
 def add_arguments(parser) -> None:
