@@ -58,15 +58,14 @@ class Problem:
             self.rows.append(row)
         if not self.bit:
             raise Invalid(f"{label}: no item line")
-        n, k = len(self.bit), len(self.rows)
+        n, k = -(-len(self.bit) // 64) * 64, len(self.rows)  # bits in 64-bit words
         take, is_primary = np.zeros((k, n), bool), np.arange(n) < self.n_primary
-        take[np.repeat(np.arange(k), [*map(len, self.rows)]), [b for r in self.rows for b in r]] = (
-            True
+        rows = np.repeat(np.arange(k), [*map(len, self.rows)])
+        take[rows, [b for r in self.rows for b in r]] = True
+        bits = (take, take & is_primary, [is_primary])
+        self.take, self.primary, self.all_primary = (
+            np.packbits(x, 1, "little").view("<u8") for x in bits
         )
-        pack = [
-            np.packbits(x, 1, bitorder="little") for x in (take, take & is_primary, [is_primary])
-        ]
-        self.take, self.primary, self.all_primary = pack
         self.covers, self.names = take[:, : self.n_primary].sum(1), [*self.bit]
 
     def name(self, row: np.ndarray, last: bool = False) -> str:
@@ -166,7 +165,7 @@ def _states(problem: Problem, cert: Graph, option: int) -> list[tuple]:
     m, root, n_options = cert.m, cert.hi[-1], len(problem.take)
     if root >= m or cert.lo[root] != m or cert.option[root] != option + 1:
         cert.fail(m - 1, f"the part's root is not one edge, of option {option + 1}")
-    mask, levels = np.zeros((m + 2, problem.take.shape[1]), np.uint8), []
+    mask, levels = np.zeros((m + 2, problem.take.shape[1]), np.uint64), []
     has, mark, owner = np.zeros(m + 2, bool), np.zeros(m + 2, np.int8), np.zeros(m + 2, np.int32)
     pending = [[np.array([root])]] + [[] for _ in range(problem.n_primary)]
     for c, heads in ((c, np.unique(np.concatenate(w))) for c, w in enumerate(pending) if w):
