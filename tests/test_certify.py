@@ -261,9 +261,9 @@ def test_built_in_several_runs(tmp_path):
         certificate.write(problem, path, split="0,0", folder=folder, on_part=stop_after_two)
     assert not path.exists() and len(list(folder.iterdir())) == 2
     first = certificate.write(problem, path, split="0,0", folder=folder, stop_after=0)
-    assert first.missing == first.parts - 2 and not path.exists()
+    assert first.parts_left == first.parts - 2 and not path.exists()
     written = certificate.write(problem, path, split="0,0", folder=folder, on_part=stop_after_two)
-    assert written.count == 256 and written.missing == 0 and seen[2:] != seen[:2]
+    assert written.count == 256 and written.parts_left == 0 and seen[2:] != seen[:2]
     assert not list(folder.iterdir())  # joined, then removed
     assert certify.check(dlx.write(problem), path.read_bytes()) == 256
     single = tmp_path / "single.cert"

@@ -52,7 +52,7 @@ HEADER = "| dlx certificate in parts: solution graphs as ZDDs (Knuth's DLX6 form
 
 @dataclass(frozen=True)
 class Written:
-    """What ``write`` wrote: the ``count`` (of the parts written, ``missing`` the parts
+    """What ``write`` wrote: the ``count`` (of the parts written, ``parts_left`` the parts
     still to write), the ``parts`` (a twin and its part are one), the ``nodes`` and
     ``edges`` of the graphs built in this call, the most edges of one part (``largest``)
     and the largest graph's bytes to build (``peak_bytes``)."""
@@ -63,13 +63,13 @@ class Written:
     edges: int
     largest: int
     peak_bytes: int
-    missing: int = 0
+    parts_left: int = 0
 
     def __str__(self) -> str:
-        missing = f", {self.missing} parts still to build" if self.missing else ""
+        left = f", {self.parts_left} parts still to build" if self.parts_left else ""
         return (
             f"{self.parts} parts, {self.nodes} nodes, {self.edges} edges (at most "
-            f"{self.largest} a part, {self.peak_bytes / 1e6:.1f} MB to build){missing}"
+            f"{self.largest} a part, {self.peak_bytes / 1e6:.1f} MB to build){left}"
         )
 
 
@@ -158,7 +158,7 @@ def write(
     With ``folder``, each part goes to a file of its own there first, and a part already
     there is kept: a certificate too long for one run is built in several, each starting
     no part after ``stop_after`` seconds; once every part is there, they are joined into
-    ``path`` and removed (``Written.missing``: the parts still to build)."""
+    ``path`` and removed (``Written.parts_left``: the parts still to build)."""
     from dlx.solution_graph.layout import why_not
 
     reason = why_not(problem)
