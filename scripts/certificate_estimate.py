@@ -1,14 +1,14 @@
 """Estimate a certificate's size from a random sample of its parts (Knuth's estimator).
 
-    python scripts/certificate_estimate.py p910.dlx --samples 12 --seed 1
+    python scripts/certificate_estimate.py p910.dlx --samples 40 --depth 4 --seed 1
 
 A sample takes a random option V of the split item (the primary item with the fewest
-options, as ``--certificate`` splits) and, in the problem left, a random option V2 of a
-second item (``--second``, default: the item with the fewest options left), and builds
-the solution graph of what is left then. Weighted by the number of choices at each step,
-its solutions, edges and CPU seconds are unbiased estimates of the totals of a
-certificate split two levels deep (which holds at least the edges of one split one level
-deep: parts share less); the solutions' estimate, set against a known count, tells how
+options, as ``--certificate`` splits) and, in the problem left, random options of the
+item with the fewest options left (or ``--second``), ``--depth`` options in all, then
+builds the solution graph of what is left. Weighted by the number of choices at each
+step, its solutions, edges and CPU seconds are unbiased estimates of the totals of a
+certificate split that many levels deep (which holds at least the edges of one split one
+level deep: parts share less); the solutions' estimate, set against a known count, tells how
 far to trust the rest. Prints one line a sample, then the estimates with their standard
 errors.
 """
@@ -52,7 +52,8 @@ def main() -> None:
     parser.add_argument("file")
     parser.add_argument("--samples", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--second", default=None, help="the second level's item")
+    parser.add_argument("--second", default=None, help="the item below the first level")
+    parser.add_argument("--depth", type=int, default=2, help="options taken before a graph")
     parser.add_argument("--max-graph-nodes", type=int, default=None)
     args = parser.parse_args()
     problem, rng = dlx.read(args.file), random.Random(args.seed)
@@ -60,23 +61,26 @@ def main() -> None:
     print(f"# {args.file}: {problem.n_options} options; split {item}: {len(first)} parts")
     rows = []
     for s in range(args.samples):
-        k = rng.choice(first)
-        left = taken(problem, k)
-        second, choices = options_of(left, args.second)
-        if not choices:
-            rows.append((0.0, 0.0, 0.0))
-            continue
-        rest, started = taken(left, rng.choice(choices)), time.process_time()
-        if rest.primary:
-            g = dlx.graph(rest, max_nodes=args.max_graph_nodes)
+        left, weight, path = problem, 1, []
+        for _ in range(args.depth):  # a random option of the item with the fewest
+            second, choices = options_of(left, args.second if path else item)
+            if not choices or not left.primary:
+                break
+            k = rng.choice(choices)
+            weight, path = weight * len(choices), [*path, left.option_name(k) or str(k)]
+            left = taken(left, k)
+        started = time.process_time()
+        if not choices and left.primary:  # a dead end: no solution
+            count, edges = 0, 0
+        elif left.primary:
+            g = dlx.graph(left, max_nodes=args.max_graph_nodes)
             count, edges = g.count, g.stats.edges
         else:  # nothing left to cover: one solution
             count, edges = 1, 0
-        seconds, weight = time.process_time() - started, len(first) * len(choices)
-        rows.append((weight * count, weight * (edges + 2), weight * seconds))
+        seconds = time.process_time() - started
+        rows.append((weight * count, weight * (edges + len(path) + 1), weight * seconds))
         print(
-            f"# sample {s + 1}: {problem.option_name(k) or k + 1}, then {second} "
-            f"({len(choices)} options): {count} solutions, {edges} edges, "
+            f"# sample {s + 1}: {' '.join(path)}: {count} solutions, {edges} edges, "
             f"{seconds:.1f} s CPU; weight {weight}",
             flush=True,
         )
