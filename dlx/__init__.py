@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
     from dlx.parallel.checkpoint import CheckpointError
     from dlx.preprocessing import Reduction, preprocess
     from dlx.problem import Problem, ProblemError
+    from dlx.solution_graph.certificate import write as write_certificate
     from dlx.solution_graph.graph import (
         Graph,
         GraphStats,
@@ -57,6 +58,7 @@ _HOME = {  # public name: (module, name there)
     "ENGINE_CHOICES": ("dlx.engines", "CHOICES"),
     "ENGINE_HELP": ("dlx.engines", "HELP"),
     "WorkerError": ("dlx.errors", "WorkerError"),
+    "write_certificate": ("dlx.solution_graph.certificate", "write"),
     **{
         n: ("dlx.solution_graph.graph", n)
         for n in ("Graph", "GraphStats", "GraphTimeLimit", "GraphTooLarge", "graph", "read_zdd")
@@ -168,4 +170,5 @@ __all__ = [
     "WorkerError",
     "words",
     "write",
+    "write_certificate",
 ]

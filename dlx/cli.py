@@ -55,6 +55,7 @@ class Request:
     asked_time_limit: float | None = None  # --time-limit as given (what the summary names)
     best: int | None = None  # --best K (``dlx.costcli``)
     certificate: str | None = None  # --certificate FILE (``dlx.solution_graph.certificate``)
+    split: str | None = None  # --split ITEM (the same)
     preprocess: bool = False  # --preprocess (``dlx.preprocessing.cli``)
     write_preprocessed: str | None = None  # --write-preprocessed OUT (the same)
 

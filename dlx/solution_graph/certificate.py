@@ -1,12 +1,17 @@
 """Certificates of counts: ``python -m dlx FILE --count --certificate CERT`` counts by
-building the solution graph (``dlx.graph``) and writes it to CERT, which
+building solution graphs (``dlx.graph``) and writes them to CERT, which
 ``python -m dlx.certify FILE CERT`` checks without this package's code.
 
-A certificate is text: header lines that start with ``|`` (``| count N``: the number
-of solutions; ``| options K``, ``| nodes M``, ``| edges E``: the graph's size), then the
-graph in the ZDD format of Knuth's DLX6 (``Graph.write_zdd``: a line
-``x: (~v?lo:hi)`` per edge, option ``v`` numbered from 1 in the problem's order, the last
-line ``(~0?0:r)`` naming the root). What the checker proves is said in ``dlx.certify``.
+A certificate is text in parts (the format is in docs/oeis.md): the problem is split by
+the options of one primary item (``| split ITEM``, by default the item with the fewest
+options); for each such option V a line ``| part V count C`` (options numbered from 1 in
+the problem's order) and the solution graph of the problem with V taken, in the ZDD format
+of Knuth's DLX6 (``Graph.write_zdd``: a line ``x: (~v?lo:hi)`` per edge, nodes numbered
+2, 3, ... bottom-up), under a root of one edge, of option V, and a last line
+``(~0?0:r)``. With a symmetry (``| symmetry A B ...``: item A goes to B, ...), an option
+W that is the image of V is no part of its own: ``| part V twin W count C`` stands for
+both. The last line, ``| count N``, claims the sum. Each part's graph is built, written and
+freed in turn, so memory is that of the largest part.
 
 >>> import os, tempfile
 >>> from dlx import parse
@@ -15,60 +20,235 @@ line ``(~0?0:r)`` naming the root). What the checker proves is said in ``dlx.cer
 >>> write(p, path).count
 2
 >>> print(open(path).read(), end="")
-| dlx certificate: the solution graph as a ZDD (Knuth's DLX6 format)
-| count 2
-| options 4
-| nodes 4
-| edges 4
+| dlx certificate in parts: solution graphs as ZDDs (Knuth's DLX6 format)
+| split a
+| part 1 count 1
 2: (~2?0:1)
-3: (~4?0:1)
-4: (~1?0:2)
-5: (~3?4:3)
-6: (~0?0:5)
+3: (~1?0:2)
+4: (~0?0:3)
+| part 3 count 1
+2: (~4?0:1)
+3: (~3?0:2)
+4: (~0?0:3)
+| count 2
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from dlx.errors import ProblemError
 from dlx.outputs import OutputError, Outputs
+from dlx.problem import Problem
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from dlx.solution_graph.graph import Graph
-
-HEADER = "| dlx certificate: the solution graph as a ZDD (Knuth's DLX6 format)"
+HEADER = "| dlx certificate in parts: solution graphs as ZDDs (Knuth's DLX6 format)"
 
 
-def write(problem, path, *, max_nodes: int | None = None, time_limit=None, progress=False) -> Graph:
-    """Build the solution graph of ``problem`` and write it to ``path`` as a certificate
-    (see the module's docstring); the graph, whose ``count`` is the number of solutions.
-    ``ProblemError`` (one line) when the problem is not plain exact cover or the graph
-    passes ``max_nodes`` or ``time_limit`` (as for ``dlx.graph``)."""
+@dataclass(frozen=True)
+class Written:
+    """What ``write`` wrote: the ``count`` (of the parts written, ``parts_left`` the parts
+    still to write), the ``parts`` (a twin and its part are one), the ``nodes`` and
+    ``edges`` of the graphs built in this call, the most edges of one part (``largest``)
+    and the largest graph's bytes to build (``peak_bytes``)."""
+
+    count: int
+    parts: int
+    nodes: int
+    edges: int
+    largest: int
+    peak_bytes: int
+    parts_left: int = 0
+
+    def __str__(self) -> str:
+        left = f", {self.parts_left} parts still to build" if self.parts_left else ""
+        return (
+            f"{self.parts} parts, {self.nodes} nodes, {self.edges} edges (at most "
+            f"{self.largest} a part, {self.peak_bytes / 1e6:.1f} MB to build){left}"
+        )
+
+
+def split_item(problem: Problem) -> str:
+    """The primary item with the fewest options (the first of those), the default split."""
+    entries = problem.entries()
+    n_primary = len(problem.primary)
+    uses = np.bincount(entries.item[entries.item <= n_primary] - 1, minlength=n_primary)
+    return problem.primary[int(np.argmin(uses))]
+
+
+def plan(problem: Problem, split: str, symmetry=None) -> list[tuple[int, int | None]]:
+    """The parts of a certificate split by item ``split``: ``(option, twin)`` pairs, the
+    options of ``split`` in order, each option's image under ``symmetry`` (a dict
+    item: image) its twin unless it is the option itself or a part already.
+
+    >>> p = Problem(primary=["a", "b", "c"])
+    >>> for items in (["a", "b"], ["a", "c"], ["b"], ["c"]):
+    ...     _ = p.add_option(items)
+    >>> plan(p, "a"), plan(p, "a", {"b": "c", "c": "b"})
+    ([(0, None), (1, None)], [(0, 1)])
+    """
+    if split not in problem.primary:
+        raise ProblemError(f"--split: {split!r} is not a primary item of the problem")
+    sets = [frozenset(problem.option(k)) for k in range(problem.n_options)]
+    index = {s: k for k, s in reversed(list(enumerate(sets)))}
+    parts, done = [], set()
+    for k in (k for k, s in enumerate(sets) if split in s and k not in done):
+        image = frozenset((symmetry or {}).get(name, name) for name in sets[k])
+        twin = index.get(image)
+        if symmetry and twin is None:
+            raise ProblemError(f"the symmetry maps option {k + 1} to no option")
+        if twin is None or twin == k or twin in done or split not in sets[twin]:
+            twin = None
+        parts.append((k, twin))
+        done.update({k, twin} - {None})
+    return parts
+
+
+def _taken(problem: Problem, k: int) -> tuple[Problem, np.ndarray]:
+    """The problem left once option ``k`` is taken (its items gone, the options that
+    meet it gone) and the original number of each option left."""
+    taken = set(problem.option(k))
+    rest = Problem(
+        primary=[i for i in problem.primary if i not in taken],
+        secondary=[i for i in problem.secondary if i not in taken],
+    )
+    kept = [j for j in range(problem.n_options) if j != k and taken.isdisjoint(problem.option(j))]
+    for j in kept:
+        rest.add_option(problem.option(j))
+    return rest, np.array(kept, np.int64)
+
+
+def write_part(out, problem: Problem, k: int, twin=None, **build):
+    """Write the part of option ``k`` (and its ``twin``) to the open file ``out``; its
+    count and its graph's ``GraphStats`` (None when nothing is left to cover). ``build``:
+    ``max_nodes``, ``time_limit``, ``progress`` (as for ``dlx.graph``)."""
     from dlx.solution_graph.graph import graph
+    from dlx.solution_graph.zdd import zdd_lines
 
-    g = graph(problem, max_nodes=max_nodes, time_limit=time_limit, progress=progress)
-    with open(path, "w") as out:
-        out.write(f"{HEADER}\n| count {g.count}\n| options {problem.n_options}\n")
-        out.write(f"| nodes {g.stats.nodes}\n| edges {g.stats.edges}\n")
-        for chunk in g.zdd_lines():
+    rest, kept = _taken(problem, k)
+    title = f"| part {k + 1}" + ("" if twin is None else f" twin {twin + 1}")
+    if not rest.primary:  # option k covers every primary item: one solution
+        out.write(f"{title} count 1\n2: (~{k + 1}?0:1)\n3: (~0?0:2)\n")
+        return 1, None
+    g = graph(rest, **build)
+    out.write(f"{title} count {g.count}\n")
+    if g.count:
+        for chunk in zdd_lines(g, kept, forced=k):
             out.write(chunk)
-    return g
+    return g.count, g.stats
+
+
+def write(
+    problem, path, *, split=None, symmetry=None, on_part=None, folder=None, stop_after=None,
+    **build,
+) -> Written:  # fmt: skip
+    """Build the solution graph of each part of ``problem`` (split by the options of the
+    primary item ``split``, default ``split_item``; ``symmetry``: a dict item: image, an
+    automorphism of the problem) and write the certificate to ``path`` (see the module's
+    docstring); what was written (``Written``). ``build``: ``max_nodes``,
+    ``time_limit`` (each part), ``progress``, as for ``dlx.graph``. ``on_part(k, twin,
+    count, stats, seconds)`` is called as each part ends. ``ProblemError`` (one line)
+    when the problem is not plain exact cover or a graph passes its bounds.
+
+    With ``folder``, each part goes to a file of its own there first, and a part already
+    there is kept: a certificate too long for one run is built in several, each starting
+    no part after ``stop_after`` seconds; once every part is there, they are joined into
+    ``path`` and removed (``Written.parts_left``: the parts still to build)."""
+    from dlx.solution_graph.layout import why_not
+
+    reason = why_not(problem)
+    if reason is not None:
+        raise ProblemError(f"no certificate: {reason}")
+    split = split_item(problem) if split is None else split
+    parts, begun = plan(problem, split, symmetry), time.monotonic()
+    head = f"{HEADER}\n| split {split}\n"
+    if symmetry:
+        head += "| symmetry " + " ".join(f"{a} {b}" for a, b in symmetry.items() if a != b) + "\n"
+    sizes, counts, files = [0, 0, 0, 0], [], []
+    with open(os.devnull if folder else path, "w") as out:
+        out.write(head)
+        for i, (k, twin) in enumerate(parts):
+            files.append(None if folder is None else os.path.join(folder, f"{i:05d}.part"))
+            if files[-1] is not None and os.path.exists(files[-1]):
+                counts.append(_part_count(files[-1]) * (1 if twin is None else 2))
+                continue
+            if stop_after is not None and time.monotonic() - begun > stop_after:
+                break
+            started = time.process_time()
+            with _part_file(files[-1], out) as part:
+                count, stats = write_part(part, problem, k, twin, **build)
+            counts.append(count * (1 if twin is None else 2))
+            if stats is not None:
+                edges = stats.edges + 1
+                sizes = [sizes[0] + stats.nodes, sizes[1] + edges, max(sizes[2], edges),
+                         max(sizes[3], stats.peak_bytes)]  # fmt: skip
+            if on_part is not None:
+                on_part(k, twin, count, stats, time.process_time() - started)
+        if folder is None:
+            out.write(f"| count {sum(counts)}\n")
+    if folder is not None and len(counts) == len(parts):
+        _join(path, head, files, sum(counts))
+    return Written(sum(counts), len(parts), *sizes, len(parts) - len(counts))
+
+
+def _part_count(path) -> int:
+    """The count of a part written to a file of its own (its first line)."""
+    with open(path) as f:
+        return int(f.readline().split()[-1])
+
+
+@contextlib.contextmanager
+def _part_file(path, out):
+    """``out``, or a new file ``path`` (written under another name, then renamed)."""
+    if path is None:
+        yield out
+        return
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".tmp", "w") as part:
+        yield part
+    os.replace(path + ".tmp", path)
+
+
+def _join(path, head: str, files, total: int) -> None:
+    """The certificate at ``path``: ``head``, the parts' files (then removed), the count."""
+    with open(path, "w") as out:
+        out.write(head)
+        out.flush()
+        for name in files:
+            with open(name) as part:
+                shutil.copyfileobj(part, out, 1 << 24)
+        out.write(f"| count {total}\n")
+    for name in files:
+        os.remove(name)
 
 
 def add_arguments(parser) -> None:
-    """The flag ``--certificate FILE`` of ``python -m dlx``."""
+    """The flags ``--certificate FILE`` and ``--split ITEM`` of ``python -m dlx``."""
     parser.add_argument(
         "--certificate",
         metavar="FILE",
         default=None,
-        help="with --count: count by the solution graph and write it to FILE, for "
-        "'python -m dlx.certify PROBLEM FILE' to check",
+        help="with --count: count by solution graphs, part by part, and write them to FILE, "
+        "for 'python -m dlx.certify PROBLEM FILE' to check",
+    )
+    parser.add_argument(
+        "--split",
+        metavar="ITEM",
+        default=None,
+        help="with --certificate: one part per option of this primary item (default: the "
+        "item with the fewest options)",
     )
 
 
 def bad_arguments(request) -> str | None:
     """What is wrong with ``--certificate`` beside the other flags, if anything."""
     if request.certificate is None:
-        return None
+        return "--split needs --certificate" if request.split is not None else None
     if not request.count:
         return "--certificate needs --count"
     for flag, value in (
@@ -89,18 +269,19 @@ def bad_arguments(request) -> str | None:
 
 
 def run(problem, request, progress: bool) -> int:
-    """``--count --certificate FILE``: the count on stdout, the graph's size on stderr;
+    """``--count --certificate FILE``: the count on stdout, the graphs' size on stderr;
     the exit status (ProblemError goes to the caller)."""
     import sys
 
-    g = write(
+    written = write(
         problem,
         request.certificate,
+        split=request.split,
         max_nodes=request.max_graph_nodes,
         time_limit=request.time_limit,
         progress=progress,
     )
-    print(g.count)
+    print(written.count)
     sys.stdout.flush()
-    print(f"{g.stats}; certificate: {request.certificate}", file=sys.stderr)
+    print(f"{written}; certificate: {request.certificate}", file=sys.stderr)
     return 0

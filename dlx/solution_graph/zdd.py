@@ -31,9 +31,13 @@ TERMINAL = 0  # the graph's node of the empty subproblem (DLX6's sink 1)
 _LINE = re.compile(r"([0-9a-f]+): \(~(\d+)\?([0-9a-f]+):([0-9a-f]+)\)")
 
 
-def zdd_lines(g):
-    """The lines of ``Graph.write_zdd`` (see the glossary), in chunks of many lines."""
+def zdd_lines(g, options=None, forced: int | None = None):
+    """The lines of ``Graph.write_zdd`` (see the glossary), in chunks of many lines;
+    with ``options``, the graph's option ``j`` written as ``options[j]``; with ``forced``
+    (a part of a certificate: the graph of a problem once option ``forced`` is taken),
+    the root is one edge more, of option ``forced``, into the graph's root."""
     edge_start, child = g.node_edge, g.edge_child.astype(np.int64)
+    option = g.edge_option if options is None else np.asarray(options)[g.edge_option]
     top = edge_start[1:] + 1  # the ZDD number of a node's last edge (+2, -1)
     top[TERMINAL] = 1
     n_edges = len(child)
@@ -42,10 +46,13 @@ def zdd_lines(g):
         hi = min(lo + (1 << 16), n_edges)
         e = np.arange(lo, hi)
         low = np.where(e == edge_start[owner[lo:hi]], 0, e + 1)
-        rows = zip((e + 2).tolist(), (g.edge_option[lo:hi] + 1).tolist(),
+        rows = zip((e + 2).tolist(), (option[lo:hi] + 1).tolist(),
                    low.tolist(), top[child[lo:hi]].tolist(), strict=True)  # fmt: skip
         yield "".join(f"{x:x}: (~{v}?{a:x}:{b:x})\n" for x, v, a, b in rows)
     root = int(top[g.root]) if g.root >= 0 else 0
+    if forced is not None:
+        yield f"{n_edges + 2:x}: (~{forced + 1}?0:{root:x})\n"
+        n_edges, root = n_edges + 1, n_edges + 2
     yield f"{n_edges + 2:x}: (~0?0:{root:x})\n"
 
 
