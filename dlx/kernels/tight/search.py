@@ -173,8 +173,14 @@ class TightSearch(RowSearch):
     def _search_bytes(self, limbs: int) -> int:
         lay = self._layout
         live = 8 * lay.rows * (lay.words + lay.item_words) + self.memo_stats.nbytes
-        live += 8 * (lay.rows + len(lay.group_start) + 64) * FRAME_WORDS
-        return self._level_bytes(lay.rows, limbs) + live
+        frame = 8 * (lay.rows + len(lay.group_start) - 1 + 64) * FRAME_WORDS + 8
+        return self._level_bytes(lay.rows, limbs) + live + frame
+
+    def _state_bytes(self) -> int:
+        """The state's arrays and the frame's own (its members and the items' masks are
+        the problem's, kept with it)."""
+        frame = self._frame
+        return super()._state_bytes() + sum(a.nbytes for a in frame[3:])
 
     def sanity(self) -> None:
         """Check the search's rows against its choices (AssertionError naming the fault)."""
