@@ -83,6 +83,8 @@ def test_table_bytes_add_up():
     bare = TightSearch(problem)
     rows = bare._state._replace(memo=None, stats=None, memo_stats=None)
     search = sum(a.nbytes for a in rows if a is not None) + 8 * 5
+    search += sum(a.nbytes for a in bare._frame[3:])  # its frame's (empty here: one word)
+    assert bare._frame.live.size == 0
     assert bare.table_bytes() == lay.table_bytes() + search
     assert search <= lay.search_bytes()  # the layout's cap, an upper bound
     assert lay.table_bytes() >= lay.conflict.nbytes == lay.n_options * lay.words * 8

@@ -40,7 +40,7 @@ MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
 MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes and lookups
 MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
 MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
-FRAME_WORDS = 8  # a frame's words (``frames.FRAME_WORDS``, not imported: numba-free here)
+FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options live)
 # A search's frame (see ``dlx/kernels/tight/frames.py``): the groups each option belongs to
 # (CSR by option bit), then its rows, numbering, groups and level.
 Frame = namedtuple("Frame", "items member_start member live map group level")
@@ -123,12 +123,13 @@ class TightSearch(RowSearch):
             uncovered=uncovered,
             memo_stats=self.memo_stats,
         )
+        rows, groups, bits = self._frame_shape()
         self._frame = Frame(
             self._items,
             *self._members,
-            live=np.zeros((lay.rows, FRAME_WORDS), np.uint64),
-            map=np.zeros(64 * FRAME_WORDS, np.int64),
-            group=np.zeros((len(lay.group_start) - 1, FRAME_WORDS), np.uint64),
+            live=np.zeros((rows, FRAME_WORDS), np.uint64),
+            map=np.zeros(bits, np.int64),
+            group=np.zeros((groups, FRAME_WORDS), np.uint64),
             level=np.full(1, -1, np.int64),
         )
 
@@ -173,8 +174,15 @@ class TightSearch(RowSearch):
     def _search_bytes(self, limbs: int) -> int:
         lay = self._layout
         live = 8 * lay.rows * (lay.words + lay.item_words) + self.memo_stats.nbytes
-        frame = 8 * (lay.rows + len(lay.group_start) - 1 + 64) * FRAME_WORDS + 8
+        rows, groups, bits = self._frame_shape()
+        frame = 8 * ((rows + groups) * FRAME_WORDS + bits + 1)
         return self._level_bytes(lay.rows, limbs) + live + frame
+
+    def _frame_shape(self) -> tuple[int, int, int]:
+        """The frame's rows, groups and bits (none where frames are off)."""
+        if self._members is NO_FRAMES:
+            return 0, 0, 0
+        return self._layout.rows, len(self._layout.group_start) - 1, 64 * FRAME_WORDS
 
     def _state_bytes(self) -> int:
         """The state's arrays and the frame's own (its members and the items' masks are
