@@ -12,7 +12,10 @@ cases are those of ``scripts/bench_kernels.py`` (each checkout's own), and ``azt
 the 25 one-sided tetrasticks on the order-5 Aztec diamond
 (``data/polyform/aztec_diamond5.txt``), symmetry broken as ``python -m puzzles
 polyform`` does, with the options ``AZTEC_FORCED`` taken first (a proxy of the full
-count, a few seconds of its tree; their count is checked equal in both checkouts).
+count, a few seconds of its tree; their count is checked equal in both checkouts); and
+``9x10``, not run unless asked for: the one-sided pentominoes on 9x10, the seeded sample
+of ``scripts/famous_levers.py`` (40 of the 24,586 subproblems three options down, seed
+41), each counted as its own subproblem, the CPU and nodes summed.
 """
 
 from __future__ import annotations
@@ -37,6 +40,12 @@ from pathlib import Path
 sys.path[:0] = [sys.argv[1], sys.argv[1] + "/scripts"]
 import dlx, bench_kernels
 from puzzles.polyform import tiling
+def sample_9x10():
+    import random, famous_levers
+    z = tiling.make_puzzle("9x10", "one-sided-pentominoes")
+    problem = tiling.build(z, tiling.plan_symmetry(z))
+    tasks = famous_levers.Tree(problem, z).level(3)
+    return problem, random.Random(41).sample(tasks, 40)
 def aztec():
     z = tiling.make_puzzle(sys.argv[1] + "/data/polyform/aztec_diamond5.txt",
                            "one-sided-tetrasticks")
@@ -45,6 +54,14 @@ out = {}
 for name in sys.argv[3:]:
     if name == "aztec":
         problem, forced = aztec()
+    elif name == "9x10":
+        problem, sample = sample_9x10()
+        dlx.count(problem, forced=sample[0], engine="tight", node_limit=100)  # compiled
+        t0 = time.process_time()
+        results = [dlx.count(problem, forced=f, engine="tight") for f in sample]
+        out[name] = [time.process_time() - t0, sum(r.stats.nodes for r in results),
+                     sum(r.solutions for r in results)]
+        continue
     else:
         problem, forced, _ = bench_kernels.CASES[name]().jobs[0]
     dlx.count(problem, 1, forced=forced, engine="tight", node_limit=100)  # compiled

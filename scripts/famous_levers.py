@@ -22,7 +22,8 @@ Levers (``--levers``, comma-separated):
   placements left) first;
 - ``tight``, ``dlx``: the other kernels on the same subproblems (as ``dlx.count`` runs
   them); ``tight-no-memo``: the tight kernel without its memo; ``tight-levels-N``: with
-  its memo kept for levels <= N only;
+  its memo kept for levels <= N only; ``tight-no-frames``: without its frames (the live
+  set packed into a few words deep down, ``dlx/kernels/tight/frames.py``);
 - ``parts``: how often the uncovered region falls into two or more regions each of which
   can be filled (independent parts), by depth below the sampled tasks, and, where it
   fires first on a path, the nodes of the plain subtree against the nodes of the parts
@@ -30,6 +31,10 @@ Levers (``--levers``, comma-separated):
   count by parts before the product over piece subsets).
 
     python scripts/famous_levers.py --board 9x10 --sample 12 --levers bitset,prune-90
+    python scripts/famous_levers.py --sample 40 --levers tight,tight-no-frames --rounds 5
+
+With ``--rounds N`` the levers run N times, in turn (the order reversed every other
+round), and a last line per lever gives the medians of the sample's CPU seconds.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import time
 
 import dlx
@@ -96,7 +102,12 @@ def run_lever(problem, lever: str, forced: list[int], node_limit=None) -> tuple[
         memo = None if lever == "tight-no-memo" else dlx.TightMemo.of(problem)
         levels = int(lever[12:]) if lever.startswith("tight-levels-") else None
         search = dlx.TightSearch(
-            problem, forced=forced, memo=memo, memo_levels=levels, node_limit=node_limit
+            problem,
+            forced=forced,
+            memo=memo,
+            memo_levels=levels,
+            frames=lever != "tight-no-frames",
+            node_limit=node_limit,
         )
         result = dlx.count_search(search, None, False)
     else:
@@ -178,6 +189,17 @@ def measure_parts(problem, puzzle, tree, forced, depth: int, fired, seen, sizes)
         frontier = deeper
 
 
+def report_parts(problem, puzzle, tree, forced, depth: int) -> None:
+    """Print how often the ``parts`` lever fires below the sampled tasks (``measure_parts``)."""
+    fired, seen, sizes = [[0, 0]] + [0] * depth, [0] * (depth + 1), {}
+    for options in forced:
+        measure_parts(problem, puzzle, tree, options, depth, fired, seen, sizes)
+    rates = ", ".join(f"depth {d}: {fired[d]}/{seen[d]}" for d in range(1, depth + 1))
+    print(f"parts: fired {rates}; where it fires first, plain subtrees {fired[0][0]} "
+          f"nodes, the parts searched alone {fired[0][1]} nodes; smallest part's cells: "
+          f"{dict(sorted(sizes.items()))}")  # fmt: skip
+
+
 def main() -> None:
     """Print one line per lever: the sample's figures and the whole tree's estimate."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -190,6 +212,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4, help="levels below a task (parts)")
     parser.add_argument("--known", type=int, default=10_440_433)
     parser.add_argument("--restrict", help="the piece kept once per symmetry class")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each lever, in turn")
     args = parser.parse_args()
     puzzle = tiling.make_puzzle(args.board, args.pieces)
     plan = tiling.plan_symmetry(puzzle, args.restrict)
@@ -201,27 +224,34 @@ def main() -> None:
     scale = len(tasks) / args.sample
     print(f"{args.board}: {len(tasks)} tasks at depth {args.split}; sample of "
           f"{args.sample}, seed {args.seed}, scale {scale:.1f}")  # fmt: skip
-    for lever in args.levers.split(","):
+    levers = args.levers.split(",")
+    for lever in levers:
         if lever != "parts":
             run_lever(problem, lever, forced[0], node_limit=100_000)  # compiled, warm
-        if lever == "parts":
-            fired, seen, sizes = [[0, 0]] + [0] * args.depth, [0] * (args.depth + 1), {}
+    cpus: dict[str, list[float]] = {lever: [] for lever in levers}
+    for round_ in range(args.rounds):
+        for lever in levers if round_ % 2 == 0 else levers[::-1]:
+            if lever == "parts":
+                if round_ == 0:
+                    report_parts(problem, puzzle, tree, forced, args.depth)
+                continue
+            found = nodes = 0
+            cpu = 0.0
             for options in forced:
-                measure_parts(problem, puzzle, tree, options, args.depth, fired, seen, sizes)
-            rates = ", ".join(f"depth {d}: {fired[d]}/{seen[d]}" for d in range(1, args.depth + 1))
-            print(f"parts: fired {rates}; where it fires first, plain subtrees {fired[0][0]} "
-                  f"nodes, the parts searched alone {fired[0][1]} nodes; smallest part's cells: "
-                  f"{dict(sorted(sizes.items()))}")  # fmt: skip
-            continue
-        found = nodes = 0
-        cpu = 0.0
-        for options in forced:
-            s, k, c = run_lever(problem, lever, options)
-            found, nodes, cpu = found + s, nodes + k, cpu + c
-        print(f"{lever}: sample {found} solutions, {nodes} nodes, {cpu:.2f} s CPU; "
-              f"whole tree about {found * scale / args.known:.2f} x the known count, "
-              f"{nodes * scale / 1e9:.1f} G nodes, {cpu * scale / 60:.1f} CPU min, "
-              f"{cpu * scale / 120:.1f} min on 2 cores")  # fmt: skip
+                s, k, c = run_lever(problem, lever, options)
+                found, nodes, cpu = found + s, nodes + k, cpu + c
+            cpus[lever].append(cpu)
+            print(f"{lever}: sample {found} solutions, {nodes} nodes, {cpu:.2f} s CPU; "
+                  f"whole tree about {found * scale / args.known:.2f} x the known count, "
+                  f"{nodes * scale / 1e9:.1f} G nodes, {cpu * scale / 60:.1f} CPU min, "
+                  f"{cpu * scale / 120:.1f} min on 2 cores")  # fmt: skip
+    if args.rounds > 1:
+        for lever in levers:
+            if cpus[lever]:
+                cpu = statistics.median(cpus[lever])
+                print(f"{lever}: median of {args.rounds} rounds {cpu:.2f} s CPU "
+                      f"({', '.join(f'{c:.2f}' for c in cpus[lever])}); whole tree "
+                      f"{cpu * scale / 120:.1f} min on 2 cores")  # fmt: skip
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 

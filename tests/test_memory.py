@@ -53,6 +53,8 @@ def held(search) -> tuple[int, int]:
         return arrays_of(search._arrays), arrays_of(search.state, *loop)
     state = search._state._replace(memo=None)
     regions = getattr(search, "_regions", None) or ()
+    frame = getattr(search, "_frame", None)  # the tight kernel's frame: live, map, group, level
+    regions = (*regions, *(frame[3:] if frame is not None else ()))
     return arrays_of(search._layout), arrays_of(state) + sum(a.nbytes for a in regions)
 
 

@@ -96,6 +96,7 @@ SHARED_JIT = {
     "dlx.kernels.links.memo": "LINKS_MEMO_DIGEST",
     "dlx.kernels.bands": "BANDS_DIGEST",
     "dlx.kernels.tight.batch": "TIGHT_BATCH_DIGEST",
+    "dlx.kernels.tight.frames": "TIGHT_FRAMES_DIGEST",
     "dlx.kernels.bitset.regions": "BITSET_REGIONS_DIGEST",
 }
 

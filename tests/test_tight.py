@@ -83,6 +83,8 @@ def test_table_bytes_add_up():
     bare = TightSearch(problem)
     rows = bare._state._replace(memo=None, stats=None, memo_stats=None)
     search = sum(a.nbytes for a in rows if a is not None) + 8 * 5
+    search += sum(a.nbytes for a in bare._frame[3:])  # its frame's (empty here: one word)
+    assert bare._frame.live.size == 0
     assert bare.table_bytes() == lay.table_bytes() + search
     assert search <= lay.search_bytes()  # the layout's cap, an upper bound
     assert lay.table_bytes() >= lay.conflict.nbytes == lay.n_options * lay.words * 8
@@ -305,6 +307,55 @@ def test_counts_past_the_last_items_agree_with_dlx(problem):
             pass
         counted += sub.solutions
     assert counted == expected
+
+
+# -- frames ---------------------------------------------------------------------------
+
+
+def framed_count(problem, budget, **choices) -> tuple[int, int, int]:
+    """The tight kernel's full count without a memo, rows checked at every pause: (the
+    count, the nodes, the pauses inside a frame)."""
+    search = TightSearch(problem, budget=budget, **choices)
+    framed = 0
+    while search.run() == PAUSED:
+        search.sanity()
+        framed += int(search._frame.level[0] >= 0)
+    search.sanity()
+    return search.solutions, search.kernel_stats[1], framed
+
+
+def test_frames_count_the_same(monkeypatch):
+    """Frames one and two words wide (``FRAME_WORDS``): counts (paused every few nodes,
+    rows checked, frames open at some pauses), a memo's counts and streams are those
+    without frames; the nodes no more (a child left without a live option is not
+    entered)."""
+    problems = ((queens(12), 14200), (load("scott_sym"), EXPECTED["scott_sym"]))  # A000170
+    for words in (1, 2):
+        monkeypatch.setattr(tightsearch, "FRAME_WORDS", words)
+        for problem, expected in problems:
+            count, nodes, framed = framed_count(problem, 400)
+            plain, plain_nodes, never = framed_count(problem, 400, frames=False)
+            assert count == plain == expected and nodes <= plain_nodes
+            assert framed > 0 and never == 0
+        assert tight_count(problems[1][0], budget=777) == problems[1][1]
+    monkeypatch.setattr(tightsearch, "FRAME_WORDS", 1)
+    stream = tight_solutions(queens(10), budget=7)
+    assert as_set(stream) == as_set(checked_solutions(TightSearch(queens(10), frames=False)))
+
+
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(bounds=False, colours=True, max_options=100, max_primary=8, max_secondary=4))
+def test_frames_agree_with_dlx_on_random_problems(problem):
+    """Random XCC with colours, frames one word wide: counts paused at every few nodes
+    (rows checked) and streams are dlx's."""
+    original = tightsearch.FRAME_WORDS
+    tightsearch.FRAME_WORDS = 1
+    try:
+        expected = as_set(s.options for s in dlx.solutions(problem, engine="dlx"))
+        assert framed_count(problem, 3)[0] == len(expected)
+        assert as_set(tight_solutions(problem, budget=5)) == expected
+    finally:
+        tightsearch.FRAME_WORDS = original
 
 
 # -- limits, streams, splits ----------------------------------------------------------

@@ -99,6 +99,7 @@ from dlx.kernels.shared import at_least as _at_least
 from dlx.kernels.shared import find as _memo_find
 from dlx.kernels.shared import note_count as _note_count
 from dlx.kernels.shared import store as _memo_store
+from dlx.kernels.tight import frames
 from dlx.kernels.tight.batch import (
     search_batch,  # noqa: F401 (the batch kernel, here for its callers)
 )
@@ -117,7 +118,11 @@ BANDS_DIGEST = "c07b239f6ce16d0f"
 # dlx/kernels/tight/batch.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # file goes stale when dlx/kernels/tight/batch.py changes, unless this file changes with it
 TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"
+# dlx/kernels/tight/frames.py's sha256, checked by tests/test_structure.py: numba's cache of
+# this file goes stale when dlx/kernels/tight/frames.py changes, unless this file changes
+TIGHT_FRAMES_DIGEST = "ad6857653ec89a68"
 NO_STOP = -1  # what _found returns when the search goes on
+ALL, MANY = -2, -1  # what _one_left says when an option leaves no item, or two or more
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
 MEMO_MIN_NODES = 2  # a subtree of fewer nodes is not worth a slot
 
@@ -196,49 +201,65 @@ def _clear_groups(t, live, level, o):
 
 
 @njit(**PLAIN, inline="always")
-def _cover(t, s, level, o):
-    """Make the rows of ``level + 1``: ``level``'s with option ``o`` taken."""
+def _cover_items(t, s, f, level, o):
+    """Row ``level + 1`` of ``uncovered``: row ``level`` less option ``o``'s items (its
+    mask ``f.items[o]`` where the search has those, else item by item)."""
     uncovered = s.uncovered
     child = level + 1
-    if t.conflict.shape[0] > 0:
-        updates = _clear_dense(t, s.live, level, o)
-    else:
-        updates = _clear_groups(t, s.live, level, o)
+    if f.items.shape[0] > 0:
+        for w in range(uncovered.shape[1]):
+            uncovered[_u(child), _u(w)] = uncovered[_u(level), _u(w)] & ~f.items[_u(o), _u(w)]
+        return
     for w in range(uncovered.shape[1]):
         uncovered[_u(child), _u(w)] = uncovered[_u(level), _u(w)]
     for j in range(t.option_primary_start[_u(o)], t.option_primary_start[_u(o + 1)]):
         p = t.option_primary[_u(j)]
         uncovered[_u(child), _u(p >> 6)] &= ~(_ONE << np.uint64(p & 63))
+
+
+@njit(**PLAIN, inline="always")
+def _cover(t, s, level, o):
+    """Make the live set of ``level + 1``: ``level``'s with option ``o`` taken (its
+    items' row is ``_cover_items``')."""
+    if t.conflict.shape[0] > 0:
+        updates = _clear_dense(t, s.live, level, o)
+    else:
+        updates = _clear_groups(t, s.live, level, o)
     s.stats[2] += np.int64(updates)
+
+
+@njit(**PLAIN, inline="always")
+def _one_left(s, level):
+    """What the option taken at ``level`` leaves uncovered (row ``level + 1`` of
+    ``uncovered``, made): ``ALL`` when it covers every primary item, the item ``q``
+    when it leaves one, ``MANY`` when it leaves more."""
+    uncovered = s.uncovered
+    child = level + 1
+    left = _ZERO
+    for w in range(uncovered.shape[1]):
+        left += _popcount(uncovered[_u(child), _u(w)])
+    if left == _ZERO:
+        return ALL
+    if left > _ONE:
+        return MANY
+    for w in range(uncovered.shape[1]):
+        rest = uncovered[_u(child), _u(w)]
+        if rest:
+            return w * 64 + _low(rest)
+    return MANY
 
 
 @njit(**PLAIN, inline="always")
 def _child_solutions(t, s, level, o, whole):
     """The solutions below ``level``'s child by option ``o`` (live), when they are known
-    without making it: 1 when ``o`` covers every primary item left (a live option
-    covers uncovered items only: it does when it has as many); if ``whole``, with dense
-    conflict masks, when one item ``q`` is left after ``o``, the options of ``q`` live
-    in the child (each a solution); else -1."""
-    uncovered = s.uncovered
-    left = _ZERO
-    for w in range(uncovered.shape[1]):
-        left += _popcount(uncovered[_u(level), _u(w)])
-    first = t.option_primary_start[_u(o)]
-    end = t.option_primary_start[_u(o + 1)]
-    if np.int64(left) == np.int64(end - first):
+    without making it: 1 when ``o`` covers every primary item left; if ``whole``, with
+    dense conflict masks, when one item ``q`` is left after ``o``, the options of ``q``
+    live in the child (each a solution); else -1."""
+    q = _one_left(s, level)
+    if q == ALL:
         return 1
-    if not whole or np.int64(left) != np.int64(end - first) + 1 or t.conflict.shape[0] == 0:
+    if q == MANY or not whole or t.conflict.shape[0] == 0:
         return -1
-    q = -1
-    for w in range(uncovered.shape[1]):
-        rest = uncovered[_u(level), _u(w)]
-        for j in range(first, end):
-            p = t.option_primary[_u(j)]
-            if p >> 6 == w:
-                rest &= ~(_ONE << np.uint64(p & 63))
-        if rest:
-            q = w * 64 + _low(rest)
-            break
     n = _ZERO
     band = t.item_band_start[_u(q)]
     w = t.item_first_word[_u(q)] - band
@@ -314,21 +335,29 @@ def _enter_level(s, level, nodes, memo_on, memo_levels):
 
 
 @njit(**PLAIN, inline="always")
-def _choose(t, s, level, forced, start):
-    """M3, Knuth's *choose*: write the options to try at ``level`` to ``cand[start:]``;
-    return how many (-1 when every primary item is covered: a solution)."""
+def _choose(t, s, f, level, forced, start, split_depth):
+    """M3, Knuth's *choose*: write the options to try at ``level`` to ``cand[start:]``
+    (frame bits in a frame, ``frames.py``, which opens here when it should); return how
+    many (-1 when every primary item is covered: a solution)."""
     if level < forced.shape[0]:
         o = forced[_u(level)]
         if not _has_bit(s.live, level, o):
             return 0
         s.cand[_u(start)] = o
         return 1
-    p, n = _choose_item(t, s.live, s.uncovered, level)
+    if frames.in_frame(f, level):
+        p, n = frames.choose_item(f, s.uncovered, level)
+    else:
+        p, n = _choose_item(t, s.live, s.uncovered, level)
     if p < 0:
         return -1
     if n == 0:
         return 0
-    return _gather(t, s.live, level, p, s.cand, start)
+    if not frames.in_frame(f, level):
+        if level == split_depth or not frames.opens(t, f, s, level, n):
+            return _gather(t, s.live, level, p, s.cand, start)
+        frames.open_frame(t, f, s.live, level)
+    return frames.gather(f, level, p, s.cand, start)
 
 
 @njit(**PLAIN, inline="always")
@@ -360,11 +389,12 @@ def _prepare(s, prefix, level, start, n, n_forced, n_fixed):
 
 
 @njit(**PLAIN, inline="always")
-def _try_option(t, s, level, o, stream, max_solutions, split_depth, look):
-    """M5-M6, "try x_l": count the child of option ``o`` when its solutions are known
-    without making it (``_known_child``), else cover ``o`` to make it. Return ENTER to
-    go down to it, KNOWN when it was counted, or OVERFLOW when that count did not fit
-    the limbs."""
+def _try_option(t, s, f, level, o, stream, max_solutions, split_depth, look):
+    """M5-M6, "try x_l": the child's uncovered items (a row or two); count the child of
+    option ``o`` when its solutions are known without its live set (``_known_child``),
+    else cover ``o`` to make it. Return ENTER to go down to it, KNOWN when it was
+    counted, or OVERFLOW when that count did not fit the limbs."""
+    _cover_items(t, s, f, level, o)
     counted = _known_child(t, s, level, o, stream, max_solutions, split_depth, look)
     if counted < 0:
         return OVERFLOW
@@ -376,13 +406,40 @@ def _try_option(t, s, level, o, stream, max_solutions, split_depth, look):
 
 
 @njit(**PLAIN, inline="always")
+def _try_framed(t, s, f, level, o, stream, max_solutions, split_depth, look):
+    """``_try_option`` in a frame: make the child's frame row first (a few words), then
+    count the child when its solutions are known (one item left: its options live in
+    that row), else enter it."""
+    updates, alive = frames.clear(t, f, level, o)
+    _cover_items(t, s, f, level, o)
+    known = -1
+    if not stream:
+        q = _one_left(s, level)
+        if q == ALL:
+            known = 1
+        elif not alive:
+            known = 0
+        elif q != MANY and max_solutions < 0 and level + 1 != split_depth:
+            known = frames.count_in(f, level + 1, q)
+    if known >= 0:
+        return KNOWN if _add_small(s.total, known) else OVERFLOW
+    if s.memo.shape[0] > 0:
+        row = _memo_lookup(t, s, level, o, look)
+        if row >= 0:
+            return KNOWN if _add(s.total, s.memo, row, s.key.shape[1] + 1) else OVERFLOW
+    s.stats[2] += np.int64(updates)
+    s.choice[_u(level)] = o
+    return ENTER
+
+
+@njit(**PLAIN, inline="always")
 def _next_branch(s, level, i):
     """M7, "try again": the level's branch after its ``i``-th."""
     s.branch_index[_u(level)] = i + 1
 
 
 @njit(**PLAIN)
-def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream, memo_levels):
+def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, stream, memo_levels):
     """Run (or resume) the search until done, a solution (if ``stream``), a leaf, a
     limit, an overflow or the budget.
 
@@ -399,6 +456,10 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
         updates); ``total`` uint64[limbs]; ``level_entry`` uint64[rows, limbs];
         ``memo`` uint64[2 * buckets, width] (no rows: no memo); ``memo_stats``
         int64[2]: the memo's lookups, and the nodes its hits saved (their subtrees').
+    f : dlx.kernels.tight.search.Frame
+        ``items`` uint64[n_options, item_words]: each option's primary items (no rows:
+        none, they are read from ``option_primary``); the frame's arrays
+        (``dlx/kernels/tight/frames.py``; no ``member_start``: no frames).
     forced, prefix : int64[k], int64[m]
         Options taken at levels ``0..k-1``, branch numbers taken at levels
         ``k..k+m-1`` (a subproblem of a split).
@@ -434,7 +495,7 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             nodes += 1
             _enter_level(s, level, nodes, memo_on, memo_levels)
             start = s.cand_start[_u(level)]
-            n = _choose(t, s, level, forced, start)
+            n = _choose(t, s, f, level, forced, start, split_depth)
             step = BACKDOWN
             if n < 0:
                 found = _found(s, stream, max_solutions)
@@ -458,7 +519,11 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
                 continue
             o = s.cand[_u(s.cand_start[_u(level)] + i)]
             look = n_fixed <= level + 1 <= memo_levels
-            tried = _try_option(t, s, level, o, stream, max_solutions, split_depth, look)
+            if frames.in_frame(f, level):
+                o = f.map[_u(o)]
+                tried = _try_framed(t, s, f, level, o, stream, max_solutions, split_depth, look)
+            else:
+                tried = _try_option(t, s, f, level, o, stream, max_solutions, split_depth, look)
             if tried == ENTER:
                 level += 1
                 step = FORWARD
@@ -478,6 +543,8 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
             # ``level -= 1``: nothing else), then M7 one level up: the next branch
             if memo_on and n_fixed <= level <= memo_levels:
                 _memo_keep(s, level, nodes)
+            if level == f.level[0]:
+                f.level[0] = frames.NO_FRAME
             if level == 0:
                 code = DONE
                 break
@@ -494,11 +561,11 @@ def search(t, s, forced, prefix, split_depth, node_budget, max_solutions, stream
 
 
 @njit(cache=True)
-def sanity(t, s, root_live, check_key):
+def sanity(t, s, f, root_live, check_key):
     """Check the rows of levels ``0..level`` against the options chosen, recomputed from
-    scratch (the keys too when ``check_key``: a search with a memo keeps them); return
-    0, or a code > 0 naming the first fault (level * 8 + kind: 1 a live set, 2 the
-    uncovered items, 3 a key, 4 a choice that was not live)."""
+    scratch (the keys too when ``check_key``: a search with a memo keeps them; in a
+    frame, its rows); return 0, or a code > 0 naming the first fault (level * 8 + kind:
+    1 a live set, 2 the uncovered items, 3 a key, 4 a choice that was not live)."""
     level = s.state[0]
     live = root_live.copy()
     uncovered = np.zeros(s.uncovered.shape[1], np.uint64)
@@ -518,9 +585,8 @@ def sanity(t, s, root_live, check_key):
                 key[g >> 6] |= _ONE << np.uint64(g & 63)
                 for k in range(t.group_start[g], t.group_start[g + 1]):
                     live[t.group_word[k]] &= ~t.group_bits[k]
-        for w in range(t.words):
-            if s.live[lev, w] != live[w]:
-                return lev * 8 + 1
+        if not frames.live_agrees(t, s, f, lev, live):
+            return lev * 8 + 1
         for w in range(uncovered.shape[0]):
             if s.uncovered[lev, w] != uncovered[w]:
                 return lev * 8 + 2

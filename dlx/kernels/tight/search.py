@@ -40,6 +40,12 @@ MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
 MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes and lookups
 MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
 MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
+FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options live)
+# A search's frame (see ``dlx/kernels/tight/frames.py``): the groups each option belongs to
+# (CSR by option bit), then its rows, numbering, groups and level.
+Frame = namedtuple("Frame", "items member_start member live map group level")
+NO_FRAMES = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # the members: frames off
+ITEM_MASK_BYTES = 8 << 20  # each option's items as a mask while they take this at most
 
 
 class TightMemo(RowMemo):
@@ -73,6 +79,7 @@ class TightSearch(RowSearch):
     ----------
     problem : the problem to search.
     memo_levels : keep memo counts of levels ``<= memo_levels`` only (default: all).
+    frames : pack the live set into a frame deep down (default; ``False``: never).
 
     Other Parameters
     ----------------
@@ -85,8 +92,11 @@ class TightSearch(RowSearch):
     kind = "tight"
     kernel_module = "dlx.kernels.tight.kernel"
 
-    def __init__(self, problem: Problem, *, memo_levels: int | None = None, **driver):
+    def __init__(
+        self, problem: Problem, *, memo_levels: int | None = None, frames: bool = True, **driver
+    ):
         self.memo_levels = MEMO_LEVELS if memo_levels is None else int(memo_levels)
+        self.frames = bool(frames)
         self._memo_judged = False
         super().__init__(problem, **driver)
 
@@ -95,6 +105,9 @@ class TightSearch(RowSearch):
     def _prepare(self, forced: list[int]) -> None:
         """The layout, and the forced options as bits."""
         self._tables = tables(self._lay_out(layout(self.problem), forced))
+        wide = self._layout.words > FRAME_WORDS
+        self._members = self.problem.layout_of(_members) if self.frames and wide else NO_FRAMES
+        self._items = self.problem.layout_of(_item_masks)
         self.memo_stats = np.zeros(2, np.int64)  # the memo's lookups, nodes saved
 
     def _new_state(self, limbs: int) -> None:
@@ -110,6 +123,15 @@ class TightSearch(RowSearch):
             uncovered=uncovered,
             memo_stats=self.memo_stats,
         )
+        rows, groups, bits = self._frame_shape()
+        self._frame = Frame(
+            self._items,
+            *self._members,
+            live=np.zeros((rows, FRAME_WORDS), np.uint64),
+            map=np.zeros(bits, np.int64),
+            group=np.zeros((groups, FRAME_WORDS), np.uint64),
+            level=np.full(1, -1, np.int64),
+        )
 
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
         """One kernel call; a memo on trial is judged after ``MEMO_TRIAL`` nodes (the
@@ -118,7 +140,8 @@ class TightSearch(RowSearch):
         if on_trial:
             budget = min(budget, max(MEMO_TRIAL - int(self.kernel_stats[1]), 1000))
         code = self.kernel().search(
-            self._tables, self._state._replace(memo=self._memo_table()), self.forced, self.prefix,
+            self._tables, self._state._replace(memo=self._memo_table()), self._frame, self.forced,
+            self.prefix,
             self.split_depth, budget, -1 if max_solutions is None else max_solutions, stream,
             self.memo_levels,
         )  # fmt: skip
@@ -151,17 +174,59 @@ class TightSearch(RowSearch):
     def _search_bytes(self, limbs: int) -> int:
         lay = self._layout
         live = 8 * lay.rows * (lay.words + lay.item_words) + self.memo_stats.nbytes
-        return self._level_bytes(lay.rows, limbs) + live
+        rows, groups, bits = self._frame_shape()
+        frame = 8 * ((rows + groups) * FRAME_WORDS + bits + 1)
+        return self._level_bytes(lay.rows, limbs) + live + frame
+
+    def _frame_shape(self) -> tuple[int, int, int]:
+        """The frame's rows, groups and bits (none where frames are off)."""
+        if self._members is NO_FRAMES:
+            return 0, 0, 0
+        return self._layout.rows, len(self._layout.group_start) - 1, 64 * FRAME_WORDS
+
+    def _state_bytes(self) -> int:
+        """The state's arrays and the frame's own (its members and the items' masks are
+        the problem's, kept with it)."""
+        frame = self._frame
+        return super()._state_bytes() + sum(a.nbytes for a in frame[3:])
 
     def sanity(self) -> None:
         """Check the search's rows against its choices (AssertionError naming the fault)."""
         lay = self._layout
         fault = self.kernel().sanity(
-            self._tables, self._state, root_live(lay), self.memo is not None
+            self._tables, self._state, self._frame, root_live(lay), self.memo is not None
         )
         if fault:
             what = {1: "live set", 2: "uncovered items", 3: "key", 4: "choice"}[fault % 8]
             raise AssertionError(f"tight search: the {what} of level {fault // 8} is wrong")
+
+
+def _item_masks(problem: Problem) -> np.ndarray:
+    """uint64[n_options, item_words]: the primary items of each option (bit) of the tight
+    layout of ``problem``, as a set (no rows past ``ITEM_MASK_BYTES``; built once)."""
+    lay = layout(problem)
+    if len(lay.option) * lay.item_words * 8 > ITEM_MASK_BYTES:
+        return np.zeros((0, lay.item_words), np.uint64)
+    masks = np.zeros((len(lay.option), lay.item_words), np.uint64)
+    option = np.repeat(np.arange(len(lay.option)), np.diff(lay.option_primary_start))
+    item = lay.option_primary.astype(np.int64)
+    bit = np.left_shift(np.uint64(1), (item & 63).astype(np.uint64))
+    np.bitwise_or.at(masks, (option, item >> 6), bit)
+    return masks
+
+
+def _members(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """(member_start, member): the groups of the tight layout of ``problem`` that each
+    option (bit) belongs to, as compressed rows: its primary items, and the secondary
+    items' groups that list it (built once, ``Problem.layout_of``)."""
+    lay = layout(problem)
+    size = np.diff(lay.group_start)
+    entry_group = np.repeat(np.arange(len(size)), size)
+    entry, bit = np.nonzero((lay.group_bits[:, None] >> np.arange(64, dtype=np.uint64)) & 1)
+    option = lay.group_word[entry] * 64 + bit
+    start = np.zeros(len(lay.option) + 1, np.int64)
+    np.cumsum(np.bincount(option, minlength=len(lay.option)), out=start[1:])
+    return start, entry_group[entry][np.argsort(option, kind="stable")].astype(np.int64)
 
 
 # -- batches ----------------------------------------------------------------------------

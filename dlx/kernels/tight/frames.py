@@ -1,0 +1,203 @@
+"""The tight kernel's frames: a live set packed into a few words deep down.
+
+Below the root the live set thins out fast (on the one-sided pentominoes in 9x10, a
+few hundred of 3,546 options are live twelve levels down, a few dozen at fourteen),
+while each item's band keeps its width: choosing the tightest item still counts 16 to
+56 words an item, mostly zero. So when a node that branches (two options or more) has
+at most ``64 * words`` options live (``words``: the frame's width, the columns of
+``f.live``, ``FRAME_WORDS`` in ``dlx/kernels/tight/search.py``), no more than its
+live set's words, and no frame is open above it, the kernel opens a *frame* there: its
+live options, numbered ``0..m-1`` in bit order (``f.map[i]`` is the option of frame
+bit ``i``), and each group's live options as ``words`` words of frame bits
+(``f.group[g]``: a primary item's *band* within the frame, or the options a conflict
+group kills). Every level below the frame's own keeps its live set as frame bits
+(``f.live[l]``); counting an item's live options is then one pass over ``words``
+words, and taking option ``o`` clears the frame rows of its conflict groups (``live &
+~f.group[g]`` for each ``g`` in ``o``'s groups), which is exactly the frame's share of
+``live & ~conflict[o]``. The candidates of a level in the frame are frame bits, in the
+same order as their options' bits: the tree and its branch numbers are those of the
+kernel without frames. The frame closes when the search leaves its level
+(``f.level[0] = NO_FRAME``).
+
+As the child's frame row is made before the child is entered, a child left with
+primary items and no live option at all is known dead there and not entered (a count
+of 0, as the kernel counts a child with one item left): the nodes are fewer than
+without frames, the solutions and branch numbers the same.
+
+Opening a frame costs a pass over its options' groups (``f.member``: the groups each
+option belongs to, primary items and the conflict groups of secondary items), paid
+back by the nodes below it.
+
+The arrays (``dlx.kernels.tight.search.Frame``): ``member_start``, ``member`` int64
+(CSR by option bit; no rows: frames off), ``live`` uint64[rows, words], ``map``
+int64[64 * words], ``group`` uint64[n_groups, words], ``level`` int64[1].
+
+numba's cache keys a kernel on its own file: ``kernel.py`` records this file's digest
+(``TIGHT_FRAMES_DIGEST``, checked by ``tests/test_structure.py``).
+"""
+
+import numpy as np
+from numba import njit
+
+from dlx.kernels.bands import low as _low
+from dlx.kernels.bits import popcount as _popcount
+
+# Nothing here allocates: compiled without numba's reference counting (see bitset.py).
+PLAIN = {"cache": True, "_nrt": False}
+# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
+BITS_DIGEST = "2ca1aca66e643eb6"
+# dlx/kernels/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
+# file goes stale when dlx/kernels/bands.py changes, unless this file changes with it
+BANDS_DIGEST = "c07b239f6ce16d0f"
+
+NO_FRAME = -1
+
+_u = np.uint64
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_NONE = 1 << 62
+
+
+@njit(**PLAIN, inline="always")
+def in_frame(f, level):
+    """Whether ``level``'s live set is in the open frame (its own level included)."""
+    return 0 <= f.level[0] <= level
+
+
+@njit(**PLAIN, inline="always")
+def live_count(t, live, level):
+    """How many options are live at ``level`` (the whole live set)."""
+    n = _ZERO
+    for w in range(t.words):
+        n += _popcount(live[_u(level), _u(w)])
+    return np.int64(n)
+
+
+@njit(**PLAIN, inline="always")
+def opens(t, f, s, level, n):
+    """Whether a frame opens at ``level``, a node of ``n`` branches and no frame open:
+    frames on, two branches or more, a live set wider than a frame that fits one."""
+    if f.member_start.shape[0] == 0 or n < 2 or f.level[0] != NO_FRAME:
+        return False
+    words = f.live.shape[1]
+    return t.words > words and live_count(t, s.live, level) <= 64 * words
+
+
+@njit(**PLAIN, inline="always")
+def open_frame(t, f, live, level):
+    """Open the frame at ``level``: number its live options, make each group's frame
+    row and the level's frame live set (every frame bit)."""
+    for g in range(f.group.shape[0]):
+        for w in range(f.live.shape[1]):
+            f.group[_u(g), _u(w)] = _ZERO
+    m = 0
+    for w in range(t.words):
+        bits = live[_u(level), _u(w)]
+        while bits:
+            f.map[_u(m)] = w * 64 + _low(bits)
+            bits &= bits - _ONE
+            m += 1
+    # the groups' rows bit by bit, each bit in every word in turn: the options one after
+    # the other (which share groups) set different words, not one word again and again
+    for b in range(64):
+        bit = _ONE << np.uint64(b)
+        for i in range(b, m, 64):
+            o = f.map[_u(i)]
+            for j in range(f.member_start[_u(o)], f.member_start[_u(o + 1)]):
+                f.group[_u(f.member[_u(j)]), _u(i >> 6)] |= bit
+    for w in range(f.live.shape[1]):
+        k = m - 64 * w
+        if k >= 64:
+            f.live[_u(level), _u(w)] = ~_ZERO
+        elif k > 0:
+            f.live[_u(level), _u(w)] = (_ONE << np.uint64(k)) - _ONE
+        else:
+            f.live[_u(level), _u(w)] = _ZERO
+    f.level[0] = level
+
+
+@njit(**PLAIN, inline="always")
+def count_in(f, level, g):
+    """How many of group ``g``'s options are live at ``level`` (in the frame)."""
+    n = _ZERO
+    for w in range(f.live.shape[1]):
+        n += _popcount(f.live[_u(level), _u(w)] & f.group[_u(g), _u(w)])
+    return np.int64(n)
+
+
+@njit(**PLAIN, inline="always")
+def choose_item(f, uncovered, level):
+    """The uncovered primary item with the fewest live options in the frame (the first
+    of ties; the first with at most one) and that number; (-1, 0): every item covered."""
+    best = -1
+    best_n = _NONE
+    for w in range(uncovered.shape[1]):
+        items = uncovered[_u(level), _u(w)]
+        while items:
+            p = w * 64 + _low(items)
+            items &= items - _ONE
+            n = count_in(f, level, p)
+            if n < best_n:
+                best = p
+                best_n = n
+                if n <= 1:
+                    return best, best_n
+    if best < 0:
+        return -1, 0
+    return best, best_n
+
+
+@njit(**PLAIN, inline="always")
+def gather(f, level, g, cand, start):
+    """Write the frame bits of group ``g``'s options live at ``level`` to
+    ``cand[start:]``; return how many."""
+    n = 0
+    for w in range(f.live.shape[1]):
+        bits = f.live[_u(level), _u(w)] & f.group[_u(g), _u(w)]
+        while bits:
+            cand[_u(start + n)] = w * 64 + _low(bits)
+            n += 1
+            bits &= bits - _ONE
+    return n
+
+
+@njit(**PLAIN, inline="always")
+def clear(t, f, level, o):
+    """Frame row ``level + 1``: row ``level`` less option ``o``'s conflict groups;
+    return the options cleared, and whether any option is left."""
+    child = level + 1
+    words = f.live.shape[1]
+    for w in range(words):
+        f.live[_u(child), _u(w)] = f.live[_u(level), _u(w)]
+    for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
+        g = t.option_group[_u(j)]
+        for w in range(words):
+            f.live[_u(child), _u(w)] &= ~f.group[_u(g), _u(w)]
+    updates = _ZERO
+    left = _ZERO
+    for w in range(words):
+        updates += _popcount(f.live[_u(level), _u(w)] ^ f.live[_u(child), _u(w)])
+        left |= f.live[_u(child), _u(w)]
+    return updates, left != _ZERO
+
+
+@njit(**PLAIN)
+def live_agrees(t, s, f, level, live):
+    """Whether the search's live set of ``level`` (its frame row, in a frame) is
+    ``live`` (for ``sanity``)."""
+    if not in_frame(f, level):
+        for w in range(t.words):
+            if s.live[level, w] != live[w]:
+                return False
+        return True
+    n = 0
+    for w in range(t.words):
+        n += _popcount(live[w])
+    for i in range(64 * f.live.shape[1]):
+        if (f.live[level, i >> 6] >> np.uint64(i & 63)) & _ONE:
+            o = f.map[i]
+            if not (live[o >> 6] >> np.uint64(o & 63)) & _ONE:
+                return False
+            n -= 1
+    return n == 0
