@@ -1,0 +1,30 @@
+"""Trust nothing, again: the user-facing surface that this round added or changed, under
+hostile inputs (each test names the command a user would type)."""
+
+from __future__ import annotations
+
+import signal
+
+import dlx
+from puzzles.cli import main as puzzles
+from puzzles.polyform import sampling
+
+
+def test_sample_hands_graph_what_building_left_with_the_timer_stopped(monkeypatch, capsys):
+    # python -m puzzles pentomino --board 3x20 --sample 2 --time-limit 1000: the graph
+    # gets a plain number of seconds (what building left), and the building timer
+    # (SIGALRM) is stopped before the graph is built, as it is before any search.
+    seen = {}
+    real = dlx.graph
+
+    def graph(problem, **keywords):
+        seen["limit"] = keywords.get("time_limit")
+        seen["timer"] = signal.getitimer(signal.ITIMER_REAL)[0]
+        return real(problem, **keywords)
+
+    monkeypatch.setattr(sampling.dlx, "graph", graph)
+    flags = ["pentomino", "--board", "3x20", "--sample", "2", "--seed", "1"]
+    assert puzzles([*flags, "--time-limit", "1000", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert type(seen["limit"]) is float and 0 < seen["limit"] <= 1000
+    assert seen["timer"] == 0
