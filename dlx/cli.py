@@ -178,6 +178,7 @@ def _bad_arguments(request: Request) -> str | None:
         return "--checkpoint needs --count or --best"
     try:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
+        Outputs({"--certificate": request.certificate}).check_writable("--certificate")
     except OutputError as e:
         return str(e)
     return (

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import signal
 
+import pytest
+
 import dlx
+from dlx.cli import main as dlx_main
 from puzzles.cli import main as puzzles
 from puzzles.polyform import sampling
 
@@ -28,3 +31,16 @@ def test_sample_hands_graph_what_building_left_with_the_timer_stopped(monkeypatc
     capsys.readouterr()
     assert type(seen["limit"]) is float and 0 < seen["limit"] <= 1000
     assert seen["timer"] == 0
+
+
+@pytest.mark.parametrize("where", ["a directory", "no directory"])
+def test_certificate_that_cannot_be_written_is_refused_before_any_work(where, tmp_path, capsys):
+    # python -m dlx FILE --count --certificate DIR (or MISSING/FILE): one line naming
+    # the flag and the path, status 2, as --checkpoint and --write-preprocessed do.
+    problem = tmp_path / "p.dlx"
+    problem.write_text("a b\na\nb\n")
+    out = tmp_path if where == "a directory" else tmp_path / "missing" / "cert.txt"
+    assert dlx_main([str(problem), "--count", "--certificate", str(out)]) == 2
+    err = capsys.readouterr()[1].strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: --certificate {out}: "), err
+    assert where in err[0]
