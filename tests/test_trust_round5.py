@@ -44,3 +44,23 @@ def test_certificate_that_cannot_be_written_is_refused_before_any_work(where, tm
     err = capsys.readouterr()[1].strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: --certificate {out}: "), err
     assert where in err[0]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dlx.preprocess("a b\na\n"),
+        lambda: dlx.preprocess(None),
+        lambda: dlx.write(3),
+        lambda: dlx.write("a b\na\n"),
+        lambda: dlx.read(3),  # an int is a file descriptor to open(): never read nor closed
+        lambda: dlx.read(None),
+        lambda: dlx.read_text(1.5),
+    ],
+)
+def test_calls_given_no_problem_or_no_path_say_so(call):
+    # dlx.preprocess("x"), dlx.write(3), dlx.read(3): a TypeError naming the call and
+    # the type given, as dlx.count gives (not an AttributeError from deep inside, nor
+    # a read of file descriptor 3).
+    with pytest.raises(TypeError, match=r"\(\) takes a "):
+        call()
