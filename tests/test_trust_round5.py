@@ -64,3 +64,20 @@ def test_calls_given_no_problem_or_no_path_say_so(call):
     # a read of file descriptor 3).
     with pytest.raises(TypeError, match=r"\(\) takes a "):
         call()
+
+
+@pytest.mark.parametrize("lock", [False, True])
+def test_write_preprocessed_never_overwrites_the_checkpoint(lock, tmp_path, capsys):
+    # python -m dlx FILE --count --write-preprocessed CP --checkpoint CP (or CP.lock):
+    # refused in one line before anything is written; the user's checkpoint is kept.
+    problem = tmp_path / "p.dlx"
+    problem.write_text("a b\na\nb\n")
+    checkpoint = tmp_path / "run.ckpt"
+    checkpoint.write_text("the user's checkpoint\n")
+    out = f"{checkpoint}.lock" if lock else str(checkpoint)
+    flags = ["--count", "--write-preprocessed", out, "--checkpoint", str(checkpoint)]
+    assert dlx_main([str(problem), *flags]) == 2
+    err = capsys.readouterr()[1].strip().splitlines()
+    assert len(err) == 1 and "are the same file" in err[0] and "--write-preprocessed" in err[0]
+    assert checkpoint.read_text() == "the user's checkpoint\n"
+    assert not (tmp_path / "run.ckpt.lock").exists()
