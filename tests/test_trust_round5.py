@@ -81,3 +81,17 @@ def test_write_preprocessed_never_overwrites_the_checkpoint(lock, tmp_path, caps
     assert len(err) == 1 and "are the same file" in err[0] and "--write-preprocessed" in err[0]
     assert checkpoint.read_text() == "the user's checkpoint\n"
     assert not (tmp_path / "run.ckpt.lock").exists()
+
+
+@pytest.mark.parametrize(
+    "more", [["p.dlx"], ["--count"], ["--sample", "-1"], ["--best", "3"], ["--nth", "2"]]
+)
+def test_compile_refuses_what_it_would_ignore(more, capsys, monkeypatch):
+    # python -m dlx --compile FILE (or --compile --sample -1): one line naming what
+    # --compile would ignore, status 2, nothing compiled (it compiled and exited 0).
+    import dlx.cli
+
+    monkeypatch.setattr(dlx.cli, "_compile_all", lambda: pytest.fail("compiled"))
+    assert dlx_main(["--compile", *more]) == 2
+    err = capsys.readouterr()[1].strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --compile ") and more[0] in err[0], err
