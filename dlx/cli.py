@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from dlx import __version__, costcli
 from dlx.api import count, solutions
@@ -179,6 +179,7 @@ def _bad_arguments(request: Request) -> str | None:
         return "--checkpoint needs --count or --best"
     try:
         Outputs({"--checkpoint": request.checkpoint}, [request.file]).check()
+        Outputs({"--certificate": request.certificate}).check_writable("--certificate")
     except OutputError as e:
         return str(e)
     return (
@@ -189,10 +190,29 @@ def _bad_arguments(request: Request) -> str | None:
     )
 
 
+IGNORED_BY_COMPILE = ("asked_time_limit", "progress")  # (a copy; --compile shows no bar)
+
+
+def _beside_compile(request: Request) -> str | None:
+    """The first file or flag given beside ``--compile`` (it would be ignored), or None."""
+    bare = parse_request(["--compile"])
+    for field in fields(request):
+        value = getattr(request, field.name)
+        if field.name not in IGNORED_BY_COMPILE and value != getattr(bare, field.name):
+            return (
+                f"the file {value}" if field.name == "file" else "--" + field.name.replace("_", "-")
+            )
+    return None
+
+
 def _main(argv, task_runner) -> int:
     """The command line's body."""
     request = parse_request(argv)
     if request.compile:
+        ignored = _beside_compile(request)
+        if ignored is not None:
+            print(f"error: --compile takes nothing else, not {ignored}", file=sys.stderr)
+            return 2
         return _compile_all()
     if request.file is None:
         print("error: give a .dlx file (or - for standard input), or --compile", file=sys.stderr)

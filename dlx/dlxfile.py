@@ -14,6 +14,7 @@ DLX5 and DLX6 read item names of at most 8 characters (bytes) and colours of one
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -155,11 +156,18 @@ def decode(data: bytes) -> str:
         ) from None
 
 
+def _check_path(path, called: str) -> None:
+    """Refuse (TypeError) a ``path`` that is not one: an int would open a file descriptor."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{called}() takes a path (str or os.PathLike), not {type(path).__name__}")
+
+
 def read_bytes(path) -> bytes:
     """The bytes of a file, or of standard input for ``-`` (an input: no output of the
     command reading it may name it, see ``dlx.outputs``)."""
     import sys
 
+    _check_path(path, "read_bytes")
     outputs.note_input(path)
     if str(path) == "-":
         stdin = sys.stdin
@@ -171,11 +179,13 @@ def read_bytes(path) -> bytes:
 def read_text(path) -> str:
     """The text of a UTF-8 file, or of standard input for ``-`` (see ``decode``; an
     OSError as ``open`` raises it)."""
+    _check_path(path, "read_text")
     return decode(read_bytes(path))
 
 
 def read(path, deadline: float | None = None) -> Problem:
     """Read a ``.dlx`` file (``-`` for standard input); errors name the file and line."""
+    _check_path(path, "read")
     label = "<stdin>" if str(path) == "-" else str(path)
     data = read_bytes(path)
     try:
@@ -264,6 +274,8 @@ def write(problem: Problem, comment: str | None = None, *, knuth: bool = False) 
     a b
     a b |7
     """
+    if not isinstance(problem, Problem):
+        raise TypeError(f"write() takes a dlx.Problem, not {type(problem).__name__}")
     if problem.loop_edges:
         raise DlxFormatError("the .dlx format has no way to write loop items")
     items, colours, notes = knuth_names(problem) if knuth else ({}, {}, [])

@@ -57,7 +57,8 @@ def bad_arguments(request) -> str | None:
     if out == "-" and request.count:
         return "--write-preprocessed - writes on standard output: no --count"
     try:
-        outputs = Outputs({"--write-preprocessed": out}, [request.file])
+        paths = {"--checkpoint": request.checkpoint, "--write-preprocessed": out}
+        outputs = Outputs(paths, [request.file])
         outputs.check()
         outputs.check_writable("--write-preprocessed")
     except OutputError as e:

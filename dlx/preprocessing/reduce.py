@@ -101,6 +101,8 @@ def preprocess(problem: Problem, rounds: int | None = None) -> tuple[Problem, Re
     >>> print(reduction)
     preprocessing removed 3 options and 4 items (4 forced) in 3 rounds
     """
+    if not isinstance(problem, Problem):
+        raise TypeError(f"preprocess() takes a dlx.Problem, not {type(problem).__name__}")
     if rounds is not None:
         rounds = whole("rounds", rounds)
     multiplicity = problem.first_multiplicity()

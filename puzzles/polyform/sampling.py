@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 import dlx
 from dlx.numbers import integer
 from puzzles.command import Request
-from puzzles.common import Answers, PuzzleError
+from puzzles.common import Answers, PuzzleError, TimeLimit
 from puzzles.polyform import symmetry as sym
 from puzzles.polyform import tiling
 
@@ -106,11 +106,15 @@ def answers(tilings, make_answer, search: dict) -> Answers:
     makes one); ``search``: the command's ``time_limit`` and ``progress``."""
     sample = tilings.sample
     puzzle, plan = tilings.puzzle, tilings.plan()
+    problem = tiling.build(puzzle, plan)
+    limit = search.get("time_limit")
+    if isinstance(limit, TimeLimit):  # what building left, its timer stopped
+        limit = limit.left()
     try:
         g = dlx.graph(
-            tiling.build(puzzle, plan),
+            problem,
             max_nodes=sample.max_nodes,
-            time_limit=search.get("time_limit"),
+            time_limit=limit,
             progress=bool(search.get("progress")),
         )
     except dlx.ProblemError as e:
