@@ -222,7 +222,7 @@ def _refusal(state, lay, max_nodes: int | None, during: int | None) -> str | Non
     entries = int(state.state[gl.ENTRIES])
     if max_nodes is not None and entries >= max_nodes:
         return (
-            f"the solution graph needs more than max_nodes={max_nodes} nodes "
+            f"the solution graph needs more than max_nodes={max_nodes} (--max-graph-nodes) nodes "
             f"({_nbytes(state) / 1e6:.0f} MB so far; about {_estimate(state, lay):.3g} "
             f"estimated in all)"
         )
