@@ -200,14 +200,15 @@ def select(
 def _mcc_first(problem: Problem) -> bool:
     """Whether the mcc kernel may probe before the line-up is asked (as tight does where
     it takes the problem): multiplicities (tight refuses them), not a flat tiling (the
-    bitset kernel would lead), both bit kernels in numba's cache (nothing to compile
-    ahead) and the mcc kernel's own check passed: it then leads (its ``suits``)."""
+    bitset kernel would lead; its own check, dearer, asked only of one), both bit kernels
+    in numba's cache (nothing to compile ahead) and the mcc kernel's own check passed:
+    it then leads (its ``suits``)."""
     return (
         problem.first_multiplicity() is not None
         and MCC.search.in_cache()
         and BITSET.search.in_cache()
         and _said(_mcc_word, problem) is None
-        and (_said(_bitset_word, problem) is not None or not _said(_flat_word, problem))
+        and (not _said(_flat_word, problem) or _said(_bitset_word, problem) is not None)
     )
 
 
