@@ -88,8 +88,8 @@ def _tight_suits(problem: Problem) -> bool:
 
 def _bitset_suits(problem: Problem) -> bool:
     """The bitset kernel leads a flat tiling that the tight kernel does not take (pieces
-    used more than once: multiplicities), where no sample is taken (see
-    ``dlx.driver.choose``) and the leader runs the count."""
+    used more than once: multiplicities); the samples then race it with mcc (see
+    ``dlx.driver.choose``: on Knuth's triamonds used twice on 4x8, mcc wins)."""
     return _said(_tight_word, problem) is not None and _said(_flat_word, problem)
 
 
