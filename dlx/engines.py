@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
+
 from dlx.driver.choose import Choice, Kernel, Lineup, choose, first_slice, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
@@ -86,8 +88,8 @@ def _tight_suits(problem: Problem) -> bool:
 
 def _bitset_suits(problem: Problem) -> bool:
     """The bitset kernel leads a flat tiling that the tight kernel does not take (pieces
-    used more than once: multiplicities), where no sample is taken (see
-    ``dlx.driver.choose``) and the leader runs the count."""
+    used more than once: multiplicities); the samples then race it with mcc (see
+    ``dlx.driver.choose``: on Knuth's triamonds used twice on 4x8, mcc wins)."""
     return _said(_tight_word, problem) is not None and _said(_flat_word, problem)
 
 
@@ -199,16 +201,28 @@ def select(
 
 def _mcc_first(problem: Problem) -> bool:
     """Whether the mcc kernel may probe before the line-up is asked (as tight does where
-    it takes the problem): multiplicities (tight refuses them), not a flat tiling (the
-    bitset kernel would lead), both bit kernels in numba's cache (nothing to compile
-    ahead) and the mcc kernel's own check passed: it then leads (its ``suits``)."""
+    it takes the problem): multiplicities (tight refuses them), both bit kernels in
+    numba's cache (nothing to compile ahead), the mcc kernel's own check passed, and
+    the bitset kernel would not lead (``_bitset_would_lead``): mcc then leads (its
+    ``suits``)."""
     return (
         problem.first_multiplicity() is not None
         and MCC.search.in_cache()
         and BITSET.search.in_cache()
         and _said(_mcc_word, problem) is None
-        and (_said(_bitset_word, problem) is not None or not _said(_flat_word, problem))
+        and not _bitset_would_lead(problem)
     )
+
+
+def _bitset_would_lead(problem: Problem) -> bool:
+    """Whether the bitset kernel takes ``problem`` and it is a flat tiling (its row's
+    ``suits``), asked cheaply first: with no primary item of bounds 1:1 neither holds
+    (the kernel needs one in each option; a tiling's cells are such), then the rules
+    (a few hundredths of a millisecond each, a tenth of a count of motley 4x4)."""
+    entries = problem.layout_of(Problem.entries)
+    if not np.any((entries.lo == 1) & (entries.hi == 1)):
+        return False
+    return bool(_said(_flat_word, problem)) and _said(_bitset_word, problem) is None
 
 
 def _outraced(problem: Problem) -> set:

@@ -13,6 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import hypothesis
 import numpy as np
 import pytest
 from test_polyform import check_tiling
@@ -21,9 +22,12 @@ import dlx
 from dlx import compiling, engines
 from dlx.cli import main as dlx_main
 from dlx.driver import choose
+from dlx.verify import naive_solutions
 from puzzles.cli import main as puzzles_main
 from puzzles.lattices import LATTICES
 from puzzles.polyform import tiling
+from tests.shared import examples
+from tests.strategies import problems
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -329,6 +333,76 @@ def test_walker_paths_end_in_a_dead_end_only_where_every_option_does():
                 dead += 1
                 assert all(len(a) == 0 for a in after)
     assert dead > 0  # (the rule was put to the test)
+
+
+def _walked(walker, path) -> tuple[np.ndarray, np.ndarray]:
+    """The walker's state (``claim``, ``live``) after the options of ``path``."""
+    claim = np.full(walker.n_items + 1, -1, np.int64)
+    live = np.ones(walker.n_options, bool)
+    for k in path:
+        walker._take(int(k), claim, live)
+    return claim, live
+
+
+@hypothesis.settings(max_examples=examples(60), deadline=None)
+@hypothesis.given(problems(max_options=10))
+def test_walker_paths_with_bounds_cover_no_item_beyond_them_and_count_alike(p):
+    """On a problem with multiplicities a path's options cover no primary item more
+    than its ``hi`` (a secondary item: one colour, an uncoloured one once); a path that
+    leaves no item under its ``lo`` is a solution (the naive solver's); and every kernel
+    that takes it counts the solutions below a path (its options forced) as the naive
+    solver does: the samples' subtrees are the same work for each."""
+    expected = naive_solutions(p)
+    walker = choose.Walker.of(p)
+    for _ in range(3):
+        chosen, degrees = walker.path()
+        assert len(set(chosen)) == len(chosen) == len(degrees)
+        covers: Counter = Counter()
+        held: dict = {}
+        for k in chosen:
+            for item, colour in p.option_entries(k):
+                if p.item_kind(item) == "primary":
+                    covers[item] += 1
+                    assert covers[item] <= p.bounds(item)[1]
+                else:
+                    assert item not in held or (colour is not None and held[item] == colour)
+                    held[item] = colour
+        if walker._choices(*_walked(walker, chosen)) is None:
+            assert frozenset(chosen) in expected
+        below = sum(1 for s in expected if s >= set(chosen))
+        for engine in KERNELS:
+            try:
+                found = dlx.count(p, engine=engine, forced=chosen).solutions
+            except (ValueError, dlx.ProblemError):
+                continue  # a kernel that refuses the problem
+            assert found == below, engine
+
+
+def test_a_problem_with_multiplicities_is_sampled_and_the_faster_wins(monkeypatch):
+    """Dominoes of two colours on a 2x21 box (multiplicities; the bitset kernel leads,
+    made for tilings): the samples are taken as on any problem, and the mcc kernel wins
+    where it is the faster on them, the leader where it is; the count is every
+    kernel's (by hand: 10,946 tilings of a 2x21 box, Fibonacci's F(22), times the
+    C(21, 10) = 352,716 ways to colour its dominoes is far more than the limit)."""
+    monkeypatch.setattr(choose, "SETTINGS", no_waiting())
+    monkeypatch.setattr(choose, "_subtree", lambda search, cap: (SAMPLE[search.fake], True))
+    problem = _two_colour_dominoes()
+
+    def make(name: str, extra=None):
+        search = engines.ENGINES[name].search(problem, forced=extra or ())
+        search.fake = name
+        return search
+
+    lineup = engines._lineup(problem)
+    assert [k.name for k in lineup.takers] == ["bitset", "mcc"]
+    SAMPLE.update(bitset=0.004, mcc=0.001)
+    choice = choose.choose(problem, lineup, make)
+    assert choice.name == "mcc" and "mcc fastest on 1 sample" in choice.reason, choice.reason
+    SAMPLE.update(bitset=0.001, mcc=0.004)
+    choice = choose.choose(problem, lineup, make)
+    assert choice.name == "bitset" and "bitset fastest on" in choice.reason, choice.reason
+    monkeypatch.undo()
+    assert counted_by_all(problem, limit=500) == 500
 
 
 def fake_race(times: dict, leader: str = "bitset", memo: bool = False):
@@ -740,10 +814,9 @@ def test_a_kept_bitset_layout_leads_a_flat_tiling_until_it_loses_a_race(monkeypa
     assert dlx.count(p).solutions == 2 and "bitset" not in dlx.count(p).stats.engine
 
 
-def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
-    """Dominoes of two colours tiling a 2x21 box, ten of one and eleven of the other
-    (multiplicities: tight refuses it, and no sample is taken): the bitset kernel, made
-    for tilings, leads; each piece goes to 61 places (40 across, 21 upright)."""
+def _two_colour_dominoes() -> dlx.Problem:
+    """Dominoes of two colours tiling a 2x21 box, ten of one and eleven of the other;
+    each piece goes to 61 places (40 across, 21 upright)."""
     cells = [f"{r}.{c}" for r in range(2) for c in range(21)]
     problem = dlx.Problem(primary=["A", "B", *cells], bounds={"A": (10, 10), "B": (11, 11)})
     for piece in "AB":
@@ -752,5 +825,12 @@ def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
             if c < 20:
                 for r in range(2):
                     problem.add_option([piece, f"{r}.{c}", f"{r}.{c + 1}"])
+    return problem
+
+
+def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
+    """Dominoes of two colours tiling a 2x21 box (multiplicities: tight refuses it): the
+    bitset kernel, made for tilings, leads."""
+    problem = _two_colour_dominoes()
     assert engines.flat_tiling(problem)
     assert [k.name for k in engines._lineup(problem).takers][0] == "bitset"

@@ -46,8 +46,7 @@ deciding, where that is under ``confirm_min``: estimates read earlier are too ro
 until one's estimate of its whole count is ``decisive`` times the other's, and it wins
 unless the leader's estimate is ``overturn`` times lower (the memo's gain must be clear
 to overrule the samples); its search is then continued. Else the winner starts
-afresh (the price: the leader's probe and the samples). A problem whose primary items
-have bounds is not sampled (it goes to the leader).
+afresh (the price: the leader's probe and the samples).
 
 Compiling
 ---------
@@ -318,16 +317,12 @@ def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) ->
             t0, cpu = SETTINGS.clock(), compiling.cpu_seconds()  # specialisation compiled (apart)
             warming, compiling_before = compiling.seconds(), compiling.compiled_seconds()
             walker = Walker.of(problem, forced)
-            if walker is not None:
-                for kernel in kernels:
-                    _warm(make(kernel.name, ()))
+            for kernel in kernels:
+                _warm(make(kernel.name, ()))
             setup = SETTINGS.clock() - t0 - (compiling.cpu_seconds() - cpu)
             loaded = compiling.seconds() - warming
             compiled = compiling.compiled_seconds() - compiling_before
         t0 = SETTINGS.clock()
-        if walker is None:
-            said = "no samples (its items have bounds)"
-            return Choice(leader.name, f"auto: {leader.name} {why}; {said}", probe.search)
         samples += walker.sample(kernels, logs, make)
         tries += 1
         spent += SETTINGS.clock() - t0
@@ -509,14 +504,14 @@ class Walker:
         self.by_item_colour = self.colour[order]
         self.item_start = np.searchsorted(self.item[order], np.arange(self.n_items + 2))
         self.primary = self.item <= self.n_primary  # the entries on primary items
+        self.lo = np.zeros(self.n_items + 1, np.int64)  # by item number (secondary: 0)
+        self.lo[1 : self.n_primary + 1] = entries.lo
+        self.hi = np.concatenate(([0], entries.hi)).astype(np.int64)
 
     @classmethod
-    def of(cls, problem, forced=()) -> Walker | None:
-        """The walker of ``problem`` (None when a primary item has bounds other than 1)."""
-        entries = problem.layout_of(type(problem).entries)  # kept: no copy
-        if np.any(entries.lo != 1) or np.any(entries.hi != 1):
-            return None
-        return cls(entries, forced)
+    def of(cls, problem, forced=()) -> Walker:
+        """The walker of ``problem`` (``forced``: the options every path starts with)."""
+        return cls(problem.layout_of(type(problem).entries), forced)  # kept: no copy
 
     def path(self) -> tuple[list[int], list[int]]:
         """A random path from the forced options to a solution or a dead end: its
@@ -545,24 +540,31 @@ class Walker:
         return chosen, degrees
 
     def _choices(self, claim, live):
-        """The live options of the open primary item with the fewest (an empty array:
-        an item has none, a dead end; None: no open item, a solution)."""
+        """The live options of the open primary item (covered fewer than ``lo`` times)
+        with the fewest (an empty array: an item has none, a dead end; None: no open
+        item, a solution)."""
         counts = np.bincount(
             self.item[self.primary & live[self.option]], minlength=self.n_primary + 1
         )
-        open_items = np.flatnonzero(claim[1 : self.n_primary + 1] < 0) + 1
+        open_items = np.flatnonzero(claim + 1 < self.lo)
         if len(open_items) == 0:
             return None
         best = open_items[np.argmin(counts[open_items])]
         return self.option[(self.item == best) & live[self.option]]
 
     def _take(self, k: int, claim, live) -> None:
-        """Choose option ``k``: claim its items (0: for itself, else its colour) and
-        kill the options that now conflict (on an item it holds, one without its
-        colour)."""
+        """Choose option ``k``: claim its items (a primary item's ``claim``: its covers less
+        one; a secondary item's: 0 for itself, else its colour) and kill ``k`` and the options
+        that now conflict (on a primary item covered ``hi`` times, one held, without its colour)."""
         rows = slice(self.start[k], self.start[k + 1])
+        live[k] = False
         for item, colour in zip(self.item[rows].tolist(), self.colour[rows].tolist(), strict=True):
-            claim[item] = colour
+            if item <= self.n_primary:
+                claim[item] += 1
+                if claim[item] + 1 < self.hi[item]:  # room for more
+                    continue
+            else:
+                claim[item] = colour
             at = slice(self.item_start[item], self.item_start[item + 1])
             clash = self.by_item[at]
             live[clash if colour <= 0 else clash[self.by_item_colour[at] != colour]] = False
