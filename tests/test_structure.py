@@ -97,6 +97,7 @@ SHARED_JIT = {
     "dlx.kernels.bands": "BANDS_DIGEST",
     "dlx.kernels.tight.batch": "TIGHT_BATCH_DIGEST",
     "dlx.kernels.tight.frames": "TIGHT_FRAMES_DIGEST",
+    "dlx.kernels.tight.leaves": "TIGHT_LEAVES_DIGEST",
     "dlx.kernels.bitset.regions": "BITSET_REGIONS_DIGEST",
 }
 

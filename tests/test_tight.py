@@ -281,6 +281,19 @@ def test_last_items_are_counted_without_their_nodes():
     assert len(leaves.tasks) == 1 and leaves.solutions == 1  # a, b left; a and b
 
 
+def test_a_child_with_every_item_forced_is_counted_without_its_nodes():
+    """A child (of a problem without secondary items) where each uncovered item has one
+    live option, those options covering each item once, is one solution, counted at
+    its parent; a child where two live options share an item is entered."""
+    problem = dlx.Problem(primary=["a", "b", "c", "d"])
+    for items in (["a", "b"], ["a", "c"], ["c"], ["d"], ["b"], ["b", "d"]):
+        problem.add_option(items)  # after a b: c and d forced; after a c: b twice
+    full = dlx.count(problem, engine="tight")
+    assert full == 3 == len(naive_solutions(problem))
+    assert full.stats.nodes == 2  # the root and the child of a c
+    assert len(tight_solutions(problem)) == 3  # a stream enters each child
+
+
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems(bounds=False, colours=True, max_options=30, max_primary=8, max_secondary=5))
 def test_counts_past_the_last_items_agree_with_dlx(problem):

@@ -99,7 +99,7 @@ from dlx.kernels.shared import at_least as _at_least
 from dlx.kernels.shared import find as _memo_find
 from dlx.kernels.shared import note_count as _note_count
 from dlx.kernels.shared import store as _memo_store
-from dlx.kernels.tight import frames
+from dlx.kernels.tight import frames, leaves
 from dlx.kernels.tight.batch import (
     search_batch,  # noqa: F401 (the batch kernel, here for its callers)
 )
@@ -121,6 +121,7 @@ TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"
 # dlx/kernels/tight/frames.py's sha256, checked by tests/test_structure.py: numba's cache of
 # this file goes stale when dlx/kernels/tight/frames.py changes, unless this file changes
 TIGHT_FRAMES_DIGEST = "ad6857653ec89a68"
+TIGHT_LEAVES_DIGEST = "e86aa45d4124c44c"  # dlx/kernels/tight/leaves.py's, as the frames' above
 NO_STOP = -1  # what _found returns when the search goes on
 ALL, MANY = -2, -1  # what _one_left says when an option leaves no item, or two or more
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
@@ -401,6 +402,8 @@ def _try_option(t, s, f, level, o, stream, max_solutions, split_depth, look):
     if counted > 0:
         return KNOWN
     _cover(t, s, level, o)
+    if leaves.forced_out(t, s, level + 1, stream or max_solutions >= 0, split_depth) > 0:
+        return KNOWN if _add_small(s.total, 1) else OVERFLOW
     s.choice[_u(level)] = o
     return ENTER
 

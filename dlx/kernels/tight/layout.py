@@ -61,7 +61,7 @@ Tables = namedtuple(
     "Tables",
     "words n_primary key_words option_primary_start option_primary option_group_start "
     "option_group group_start group_word group_bits item_first_word item_band_start "
-    "item_band option_key_start option_key group_hash conflict",
+    "item_band option_key_start option_key group_hash conflict size_low size_high",
 )
 State = namedtuple(
     "State",
@@ -141,7 +141,14 @@ def tables(lay: TightLayout) -> Tables:
         lay.group_start, lay.group_word, lay.group_bits,
         lay.item_first_word, lay.item_band_start, lay.item_band,
         lay.option_key_start, lay.option_key, lay.group_hash, lay.conflict,
+        *_size_range(lay.option_primary_start),
     )  # fmt: skip
+
+
+def _size_range(option_primary_start: np.ndarray) -> tuple[int, int]:
+    """The fewest and the most primary items of an option ((0, 0): no option)."""
+    size = np.diff(option_primary_start)
+    return (int(size.min()), int(size.max())) if len(size) else (0, 0)
 
 
 def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
