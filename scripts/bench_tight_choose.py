@@ -15,7 +15,10 @@ polyform`` does, with the options ``AZTEC_FORCED`` taken first (a proxy of the f
 count, a few seconds of its tree; their count is checked equal in both checkouts); and
 ``9x10``, not run unless asked for: the one-sided pentominoes on 9x10, the seeded sample
 of ``scripts/famous_levers.py`` (40 of the 24,586 subproblems three options down, seed
-41), each counted as its own subproblem, the CPU and nodes summed.
+41), each counted as its own subproblem, the CPU and nodes summed. A case named
+``FILE.dlx`` is that file, counted whole (Knuth's sparse sudoku, say:
+``--cases /tmp/knuth-suite/sudoku_royle_less2.dlx``, written by
+``scripts/knuth_suite.py``).
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ for name in sys.argv[3:]:
         out[name] = [time.process_time() - t0, sum(r.stats.nodes for r in results),
                      sum(r.solutions for r in results)]
         continue
+    elif name.endswith(".dlx"):
+        problem, forced = dlx.read(name), []
     else:
         problem, forced, _ = bench_kernels.CASES[name]().jobs[0]
     dlx.count(problem, 1, forced=forced, engine="tight", node_limit=100)  # compiled
@@ -100,8 +105,9 @@ def main(argv=None) -> int:
         nodes = [runs[k][0][name][1] for k in (0, 1)]
         counts = {run[name][2] for k in (0, 1) for run in runs[k]}
         assert len(counts) == 1, f"{name}: counts differ: {counts}"
+        label = Path(name).stem
         print(
-            f"{name:12} before {seconds[0]:8.3f} s {nodes[0]:>11,}  after {seconds[1]:8.3f} s"
+            f"{label:12} before {seconds[0]:8.3f} s {nodes[0]:>11,}  after {seconds[1]:8.3f} s"
             f" {nodes[1]:>11,}  after/before {seconds[1] / seconds[0]:5.3f}",
             flush=True,
         )
