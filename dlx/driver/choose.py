@@ -225,16 +225,26 @@ def line_up(problem, kernels: list[Kernel]) -> Lineup:
     return Lineup((*suited, *rest), len(suited), refused)
 
 
-def first_slice(name: str, make: Callable[..., object], limit: int | None = None, rivals: int = 1):
+def first_slice(
+    name: str,
+    make: Callable[..., object],
+    limit: int | None = None,
+    rivals: int = 1,
+    leads: Callable[[], bool] | None = None,
+):
     """The probe of kernel ``name`` (its search as the count runs it, ``make(name)``),
     for a kernel known to lead the race, run before the line-up is asked (asking every
     kernel's rule of a fresh problem costs as much as a small count): its first slice,
     then on as the race's first sample would make it pay with at most ``rivals`` other
     kernels (see ``_race``). ``(probe, choice)``, the choice None unless the count
-    ended; ``choose`` goes on with the probe (``probe=``)."""
+    ended; ``choose`` goes on with the probe (``probe=``). ``leads``: asked after the
+    first slice, where the count goes on (a rule that costs more than a tiny count);
+    False: the kernel does not lead after all, and the probe is None."""
     probe = Probe(name, make(name), limit)
     if probe.advance(SETTINGS.first_slice):
         return probe, _within(probe, "suits its shape")
+    if leads is not None and not leads():
+        return None, None
     guess = SETTINGS.guess * (rivals + 1) + SETTINGS.setup_guess * rivals
     if _pay(probe, guess / SETTINGS.ratio, SETTINGS.worth * guess):
         return probe, _within(probe, "suits its shape")
