@@ -141,7 +141,7 @@ class TightSearch(RowSearch):
         on_trial = self.memo is not None and not (self._memo_judged or self.memo.paid)
         if on_trial:
             nodes = int(self.kernel_stats[1])
-            mark = MEMO_GLANCE if nodes < MEMO_GLANCE < MEMO_TRIAL else MEMO_TRIAL
+            mark = self._glance() if nodes < self._glance() else MEMO_TRIAL
             budget = min(budget, max(mark - nodes, 1000))
         code = self.kernel().search(
             self._tables, self._state._replace(memo=self._memo_table()), self._frame, self.forced,
@@ -169,9 +169,9 @@ class TightSearch(RowSearch):
         ``data/polyform/polyominoes2345_cross.txt`` on two cores: docs/performance.md).
 
         A memo whose hits have saved under ``MEMO_GLANCE_PAYS`` once it has had
-        ``MEMO_GLANCE`` nodes is dropped then, without waiting for the trial's end: where
-        subproblems never repeat (n queens, de Bruijn cycles, sudokus) its lookups only
-        cost (queens 11 with it for all its 48,610 nodes takes 1.45 times its count
+        ``MEMO_GLANCE`` nodes (``_glance``) is dropped then, before the trial's end:
+        where subproblems never repeat (n queens, de Bruijn cycles, sudokus) its lookups
+        only cost (queens 11 with it for all its 48,610 nodes takes 1.45 times its count
         without it); a memo that pays has saved more by then (Latin squares of order 5:
         0.3 of its first 2,000 nodes and lookups; the cross 0.08)."""
         nodes = int(self.kernel_stats[1])
@@ -182,9 +182,16 @@ class TightSearch(RowSearch):
                 self.memo = None
             else:
                 self.memo.paid = True
-        elif nodes >= MEMO_GLANCE and share < MEMO_GLANCE_PAYS:
+        elif nodes >= self._glance() and share < MEMO_GLANCE_PAYS:
             self._memo_judged = True
             self.memo = None
+
+    def _glance(self) -> int:
+        """Nodes after which a memo on trial that has saved next to nothing is dropped:
+        ``MEMO_GLANCE`` in a search from the root; a task of a split (a prefix) waits
+        for the trial's end, as its first nodes, deep in the tree, find few subtrees in
+        its worker's memo yet."""
+        return MEMO_GLANCE if len(self.prefix) == 0 else MEMO_TRIAL
 
     def _search_bytes(self, limbs: int) -> int:
         lay = self._layout
