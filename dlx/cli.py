@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="search on N processes (0: all cores; default: all cores for --count "
-        "without node or time limits, once a serial start of 100,000 nodes has not "
+        "without node or time limits, once a serial start of 1,000,000 nodes has not "
         "finished it, else 1)",
     )
     parser.add_argument(
@@ -191,7 +191,7 @@ def _bad_arguments(request: Request) -> str | None:
     )
 
 
-SMALL_COUNT_NODES = 100_000  # a default count (on every core) is tried serially up to this
+SMALL_COUNT_NODES = 1_000_000  # a default count (on every core) is tried serially up to this
 IGNORED_BY_COMPILE = ("asked_time_limit", "progress")  # (a copy; --compile shows no bar)
 
 
@@ -351,9 +351,11 @@ def _count(
 ) -> int:
     """``--count``: the number on stdout, the statistics on stderr. ``small_first``: the
     count runs on every core by default; it is tried serially first, up to
-    ``SMALL_COUNT_NODES`` nodes, and a count that ends there starts no worker (a pool's
-    start costs more than the whole search of a small problem: 0.08 s against 0.5 ms
-    for queens 8)."""
+    ``SMALL_COUNT_NODES`` nodes, and a count that ends there starts no worker: a pool's
+    start (workers that import numba and load their kernel) costs more than the whole
+    search of a small problem (queens 8: 0.15 s against 0.5 ms of search; Knuth's
+    pentominoes 6x10, 2.6 M nodes: 2.6 to 2.8 s wall on all cores, 1.7 to 1.9 s on
+    one, the command's start included)."""
     result = None
     try:
         if small_first:
