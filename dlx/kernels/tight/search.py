@@ -38,8 +38,8 @@ from dlx.problem import Problem
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
 MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes and lookups
-MEMO_GLANCE = 2_000  # nodes after which a memo on trial is dropped at once ...
-MEMO_GLANCE_PAYS = 0.02  # ... while its hits have saved under this share (next to nothing)
+MEMO_GLANCE = 5_000  # nodes (its table's first growth: no call of its own) after which ...
+MEMO_GLANCE_PAYS = 0.02  # ... a memo on trial that has saved under this share is dropped
 MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
 MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
 FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options live)
@@ -173,7 +173,7 @@ class TightSearch(RowSearch):
         where subproblems never repeat (n queens, de Bruijn cycles, sudokus) its lookups
         only cost (queens 11 with it for all its 48,610 nodes takes 1.45 times its count
         without it); a memo that pays has saved more by then (Latin squares of order 5:
-        0.3 of its first 2,000 nodes and lookups; the cross 0.08)."""
+        0.5 of its first 5,000 nodes and lookups; the cross 0.26)."""
         nodes = int(self.kernel_stats[1])
         share = int(self.memo_stats[1]) / max(nodes + int(self.memo_stats[0]), 1)
         if nodes >= MEMO_TRIAL:
