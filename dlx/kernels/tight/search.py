@@ -170,10 +170,11 @@ class TightSearch(RowSearch):
 
         A memo whose hits have saved under ``MEMO_GLANCE_PAYS`` once it has had
         ``MEMO_GLANCE`` nodes (``_glance``) is dropped then, before the trial's end:
-        where subproblems never repeat (n queens, de Bruijn cycles, sudokus) its lookups
-        only cost (queens 11 with it for all its 48,610 nodes takes 1.45 times its count
-        without it); a memo that pays has saved more by then (Latin squares of order 5:
-        0.5 of its first 5,000 nodes and lookups; the cross 0.26)."""
+        where subproblems never repeat (n queens, de Bruijn cycles, a sudoku with one
+        solution) its lookups only cost (queens 11 with it for all its 48,610 nodes
+        takes 1.45 times its count without it); a memo that pays has saved more by then
+        (Latin squares of order 5: 0.5 of its first 5,000 nodes and lookups; the cross
+        0.26)."""
         nodes = int(self.kernel_stats[1])
         share = int(self.memo_stats[1]) / max(nodes + int(self.memo_stats[0]), 1)
         if nodes >= MEMO_TRIAL:
