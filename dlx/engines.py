@@ -184,8 +184,10 @@ def select(
         probe, ended = first_slice(TIGHT.name, make, limit)
         if ended is not None:
             return ended
-    elif kept and _mcc_first(problem):
-        probe, ended = first_slice(MCC.name, make, limit)
+    elif kept and _mcc_first(problem):  # a tiny count ends in its first slice, before
+        # the bitset kernel's rule (a tenth of motley 4x4's count) is asked
+        leads = partial(_not, _bitset_would_lead, problem)
+        probe, ended = first_slice(MCC.name, make, limit, leads=leads)
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
@@ -202,16 +204,20 @@ def select(
 def _mcc_first(problem: Problem) -> bool:
     """Whether the mcc kernel may probe before the line-up is asked (as tight does where
     it takes the problem): multiplicities (tight refuses them), both bit kernels in
-    numba's cache (nothing to compile ahead), the mcc kernel's own check passed, and
-    the bitset kernel would not lead (``_bitset_would_lead``): mcc then leads (its
-    ``suits``)."""
+    numba's cache (nothing to compile ahead), and the mcc kernel's own check passed.
+    It leads (its ``suits``) unless the bitset kernel would (``_bitset_would_lead``),
+    asked after mcc's first slice (``select``)."""
     return (
         problem.first_multiplicity() is not None
         and MCC.search.in_cache()
         and BITSET.search.in_cache()
         and _said(_mcc_word, problem) is None
-        and not _bitset_would_lead(problem)
     )
+
+
+def _not(rule, problem: Problem) -> bool:
+    """``not rule(problem)``."""
+    return not rule(problem)
 
 
 def _bitset_would_lead(problem: Problem) -> bool:

@@ -814,15 +814,17 @@ def test_a_kept_bitset_layout_leads_a_flat_tiling_until_it_loses_a_race(monkeypa
     assert dlx.count(p).solutions == 2 and "bitset" not in dlx.count(p).stats.engine
 
 
-def _two_colour_dominoes() -> dlx.Problem:
-    """Dominoes of two colours tiling a 2x21 box, ten of one and eleven of the other;
-    each piece goes to 61 places (40 across, 21 upright)."""
-    cells = [f"{r}.{c}" for r in range(2) for c in range(21)]
-    problem = dlx.Problem(primary=["A", "B", *cells], bounds={"A": (10, 10), "B": (11, 11)})
+def _two_colour_dominoes(width: int = 21) -> dlx.Problem:
+    """Dominoes of two colours tiling a 2x``width`` box, ``width // 2`` of one and the
+    rest of the other; each piece goes to 3 ``width`` - 2 places (61 for 2x21: 40
+    across, 21 upright)."""
+    cells = [f"{r}.{c}" for r in range(2) for c in range(width)]
+    bounds = {"A": (width // 2, width // 2), "B": (width - width // 2,) * 2}
+    problem = dlx.Problem(primary=["A", "B", *cells], bounds=bounds)
     for piece in "AB":
-        for c in range(21):
+        for c in range(width):
             problem.add_option([piece, f"0.{c}", f"1.{c}"])
-            if c < 20:
+            if c < width - 1:
                 for r in range(2):
                     problem.add_option([piece, f"{r}.{c}", f"{r}.{c + 1}"])
     return problem
@@ -834,3 +836,33 @@ def test_a_flat_tiling_that_tight_refuses_is_led_by_the_bitset_kernel():
     problem = _two_colour_dominoes()
     assert engines.flat_tiling(problem)
     assert [k.name for k in engines._lineup(problem).takers][0] == "bitset"
+
+
+def test_a_tiny_count_with_multiplicities_ends_in_mccs_first_slice_before_the_bitset_rule(
+    monkeypatch,
+):
+    """A flat tiling with multiplicities (the bitset kernel leads it): mcc's first slice
+    comes before the bitset kernel's rule is asked (a tenth of a small count), and a
+    tiny count ends there (dominoes of two colours on 2x4: its 5 tilings, Fibonacci's
+    F(5), times C(4, 2) = 6 colourings; its 77 nodes are fewer than a first step's); on
+    2x21 the count goes on, the rule is asked, and the bitset kernel leads the race,
+    mcc's probe dropped."""
+    for engine in ("bitset", "mcc"):  # in numba's cache: mcc may probe first
+        dlx.count(_two_colour_dominoes(4), engine=engine)
+    asked = []
+    rule = engines._bitset_would_lead
+    monkeypatch.setattr(engines, "_bitset_would_lead", lambda p: asked.append(1) or rule(p))
+    result = dlx.count(_two_colour_dominoes(4))
+    assert result.solutions == 30 and not asked
+    assert result.stats.engine.startswith("mcc (auto: mcc suits its shape; finished within")
+    seen = {}
+
+    def fake_choose(problem, lineup, make, limit=None, forced=(), kept=True, probe=None):
+        seen.update(leader=lineup.takers[0].name, probe=probe)
+        return choose.Choice("bitset", "faked")
+
+    monkeypatch.setattr(engines, "choose", fake_choose)
+    assert engines.select("auto", _two_colour_dominoes(), memo=True).name == "bitset"
+    assert asked and seen == {"leader": "bitset", "probe": None}
+    monkeypatch.undo()
+    assert counted_by_all(_two_colour_dominoes(4)) == 30

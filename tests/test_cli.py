@@ -25,6 +25,28 @@ def test_count(capsys):
     assert "2 solutions" in err and "nodes" in err
 
 
+def test_a_default_count_that_ends_within_its_serial_start_starts_no_worker(monkeypatch, capsys):
+    """``--count`` runs on every core by default, after a serial start of
+    ``SMALL_COUNT_NODES`` nodes: a count that ends there starts no worker pool (2: data/dlx/
+    EXPECTED.tsv); one that does not goes on in parallel (here: a start of 10 nodes)."""
+    from dlx.parallel import run as parallel_run
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker pool started")
+
+    monkeypatch.setattr(parallel_run, "run_count", no_pool)
+    path = str(DATA / "pent3x20_sym.dlx")
+    assert main(["--count", "--no-progress", path]) == 0
+    assert capsys.readouterr().out == "2\n"
+    assert dlx.count(dlx.read(path)).stats.nodes > 10
+    monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 10)
+    with pytest.raises(AssertionError, match="a worker pool started"):
+        main(["--count", "--no-progress", path])
+    monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 10**9)  # an explicit --workers: no start
+    with pytest.raises(AssertionError, match="a worker pool started"):
+        main(["--count", "--no-progress", "--workers", "2", path])
+
+
 def test_solutions_printed_as_options(capsys):
     path = DATA / "pent3x20_sym.dlx"
     assert main(["--no-progress", str(path)]) == 0

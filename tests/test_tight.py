@@ -435,6 +435,32 @@ def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
         assert search.solutions == expected and (search.memo is not None) == kept
 
 
+def test_a_memo_that_saves_next_to_nothing_is_dropped_at_its_glance():
+    """Queens never meet a subproblem twice: the memo goes at the first pause past
+    ``MEMO_GLANCE`` nodes (not at the trial's end), the count exact (2,680, OEIS A000170);
+    Scott's pentomino problem meets some (a tenth of its first nodes and lookups saved):
+    it keeps its memo past the glance (65: data/dlx/EXPECTED.tsv); so does a task of a
+    split, which waits for the trial's end."""
+    problem = queens(11)
+    search = TightSearch(problem, memo=TightMemo.of(problem), budget=500)
+    while search.run() == PAUSED:
+        past = int(search.kernel_stats[1]) >= tightsearch.MEMO_GLANCE
+        assert (search.memo is None) == past
+    assert search.solutions == 2680 and search.memo is None
+    problem = load("scott_sym")
+    search = TightSearch(problem, memo=TightMemo.of(problem), budget=500)
+    while search.run() == PAUSED:
+        pass
+    assert search.kernel_stats[1] > tightsearch.MEMO_GLANCE
+    assert search.solutions == 65 and search.memo is not None
+    problem = queens(11)  # a task of a split: its trial runs to its end
+    task = TightSearch(problem, memo=TightMemo.of(problem), prefix=(0,), budget=500)
+    while task.run() == PAUSED:
+        pass
+    assert tightsearch.MEMO_GLANCE < task.kernel_stats[1] < tightsearch.MEMO_TRIAL
+    assert task.memo is not None
+
+
 def test_a_memo_that_paid_is_kept_by_later_searches_without_a_trial(monkeypatch):
     """A parallel count's tasks, each a search, share their process's memo
     (``dlx.parallel.workers``): once it has paid in one search's trial it is marked ``paid``, and

@@ -225,16 +225,19 @@ def line_up(problem, kernels: list[Kernel]) -> Lineup:
     return Lineup((*suited, *rest), len(suited), refused)
 
 
-def first_slice(name: str, make: Callable[..., object], limit: int | None = None, rivals: int = 1):
+def first_slice(name: str, make: Callable, limit: int | None = None, rivals=1, leads=None):
     """The probe of kernel ``name`` (its search as the count runs it, ``make(name)``),
     for a kernel known to lead the race, run before the line-up is asked (asking every
     kernel's rule of a fresh problem costs as much as a small count): its first slice,
     then on as the race's first sample would make it pay with at most ``rivals`` other
-    kernels (see ``_race``). ``(probe, choice)``, the choice None unless the count
-    ended; ``choose`` goes on with the probe (``probe=``)."""
+    kernels (see ``_race``), unless ``leads()`` (a rule dearer than a tiny count, asked
+    after the first slice) says no: then no probe. ``(probe, choice)``, the choice None
+    unless the count ended; ``choose`` goes on with the probe (``probe=``)."""
     probe = Probe(name, make(name), limit)
     if probe.advance(SETTINGS.first_slice):
         return probe, _within(probe, "suits its shape")
+    if leads is not None and not leads():
+        return None, None
     guess = SETTINGS.guess * (rivals + 1) + SETTINGS.setup_guess * rivals
     if _pay(probe, guess / SETTINGS.ratio, SETTINGS.worth * guess):
         return probe, _within(probe, "suits its shape")
@@ -329,15 +332,13 @@ def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) ->
     ranked = sorted(logs, key=logs.get)
     winner = ranked[0]
     said = None
-    if leader.name in logs and logs[leader.name] - logs[winner] < samples * math.log(
-        SETTINGS.switch
-    ):
+    behind = logs[leader.name] - logs[winner] if leader.name in logs else math.inf
+    if behind < samples * math.log(SETTINGS.switch):
         winner = leader.name  # not enough faster to start afresh
     elif leader.name in logs and _finish_first(probe, logs, samples, leader.name, winner):
-        faster = math.exp((logs[leader.name] - logs[winner]) / samples)
+        faster = math.exp(behind / samples)
         said = f"{winner} {faster:.2f} times faster on {plural(samples, 'sample')}, but"
-        said += f" {leader.name}"
-        said += f" ends first going on (left {_seconds(probe.estimate())})"
+        said += f" {leader.name} ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
     rival = None
     budget = _confirm_budget(probe, logs, samples, leader.name, winner)
@@ -594,7 +595,6 @@ class Walker:
         logs[first.name] += math.log(seconds)
         cut = tuple(chosen[:depth])
         for kernel in others:
-            logs[kernel.name] += math.log(
-                _subtree(make(kernel.name, cut), SETTINGS.cap * seconds)[0]
-            )
+            taken, _ = _subtree(make(kernel.name, cut), SETTINGS.cap * seconds)
+            logs[kernel.name] += math.log(taken)
         return 1

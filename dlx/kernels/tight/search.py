@@ -38,6 +38,8 @@ from dlx.problem import Problem
 MEMO_LEVELS = 1 << 30  # the kernel's default: keep the counts of every level
 MEMO_TRIAL = 50_000  # nodes a search runs with its memo before judging it ...
 MEMO_PAYS = 0.5  # ... which it keeps if its hits saved this share of its nodes and lookups
+MEMO_GLANCE = 5_000  # nodes (its table's first growth: no call of its own) after which ...
+MEMO_GLANCE_PAYS = 0.02  # ... a memo on trial that has saved under this share is dropped
 MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
 MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
 FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options live)
@@ -138,7 +140,9 @@ class TightSearch(RowSearch):
         budget cut to reach them, no further)."""
         on_trial = self.memo is not None and not (self._memo_judged or self.memo.paid)
         if on_trial:
-            budget = min(budget, max(MEMO_TRIAL - int(self.kernel_stats[1]), 1000))
+            nodes = int(self.kernel_stats[1])
+            mark = self._glance() if nodes < self._glance() else MEMO_TRIAL
+            budget = min(budget, max(mark - nodes, 1000))
         code = self.kernel().search(
             self._tables, self._state._replace(memo=self._memo_table()), self._frame, self.forced,
             self.prefix,
@@ -162,14 +166,33 @@ class TightSearch(RowSearch):
         later (each a search of its own) keep it without a trial. Their first nodes
         would often fail one: a task starts deep in the tree, where the memo has few of
         its subtrees yet, and the hits that pay come later (the cross of
-        ``data/polyform/polyominoes2345_cross.txt`` on two cores: docs/performance.md)."""
+        ``data/polyform/polyominoes2345_cross.txt`` on two cores: docs/performance.md).
+
+        A memo whose hits have saved under ``MEMO_GLANCE_PAYS`` once it has had
+        ``MEMO_GLANCE`` nodes (``_glance``) is dropped then, before the trial's end:
+        where subproblems never repeat (n queens, de Bruijn cycles, a sudoku with one
+        solution) its lookups only cost (queens 11 with it for all its 48,610 nodes
+        takes 1.45 times its count without it); a memo that pays has saved more by then
+        (Latin squares of order 5: 0.5 of its first 5,000 nodes and lookups; the cross
+        0.26)."""
         nodes = int(self.kernel_stats[1])
+        share = int(self.memo_stats[1]) / max(nodes + int(self.memo_stats[0]), 1)
         if nodes >= MEMO_TRIAL:
             self._memo_judged = True
-            if int(self.memo_stats[1]) < MEMO_PAYS * (nodes + int(self.memo_stats[0])):
+            if share < MEMO_PAYS:
                 self.memo = None
             else:
                 self.memo.paid = True
+        elif nodes >= self._glance() and share < MEMO_GLANCE_PAYS:
+            self._memo_judged = True
+            self.memo = None
+
+    def _glance(self) -> int:
+        """Nodes after which a memo on trial that has saved next to nothing is dropped:
+        ``MEMO_GLANCE`` in a search from the root; a task of a split (a prefix) waits
+        for the trial's end, as its first nodes, deep in the tree, find few subtrees in
+        its worker's memo yet."""
+        return MEMO_GLANCE if len(self.prefix) == 0 else MEMO_TRIAL
 
     def _search_bytes(self, limbs: int) -> int:
         lay = self._layout
