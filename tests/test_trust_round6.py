@@ -70,3 +70,55 @@ def test_a_count_in_other_scripts_digits_is_refused(digit):
     # format's numbers are ASCII digits.
     cert = CERTIFICATE.replace(b"| count 7", f"| count {digit}".encode())
     assert refusal(cert).startswith("certificate line 22: not a line '| count N'")
+
+
+# -- a Ctrl-C from the first instruction of ours ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["dlx", "PROBLEM", "--count"],
+        ["dlx.certify", "PROBLEM", "CERTIFICATE"],
+        ["puzzles", "rectangles", "4", "--count"],
+    ],
+)
+def test_ctrl_c_before_the_commands_own_code_is_one_line_and_130(command, tmp_path):
+    # python -m dlx p.dlx --count, Ctrl-C at once: while Python imported the package
+    # (before __main__ set the handlers) a KeyboardInterrupt traceback, status 1; and
+    # python -m dlx.certify had no handler at all. The process is signalled where it
+    # waits (DLX_TEST_PAUSE_FILE), just after its package's first line.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    (tmp_path / "p.dlx").write_text(PROBLEM)
+    (tmp_path / "p.cert").write_bytes(CERTIFICATE)
+    names = {"PROBLEM": str(tmp_path / "p.dlx"), "CERTIFICATE": str(tmp_path / "p.cert")}
+    ready = tmp_path / "ready"
+    child = subprocess.Popen(
+        [sys.executable, "-m", *(names.get(word, word) for word in command)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={
+            **os.environ,
+            "DLX_TEST_PAUSE_FILE": str(ready),
+            "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+        },
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        started = time.monotonic()
+        while not ready.exists() and child.poll() is None and time.monotonic() < started + 60:
+            time.sleep(0.01)
+        assert ready.exists(), child.communicate()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert (child.returncode, out, err) == (130, "", "interrupted\n")
