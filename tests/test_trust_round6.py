@@ -122,3 +122,20 @@ def test_ctrl_c_before_the_commands_own_code_is_one_line_and_130(command, tmp_pa
         if child.poll() is None:
             child.kill()
     assert (child.returncode, out, err) == (130, "", "interrupted\n")
+
+
+# -- the oracle and the kernels agree on what a solution is ----------------------------
+
+
+def test_an_option_without_primary_items_is_in_no_solution():
+    # a | x; options {a}, {x}: Knuth's DLX2 reads it with "Option ignored (no primary
+    # items): x" and counts 1 solution, as every kernel here does; dlx.verify's checker
+    # and naive solver (the tests' oracle) took {a}, {x} as a second solution.
+    import dlx
+
+    problem = dlx.parse("a | x\na\nx\n")
+    assert dlx.count(problem) == 1
+    assert dlx.naive_solutions(problem) == {frozenset({0})}
+    assert not dlx.is_solution(problem, [0, 1])
+    with pytest.raises(dlx.InvalidSolution, match="option 1 covers no primary item"):
+        dlx.check(problem, [0, 1])
