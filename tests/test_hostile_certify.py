@@ -191,3 +191,44 @@ def test_odd_bounds_against_the_naive_solver():
         assert dlx.count(problem, parallel=workers) == len(truth), dlx.write(problem)
         cases += 5
     _report("odd bounds: auto, dlx, mcc, parallel, streams against the naive solver", cases)
+
+
+def _wide(rng: random.Random, colours: bool) -> dlx.Problem:
+    """Over 1,024 options (the tight kernel opens frames below the root), 40 to 56
+    primary items, options of 4 to 10 items, a few secondary items."""
+    primary = [f"p{i}" for i in range(rng.randint(40, 56))]
+    secondary = [f"s{i}" for i in range(rng.randint(1, 6))]
+    problem = dlx.Problem(primary=primary, secondary=secondary)
+    for _ in range(rng.randint(1030, 1800)):
+        items = rng.sample(primary, rng.randint(4, 10))
+        for name in rng.sample(secondary, rng.randint(0, 2)):
+            items.append((name, rng.choice("ab")) if colours and rng.random() < 0.7 else name)
+        problem.add_option(items)
+    return problem
+
+
+def test_wide_problems_through_the_tight_kernels_frames():
+    """Frames (16 words) on wide random problems, with colours or not: the count paused
+    every few nodes (rows checked, frames open at some pauses) equals the count without
+    frames and bitset's (no colours); the stream's solutions checked, the same set."""
+    from dlx.driver.codes import PAUSED
+    from dlx.kernels.tight.search import TightSearch
+
+    rng, cases = random.Random(16), 0
+    for trial in range(4 * SCALE):
+        problem = _wide(rng, colours=trial % 2 == 1)
+        counts, framed = [], 0
+        for frames in (True, False):
+            search = TightSearch(problem, budget=50, frames=frames)
+            while search.run() == PAUSED:
+                search.sanity()
+                framed += int(search._frame.level[0] >= 0)
+            counts.append(search.solutions)
+        if trial % 2 == 0:
+            counts.append(dlx.count(problem, engine="bitset"))
+        stream = {frozenset(s.options) for s in dlx.solutions(problem, engine="tight")}
+        for solution in stream:
+            dlx.check(problem, sorted(solution))
+        assert len(set(counts)) == 1 and len(stream) == counts[0] and framed > 0, counts
+        cases += len(counts) + 1
+    _report("wide problems: the tight kernel's frames against no frames, bitset", cases)
