@@ -15,6 +15,12 @@ is imported (a Ctrl-C in the first tenth of a second is one line, not a tracebac
 from __future__ import annotations
 
 import importlib
+import sys
+
+if sys.argv[:1] == ["-m"]:  # Python looks for a module to run: ``python -m dlx``?
+    from dlx.stopping import stop_from_the_start_if_run
+
+    stop_from_the_start_if_run("dlx")
 
 TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below

@@ -22,11 +22,12 @@ import time
 import numpy as np
 
 _BLOCK, _CHUNK = 1 << 26, 1 << 20  # bytes read at a time; edge lines parsed at a time
+_N = r"([0-9]{1,4000})"  # a number: ASCII digits, fewer than int() refuses (4,300)
 _LINES = {  # the header lines read, and their form (other ``|`` lines are comments)
-    "count": (r"count (\d+)", "count N"),
+    "count": (rf"count {_N}", "count N"),
     "split": (r"split (\S+)", "split ITEM"),
     "symmetry": (r"symmetry(?: \S+ \S+)*", "symmetry A B ..."),
-    "part": (r"part (\d+)(?: twin (\d+))? count (\d+)", "part V [twin W] count C"),
+    "part": (rf"part {_N}(?: twin {_N})? count {_N}", "part V [twin W] count C"),
 }
 _DIGIT = np.full(256, 255, np.uint8)  # a byte's hexadecimal value, 255 if none
 _DIGIT[np.frombuffer(b"0123456789abcdefABCDEF", np.uint8)] = [*range(16), *range(10, 16)]

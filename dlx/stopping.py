@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 
 INTERRUPTED_STATUS = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -117,6 +118,25 @@ def stop_from_the_start() -> None:
     for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN or signum == signal.SIGTERM:
             signal.signal(signum, _stop_at_once)
+
+
+def stop_from_the_start_if_run(package: str) -> None:
+    """``stop_from_the_start`` where Python is looking for ``package``, or a module in it,
+    to run (``python -m dlx``, ``python -m dlx.certify``, ``python -m puzzles``): then
+    the package's ``__init__``, which calls this first, is the first code of ours that
+    runs, and a Ctrl-C from there on is one line and status 130, not the traceback of
+    an import cut short. (While Python looks, ``sys.argv[0]`` is ``-m``; the module's
+    name is in ``sys.orig_argv``.) ``DLX_TEST_PAUSE_FILE``, for tests: then create that
+    file and wait up to a minute, to be signalled at a point the test knows."""
+    argv = sys.orig_argv
+    flags = (w[2:] or "".join(argv[k + 2 : k + 3]) for k, w in enumerate(argv[1:]) if w[:2] == "-m")
+    if sys.argv[:1] != ["-m"] or next(flags, "").split(".")[0] != package:
+        return
+    stop_from_the_start()
+    pause = os.environ.get("DLX_TEST_PAUSE_FILE")
+    if pause:
+        open(pause, "w").close()
+        time.sleep(60)
 
 
 @contextmanager

@@ -20,7 +20,8 @@ class InvalidSolution(AssertionError):
 def check(problem: Problem, options) -> None:
     """Raise InvalidSolution unless ``options`` (indices) solve ``problem``.
 
-    Primary items must be covered between their bounds; a secondary item may be used
+    Primary items must be covered between their bounds, by options that each cover one
+    at least (as in Knuth's programs, which ignore the others); a secondary item may be used
     by one option without a colour, or by any number of options that agree on its colour.
     With loop items (``Problem.add_loop_edge``), the edges that get their 'on' colour
     must form exactly one cycle. An entry that is not an integer (``operator.index``)
@@ -35,6 +36,8 @@ def check(problem: Problem, options) -> None:
     for k in options:
         if not 0 <= k < problem.n_options:
             raise InvalidSolution(f"no option {k}")
+        if not any(name in primary for name, _ in problem.option_entries(k)):
+            raise InvalidSolution(f"option {k} covers no primary item (never chosen)")
         for name, colour in problem.option_entries(k):
             if name in primary:
                 cover[name] += 1

@@ -6,3 +6,10 @@ puzzles), ``build`` (a ``dlx.Problem``), ``decode`` (a solution to an answer),
 ``solutions`` (answers, streamed), ``render`` and ``svg`` (an answer as text and as a
 picture) and ``faults`` (what breaks the rules). ``polyomino`` (``pentomino``) predates it.
 """
+
+import sys
+
+if sys.argv[:1] == ["-m"]:  # Python looks for a module to run: ``python -m puzzles``?
+    from dlx.stopping import stop_from_the_start_if_run
+
+    stop_from_the_start_if_run("puzzles")

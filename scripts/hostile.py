@@ -1,6 +1,7 @@
-"""Run the hostile families (``tests/test_hostile.py``) and print how many cases they
-tried: checkpoints tampered with, kill -9 and resume, every input format mutated over
-every command, hostile numbers on every number flag, signals once the handlers are in.
+"""Run the hostile families (``tests/test_hostile.py``, ``tests/test_hostile_certify.py``)
+and print how many cases they tried: checkpoints tampered with, kill -9 and resume, every
+input format mutated over every command, hostile numbers on every number flag, signals
+once the handlers are in, certificates forged, odd bounds against the naive solver.
 
     python scripts/hostile.py            # 987 cases, under a minute on a quiet machine
     python scripts/hostile.py --scale 3  # three times as many (HOSTILE_SCALE)
@@ -29,7 +30,8 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=integer, default=1, help="cases per family, times this")
     parser.add_argument("-k", default=None, help="only the families matching (pytest's -k)")
     args = parser.parse_args(argv)
-    command = [sys.executable, "-m", "pytest", "tests/test_hostile.py", "-m", "slow", "-s", "-q"]
+    files = ["tests/test_hostile.py", "tests/test_hostile_certify.py"]
+    command = [sys.executable, "-m", "pytest", *files, "-m", "slow", "-s", "-q"]
     if args.k:
         command += ["-k", args.k]
     env = {**os.environ, "HOSTILE_SCALE": str(args.scale), "PYTHONPATH": str(ROOT)}
