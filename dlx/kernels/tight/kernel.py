@@ -474,11 +474,10 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
 
     Returns the code (``dlx.driver.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
-    stats = s.stats
-    total = s.total
+    stats, total = s.stats, s.total
     memo_on = s.memo.shape[0] > 0
-    level = s.state[0]
-    step = s.state[1]
+    level, step = s.state[0], s.state[1]
+    limit = max_solutions
     nodes = stats[1]
     node_stop = nodes + node_budget
     n_forced = forced.shape[0]
@@ -517,11 +516,12 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
                 step = BACKDOWN
                 continue
             o = s.cand[_u(s.cand_start[_u(level)] + i)]
-            limits = (stream, max_solutions, split_depth, n_fixed <= level + 1 <= memo_levels)
+            look = n_fixed <= level + 1 <= memo_levels
             if frames.in_frame(f, level):
-                tried = _try_option(t, s, f, level, f.map[_u(o)], True, *limits)
+                o = f.map[_u(o)]
+                tried = _try_option(t, s, f, level, o, True, stream, limit, split_depth, look)
             else:
-                tried = _try_option(t, s, f, level, o, False, *limits)
+                tried = _try_option(t, s, f, level, o, False, stream, limit, split_depth, look)
             if tried == ENTER:
                 level += 1
                 step = FORWARD
