@@ -480,7 +480,8 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
     limit = max_solutions
     nodes = stats[1]
     node_stop = nodes + node_budget
-    n_forced, n_fixed = forced.shape[0], forced.shape[0] + prefix.shape[0]
+    n_forced = forced.shape[0]
+    n_fixed = n_forced + prefix.shape[0]
     code = DONE
     while True:
         if step == FORWARD:
@@ -516,12 +517,11 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
                 continue
             o = s.cand[_u(s.cand_start[_u(level)] + i)]
             look = n_fixed <= level + 1 <= memo_levels
-            framed = frames.in_frame(f, level)  # a variable: numba compiles try once
-            if framed:  # (LLVM's copy of it here has framed true, the other false)
+            if frames.in_frame(f, level):
                 o = f.map[_u(o)]
-                tried = _try_option(t, s, f, level, o, framed, stream, limit, split_depth, look)
+                tried = _try_option(t, s, f, level, o, True, stream, limit, split_depth, look)
             else:
-                tried = _try_option(t, s, f, level, o, framed, stream, limit, split_depth, look)
+                tried = _try_option(t, s, f, level, o, False, stream, limit, split_depth, look)
             if tried == ENTER:
                 level += 1
                 step = FORWARD
