@@ -234,20 +234,24 @@ def ahead(kind: str, kernel: str, warm_up: str) -> bool:
     ):
         return False
     module, cls = warm_up.split(":")
-    code = f"import importlib; importlib.import_module({module!r}).{cls}.warm_up()"
+    # it prints the time it was done, so that its own seconds are said (``_wait_ahead``)
+    code = (
+        f"import importlib, time; importlib.import_module({module!r}).{cls}.warm_up(); "
+        "print(time.time())"
+    )
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this dlx's
     path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
     try:
         process = subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=dict(os.environ, PYTHONPATH=path),
         )
     except OSError:
         return False
-    _ahead[kind] = (process, time.perf_counter())
+    _ahead[kind] = (process, time.time())
     usual = USUAL.get(kind, USUAL["search"])
     _say(f"compiling the {kind} kernel in another process (first run only, {usual}) ...")
     return True
@@ -303,9 +307,19 @@ def _wait_ahead(kind: str, quiet: bool) -> bool:
     if process.wait() != 0:  # it failed: this process compiles the kernel itself
         return False
     if not quiet:
-        took = time.perf_counter() - started
+        took = _done_at(process) - started
         _say(f"compiled the {kind} kernel in another process in {took:.1f} s")
     return True
+
+
+def _done_at(process) -> float:
+    """When a compile started ahead was done (``time.time()``): the time it printed,
+    else now. Its own seconds, not the seconds until this process waited for it (which
+    may be later, while this one compiled or searched)."""
+    try:
+        return float(process.stdout.read().split()[-1])
+    except (AttributeError, IndexError, OSError, ValueError):
+        return time.time()
 
 
 def warm(kind: str, dispatcher, loop: bool, run) -> Warmed | None:

@@ -2,6 +2,7 @@
 ``numba:compile`` event), never for a load from the cache however slow; every kernel
 compiled ahead by ``dlx.compile_all`` and ``python -m dlx --compile``."""
 
+import io
 import os
 import subprocess
 import sys
@@ -121,6 +122,29 @@ def test_a_kernel_compiled_ahead_is_waited_for(fresh, monkeypatch, capsys):
     )
     assert waited == [True] and done.compiled
     assert "compiled the tight kernel in another process in" in capsys.readouterr().err
+
+
+class QuickCompiler(Compiler):
+    """A compile ahead that was done 2 s after it started (the time it prints)."""
+
+    def __init__(self, argv, **_):
+        super().__init__(argv)
+        self.stdout = io.BytesIO(f"{time.time() + 2}\n".encode())
+
+
+def test_a_compile_ahead_is_said_with_its_own_seconds(fresh, monkeypatch, capsys):
+    """The seconds said are the other process's own (from its start to the time it
+    printed when done), not those until this process waited for it: here it waits
+    after 0.1 s of its own, the other process took 2 s."""
+    monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(compiling.subprocess, "Popen", QuickCompiler)
+    assert compiling.ahead("tight", TIGHT, "dlx.kernels.tight.search:TightSearch")
+    assert "print(time.time())" in Compiler.started[-1].argv[-1]
+    capsys.readouterr()
+    compiling.warm("tight", DISPATCHER, False, lambda: None)
+    assert "in another process in 2.0 s" in capsys.readouterr().err
 
 
 def test_a_failed_compile_elsewhere_is_compiled_here(fresh, monkeypatch, capsys):

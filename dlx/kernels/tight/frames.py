@@ -56,7 +56,6 @@ NO_FRAME = -1
 _u = np.uint64
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_NONE = 1 << 62
 
 
 @njit(**PLAIN, inline="always")
@@ -84,15 +83,17 @@ def opens(t, f, s, level, n):
     return t.words > words and live_count(t, s.live, level) <= 64 * words
 
 
-@njit(**PLAIN, inline="always")
-def open_frame(t, f, live, level):
-    """Open the frame at ``level``: number its live options, make each group's frame
-    row and the level's frame live set (every frame bit)."""
+@njit(**PLAIN)
+def open_frame(f, live, level, words):
+    """Open the frame at ``level`` (``live``: the search's live sets, ``words`` wide):
+    number its live options, make each group's frame row and the level's frame live set
+    (every frame bit). Compiled once, out of line (called, not inlined: it runs once a
+    frame, and its loops would cost the kernel's compile more than its call costs)."""
     for g in range(f.group.shape[0]):
         for w in range(f.live.shape[1]):
             f.group[_u(g), _u(w)] = _ZERO
     m = 0
-    for w in range(t.words):
+    for w in range(words):
         bits = live[_u(level), _u(w)]
         while bits:
             f.map[_u(m)] = w * 64 + _low(bits)
@@ -124,28 +125,6 @@ def count_in(f, level, g):
     for w in range(f.live.shape[1]):
         n += _popcount(f.live[_u(level), _u(w)] & f.group[_u(g), _u(w)])
     return np.int64(n)
-
-
-@njit(**PLAIN, inline="always")
-def choose_item(f, uncovered, level):
-    """The uncovered primary item with the fewest live options in the frame (the first
-    of ties; the first with at most one) and that number; (-1, 0): every item covered."""
-    best = -1
-    best_n = _NONE
-    for w in range(uncovered.shape[1]):
-        items = uncovered[_u(level), _u(w)]
-        while items:
-            p = w * 64 + _low(items)
-            items &= items - _ONE
-            n = count_in(f, level, p)
-            if n < best_n:
-                best = p
-                best_n = n
-                if n <= 1:
-                    return best, best_n
-    if best < 0:
-        return -1, 0
-    return best, best_n
 
 
 @njit(**PLAIN, inline="always")

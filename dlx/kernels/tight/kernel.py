@@ -42,7 +42,7 @@ for the same step of Knuth's: ``_enter_level`` (M2), ``_choose`` (M3), ``_prepar
 memo). Nothing undoes a choice (the links kernel's M9): a child's rows are new.
 
 Leaves counted at their parent: in a count (not a stream), *try* first asks whether
-the child's solutions are known without making it (``_child_solutions``). A live
+the child's solutions are known without making it (``_child_count``). A live
 option covers uncovered items only, so one with as many primary items as are left
 completes a solution: 1. Without a solution limit and with dense conflict masks, a
 child with one item ``q`` left has one solution per option of ``q`` live in it: the
@@ -69,6 +69,12 @@ is a whole subtree's, so the table stays exact whatever it forgets.
 Counts are exact at any size: ``total``, ``level_entry`` and the memo's counts hold
 ``limbs`` uint64 words, least significant first. A carry out of the top limb returns
 ``OVERFLOW``; the caller starts again with twice the limbs.
+
+Compiling: numba copies the IR of an ``inline="always"`` helper into each caller (at a
+cost that grows with the square of its size): the small steps. *Try* and the memo's
+steps are ``FORCED``: numba compiles each once, LLVM inlines it where it is called
+(*try* twice, in a frame and out, each with ``framed`` a constant). Opening a frame
+(``frames.open_frame``, once a frame) is a call.
 
 Resuming: ``state`` holds ``level, step``; everything else lives in the arrays, so a
 call stops after a budget of nodes (``PAUSED``) and the next goes on.
@@ -106,22 +112,16 @@ from dlx.kernels.tight.batch import (
 
 # Nothing here allocates: compiled without numba's reference counting (see bitset.py).
 PLAIN = {"cache": True, "_nrt": False}
-# dlx/kernels/shared.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/shared.py changes, unless this file changes with it
-MEMO_DIGEST = "04c8f20e446678d1"
-# dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/bits.py changes, unless this file changes with it
-BITS_DIGEST = "2ca1aca66e643eb6"
-# dlx/kernels/bands.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/bands.py changes, unless this file changes with it
-BANDS_DIGEST = "c07b239f6ce16d0f"
-# dlx/kernels/tight/batch.py's sha256, checked by tests/test_structure.py: numba's cache of this
-# file goes stale when dlx/kernels/tight/batch.py changes, unless this file changes with it
-TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"
-# dlx/kernels/tight/frames.py's sha256, checked by tests/test_structure.py: numba's cache of
-# this file goes stale when dlx/kernels/tight/frames.py changes, unless this file changes
-TIGHT_FRAMES_DIGEST = "ad6857653ec89a68"
-TIGHT_LEAVES_DIGEST = "e86aa45d4124c44c"  # dlx/kernels/tight/leaves.py's, as the frames' above
+# compiled once by numba, inlined into each caller by LLVM ("Compiling" in the essay)
+FORCED = {**PLAIN, "forceinline": True}
+# Each *_DIGEST is the sha256 of the file named beside it, checked by tests/test_structure.py:
+# numba's cache of this file goes stale when that file changes, unless this file changes too.
+MEMO_DIGEST = "04c8f20e446678d1"  # dlx/kernels/shared.py
+BITS_DIGEST = "2ca1aca66e643eb6"  # dlx/kernels/bits.py
+BANDS_DIGEST = "c07b239f6ce16d0f"  # dlx/kernels/bands.py
+TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"  # dlx/kernels/tight/batch.py
+TIGHT_FRAMES_DIGEST = "d8405a542533bc04"  # dlx/kernels/tight/frames.py
+TIGHT_LEAVES_DIGEST = "e86aa45d4124c44c"  # dlx/kernels/tight/leaves.py
 NO_STOP = -1  # what _found returns when the search goes on
 ALL, MANY = -2, -1  # what _one_left says when an option leaves no item, or two or more
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
@@ -134,9 +134,10 @@ _NONE = 1 << 62  # more options than any item has
 
 
 @njit(**PLAIN, inline="always")
-def _choose_item(t, live, uncovered, level):
-    """The uncovered primary item with the fewest live options (the first of ties; the
-    first with at most one) and that number; (-1, 0) when every item is covered."""
+def _choose_item(t, f, live, uncovered, level, framed):
+    """The uncovered primary item with the fewest live options (counted in the frame if
+    ``framed``, else by bands; the first of ties; the first with at most one) and that
+    number; (-1, 0) when every item is covered."""
     best = -1
     best_n = _NONE
     for w in range(uncovered.shape[1]):
@@ -144,7 +145,10 @@ def _choose_item(t, live, uncovered, level):
         while items:
             p = w * 64 + _low(items)
             items &= items - _ONE
-            n = _live_options(t, live, level, p)
+            if framed:
+                n = frames.count_in(f, level, p)
+            else:
+                n = _live_options(t, live, level, p)
             if n < best_n:
                 best = p
                 best_n = n
@@ -156,16 +160,16 @@ def _choose_item(t, live, uncovered, level):
 
 
 @njit(**PLAIN, inline="always")
-def _child_key(t, key, key_hash, level, o):
+def _child_key(option_key_start, option_key, group_hash, key, key_hash, level, o):
     """Make ``key[level + 1]`` and its hash: ``level``'s with option ``o``'s key bits."""
     h = key_hash[_u(level)]
     child = level + 1
     for w in range(key.shape[1]):
         key[_u(child), _u(w)] = key[_u(level), _u(w)]
-    for j in range(t.option_key_start[_u(o)], t.option_key_start[_u(o + 1)]):
-        b = t.option_key[_u(j)]
+    for j in range(option_key_start[_u(o)], option_key_start[_u(o + 1)]):
+        b = option_key[_u(j)]
         if not _has_bit(key, level, b):
-            h += t.group_hash[_u(b)]
+            h += group_hash[_u(b)]
             key[_u(child), _u(b >> 6)] |= _ONE << np.uint64(b & 63)
     key_hash[_u(child)] = h
 
@@ -221,12 +225,10 @@ def _cover_items(t, s, f, level, o):
 @njit(**PLAIN, inline="always")
 def _cover(t, s, level, o):
     """Make the live set of ``level + 1``: ``level``'s with option ``o`` taken (its
-    items' row is ``_cover_items``')."""
+    items' row is ``_cover_items``'); return the options cleared."""
     if t.conflict.shape[0] > 0:
-        updates = _clear_dense(t, s.live, level, o)
-    else:
-        updates = _clear_groups(t, s.live, level, o)
-    s.stats[2] += np.int64(updates)
+        return _clear_dense(t, s.live, level, o)
+    return _clear_groups(t, s.live, level, o)
 
 
 @njit(**PLAIN, inline="always")
@@ -251,15 +253,23 @@ def _one_left(s, level):
 
 
 @njit(**PLAIN, inline="always")
-def _child_solutions(t, s, level, o, whole):
-    """The solutions below ``level``'s child by option ``o`` (live), when they are known
-    without making it: 1 when ``o`` covers every primary item left; if ``whole``, with
-    dense conflict masks, when one item ``q`` is left after ``o``, the options of ``q``
-    live in the child (each a solution); else -1."""
+def _child_count(t, s, f, level, o, framed, alive, whole):
+    """The solutions below ``level``'s child by option ``o`` (live, its items' row made),
+    when they are known without its live set: 1 when ``o`` covers every primary item
+    left; 0 in a frame when the child's frame row is empty (``not alive``); if
+    ``whole``, when one item ``q`` is left after ``o``, the options of ``q`` live in the
+    child (each a solution), counted in its frame row, or by ``q``'s band of ``live &
+    ~conflict[o]`` with dense conflict masks; else -1."""
     q = _one_left(s, level)
     if q == ALL:
         return 1
-    if q == MANY or not whole or t.conflict.shape[0] == 0:
+    if framed and not alive:
+        return 0
+    if q == MANY or not whole:
+        return -1
+    if framed:
+        return frames.count_in(f, level + 1, q)
+    if t.conflict.shape[0] == 0:
         return -1
     n = _ZERO
     band = t.item_band_start[_u(q)]
@@ -283,46 +293,44 @@ def _add_small(total, n):
     return False
 
 
-@njit(**PLAIN, inline="always")
-def _memo_lookup(t, s, level, o, look):
+@njit(**FORCED)
+def _memo_lookup(
+    option_key_start, option_key, group_hash, key, key_hash, memo, memo_stats, level, o, look
+):
     """Make the key of ``level``'s child by option ``o``; if ``look``, return the memo's
     row for it (-1: none), noting the lookup and the nodes a hit saves."""
-    _child_key(t, s.key, s.key_hash, level, o)
+    _child_key(option_key_start, option_key, group_hash, key, key_hash, level, o)
     if not look:
         return -1
-    row = _memo_find(s.key, level + 1, s.key_hash[_u(level + 1)], s.memo)
-    s.memo_stats[0] += 1
+    row = _memo_find(key, level + 1, key_hash[_u(level + 1)], memo)
+    memo_stats[0] += 1
     if row >= 0:
-        s.memo_stats[1] += np.int64(s.memo[_u(row), _u(s.key.shape[1])])
+        memo_stats[1] += np.int64(memo[_u(row), _u(key.shape[1])])
     return row
 
 
 @njit(**PLAIN, inline="always")
-def _known_child(t, s, level, o, stream, max_solutions, split_depth, look):
-    """Add the solutions of ``level``'s child by option ``o`` to the count when they
-    are known without entering it (``_child_solutions``, unless ``stream``, whole
-    without a solution limit and above the leaves of a split; else the memo's, when
-    ``look``; with a memo, the child's key is made): return 1 if they were, 0 if the
-    child must be entered, -1 on an overflow."""
-    whole = max_solutions < 0 and level + 1 != split_depth
-    known = -1 if stream else _child_solutions(t, s, level, o, whole)
-    if known >= 0:
-        return 1 if _add_small(s.total, known) else -1
-    if s.memo.shape[0] > 0:
-        row = _memo_lookup(t, s, level, o, look)
-        if row >= 0:
-            return 1 if _add(s.total, s.memo, row, s.key.shape[1] + 1) else -1
-    return 0
+def _memo_child(t, s, level, o, look):
+    """The memo's part of *try*: make the key of ``level``'s child by option ``o`` and,
+    if ``look``, add its count when the memo holds it: 1 if it did, 0 if not, -1 on an
+    overflow."""
+    row = _memo_lookup(
+        t.option_key_start, t.option_key, t.group_hash, s.key, s.key_hash, s.memo,
+        s.memo_stats, level, o, look,
+    )  # fmt: skip
+    if row < 0:
+        return 0
+    return 1 if _add(s.total, s.memo, row, s.key.shape[1] + 1) else -1
 
 
-@njit(**PLAIN, inline="always")
-def _memo_keep(s, level, nodes):
+@njit(**FORCED)
+def _memo_keep(key, key_hash, memo, total, level_entry, level_nodes, level, nodes):
     """M9 with the memo, "leave level": keep its subtree's count if it took enough
     nodes."""
-    weight = nodes - s.level_nodes[_u(level)]
+    weight = nodes - level_nodes[_u(level)]
     if weight >= MEMO_MIN_NODES:
-        h = s.key_hash[_u(level)]
-        _memo_store(s.key, level, h, s.memo, s.total, s.level_entry, _u(weight))
+        h = key_hash[_u(level)]
+        _memo_store(key, level, h, memo, total, level_entry, _u(weight))
 
 
 @njit(**PLAIN, inline="always")
@@ -346,18 +354,16 @@ def _choose(t, s, f, level, forced, start, split_depth):
             return 0
         s.cand[_u(start)] = o
         return 1
-    if frames.in_frame(f, level):
-        p, n = frames.choose_item(f, s.uncovered, level)
-    else:
-        p, n = _choose_item(t, s.live, s.uncovered, level)
+    framed = frames.in_frame(f, level)
+    p, n = _choose_item(t, f, s.live, s.uncovered, level, framed)
     if p < 0:
         return -1
     if n == 0:
         return 0
-    if not frames.in_frame(f, level):
+    if not framed:
         if level == split_depth or not frames.opens(t, f, s, level, n):
             return _gather(t, s.live, level, p, s.cand, start)
-        frames.open_frame(t, f, s.live, level)
+        frames.open_frame(f, s.live, level, t.words)
     return frames.gather(f, level, p, s.cand, start)
 
 
@@ -389,48 +395,36 @@ def _prepare(s, prefix, level, start, n, n_forced, n_fixed):
     return True
 
 
-@njit(**PLAIN, inline="always")
-def _try_option(t, s, f, level, o, stream, max_solutions, split_depth, look):
-    """M5-M6, "try x_l": the child's uncovered items (a row or two); count the child of
-    option ``o`` when its solutions are known without its live set (``_known_child``),
-    else cover ``o`` to make it. Return ENTER to go down to it, KNOWN when it was
-    counted, or OVERFLOW when that count did not fit the limbs."""
+@njit(**FORCED)
+def _try_option(t, s, f, level, o, framed, stream, max_solutions, split_depth, look):
+    """M5-M6, "try x_l": the child's uncovered items (a row or two), and in a frame
+    (``framed``) its frame row (a few words); count the child of option ``o`` when its
+    solutions are known without its live set (``_child_count``, unless ``stream``; then
+    the memo's, when ``look``), else make it (out of a frame, ``_cover``). Return ENTER
+    to go down to it, KNOWN when it was counted, or OVERFLOW when that count did not fit
+    the limbs."""
+    updates = _ZERO
+    alive = True
+    if framed:
+        updates, alive = frames.clear(t, f, level, o)
     _cover_items(t, s, f, level, o)
-    counted = _known_child(t, s, level, o, stream, max_solutions, split_depth, look)
-    if counted < 0:
-        return OVERFLOW
-    if counted > 0:
-        return KNOWN
-    _cover(t, s, level, o)
-    if leaves.forced_out(t, s, level + 1, stream or max_solutions >= 0, split_depth) > 0:
-        return KNOWN if _add_small(s.total, 1) else OVERFLOW
-    s.choice[_u(level)] = o
-    return ENTER
-
-
-@njit(**PLAIN, inline="always")
-def _try_framed(t, s, f, level, o, stream, max_solutions, split_depth, look):
-    """``_try_option`` in a frame: make the child's frame row first (a few words), then
-    count the child when its solutions are known (one item left: its options live in
-    that row), else enter it."""
-    updates, alive = frames.clear(t, f, level, o)
-    _cover_items(t, s, f, level, o)
-    known = -1
     if not stream:
-        q = _one_left(s, level)
-        if q == ALL:
-            known = 1
-        elif not alive:
-            known = 0
-        elif q != MANY and max_solutions < 0 and level + 1 != split_depth:
-            known = frames.count_in(f, level + 1, q)
-    if known >= 0:
-        return KNOWN if _add_small(s.total, known) else OVERFLOW
+        whole = max_solutions < 0 and level + 1 != split_depth
+        known = _child_count(t, s, f, level, o, framed, alive, whole)
+        if known >= 0:
+            return KNOWN if _add_small(s.total, known) else OVERFLOW
     if s.memo.shape[0] > 0:
-        row = _memo_lookup(t, s, level, o, look)
-        if row >= 0:
-            return KNOWN if _add(s.total, s.memo, row, s.key.shape[1] + 1) else OVERFLOW
+        counted = _memo_child(t, s, level, o, look)
+        if counted != 0:
+            return KNOWN if counted > 0 else OVERFLOW
+    if not framed:
+        updates = _cover(t, s, level, o)
     s.stats[2] += np.int64(updates)
+    if (
+        not framed
+        and leaves.forced_out(t, s, level + 1, stream or max_solutions >= 0, split_depth) > 0
+    ):
+        return KNOWN if _add_small(s.total, 1) else OVERFLOW
     s.choice[_u(level)] = o
     return ENTER
 
@@ -478,11 +472,10 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
 
     Returns the code (``dlx.driver.codes``): DONE, SOLUTION, PAUSED, LEAF, LIMIT or OVERFLOW.
     """
-    stats = s.stats
-    total = s.total
+    stats, total = s.stats, s.total
     memo_on = s.memo.shape[0] > 0
-    level = s.state[0]
-    step = s.state[1]
+    level, step = s.state[0], s.state[1]
+    limit = max_solutions
     nodes = stats[1]
     node_stop = nodes + node_budget
     n_forced = forced.shape[0]
@@ -524,9 +517,9 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
             look = n_fixed <= level + 1 <= memo_levels
             if frames.in_frame(f, level):
                 o = f.map[_u(o)]
-                tried = _try_framed(t, s, f, level, o, stream, max_solutions, split_depth, look)
+                tried = _try_option(t, s, f, level, o, True, stream, limit, split_depth, look)
             else:
-                tried = _try_option(t, s, f, level, o, stream, max_solutions, split_depth, look)
+                tried = _try_option(t, s, f, level, o, False, stream, limit, split_depth, look)
             if tried == ENTER:
                 level += 1
                 step = FORWARD
@@ -545,7 +538,9 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
             # M9, "leave level" (the memo keeps the subtree's count; undoing the choice is
             # ``level -= 1``: nothing else), then M7 one level up: the next branch
             if memo_on and n_fixed <= level <= memo_levels:
-                _memo_keep(s, level, nodes)
+                _memo_keep(
+                    s.key, s.key_hash, s.memo, total, s.level_entry, s.level_nodes, level, nodes
+                )
             if level == f.level[0]:
                 f.level[0] = frames.NO_FRAME
             if level == 0:
