@@ -482,7 +482,7 @@ class Problem:
         >>> p.check_forced([0, 1])
         Traceback (most recent call last):
         ...
-        dlx.errors.ProblemError: forced options cover item 'a' more than 1 times
+        dlx.errors.ProblemError: forced options cover item 'a' more than once
         """
         options = np.asarray(options, dtype=np.int64).ravel()
         start = np.asarray([0, len(options)] if start is None else start, dtype=np.int64)
@@ -529,9 +529,8 @@ class Problem:
             if item_id[j] <= n_primary:  # compare its count with the upper bound
                 bound = self._hi[item_id[j] - 1]
                 if group_count[g] > bound:
-                    raise ProblemError(
-                        f"forced options cover item {name!r} more than {bound} times"
-                    )
+                    times = "once" if bound == 1 else f"{bound} times"
+                    raise ProblemError(f"forced options cover item {name!r} more than {times}")
             elif colour[members].min() <= 0 or colour[members].max() != colour[members].min():
                 a, b = (int(entry_option[m]) for m in members[:2])
                 raise ProblemError(f"forced options {a} and {b} clash on secondary item {name!r}")

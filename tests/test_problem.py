@@ -46,7 +46,7 @@ def test_problem_errors(build, message):
 
 def test_forced_errors():
     p = queens(4)
-    with pytest.raises(dlx.ProblemError, match="more than 1 times"):
+    with pytest.raises(dlx.ProblemError, match="more than once"):
         list(dlx.solutions(p, forced=[0, 1]))
     with pytest.raises(dlx.ProblemError, match="does not exist"):
         dlx.count(p, forced=[99])

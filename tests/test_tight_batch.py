@@ -123,7 +123,7 @@ def test_limit_depth_and_engine_are_checked():
     for engine in ("dlx", "tight"):  # the same errors from both kernels
         with pytest.raises(dlx.ProblemError, match="forced option 5 does not exist"):
             dlx.batch(problem, [[0], [5]], engine=engine)
-        with pytest.raises(dlx.ProblemError, match="cover item 'a' more than 1 times"):
+        with pytest.raises(dlx.ProblemError, match="cover item 'a' more than once"):
             dlx.batch(problem, [[1], [0, 1, 2]], engine=engine)
         with pytest.raises(dlx.ProblemError, match="start must rise"):
             dlx.batch(problem, [0, 1], start=[0, 3], engine=engine)

@@ -399,7 +399,8 @@ def _prepare(s, prefix, level, start, n, n_forced, n_fixed):
 def _try_option(t, s, f, level, o, framed, stream, max_solutions, split_depth, look):
     """M5-M6, "try x_l": the child's uncovered items (a row or two), and in a frame
     (``framed``) its frame row (a few words); count the child of option ``o`` when its
-    solutions are known without its live set (``_child_count``, unless ``stream``; then
+    solutions are known without its live set (``_child_count``, unless ``stream``: a
+    stream, or a child whose level is forced or replayed, entered to check it; then
     the memo's, when ``look``), else make it (out of a frame, ``_cover``). Return ENTER
     to go down to it, KNOWN when it was counted, or OVERFLOW when that count did not fit
     the limbs."""
@@ -515,11 +516,12 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
                 continue
             o = s.cand[_u(s.cand_start[_u(level)] + i)]
             look = n_fixed <= level + 1 <= memo_levels
+            enter = stream or level + 1 < n_fixed  # a fixed child: its option must be live
             if frames.in_frame(f, level):
                 o = f.map[_u(o)]
-                tried = _try_option(t, s, f, level, o, True, stream, limit, split_depth, look)
+                tried = _try_option(t, s, f, level, o, True, enter, limit, split_depth, look)
             else:
-                tried = _try_option(t, s, f, level, o, False, stream, limit, split_depth, look)
+                tried = _try_option(t, s, f, level, o, False, enter, limit, split_depth, look)
             if tried == ENTER:
                 level += 1
                 step = FORWARD
