@@ -121,7 +121,7 @@ BITS_DIGEST = "2ca1aca66e643eb6"  # dlx/kernels/bits.py
 BANDS_DIGEST = "c07b239f6ce16d0f"  # dlx/kernels/bands.py
 TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"  # dlx/kernels/tight/batch.py
 TIGHT_FRAMES_DIGEST = "d8405a542533bc04"  # dlx/kernels/tight/frames.py
-TIGHT_LEAVES_DIGEST = "e86aa45d4124c44c"  # dlx/kernels/tight/leaves.py
+TIGHT_LEAVES_DIGEST = "ebb55f8f80918f1b"  # dlx/kernels/tight/leaves.py
 NO_STOP = -1  # what _found returns when the search goes on
 ALL, MANY = -2, -1  # what _one_left says when an option leaves no item, or two or more
 ENTER, KNOWN = 1, 0  # what _try_option did (or OVERFLOW)
@@ -515,8 +515,7 @@ def search(t, s, f, forced, prefix, split_depth, node_budget, max_solutions, str
                 step = BACKDOWN
                 continue
             o = s.cand[_u(s.cand_start[_u(level)] + i)]
-            look = n_fixed <= level + 1 <= memo_levels
-            enter = stream or level + 1 < n_fixed  # a fixed child: its option must be live
+            look, enter = n_fixed <= level + 1 <= memo_levels, stream or level + 1 < n_fixed
             if frames.in_frame(f, level):
                 o = f.map[_u(o)]
                 tried = _try_option(t, s, f, level, o, True, enter, limit, split_depth, look)

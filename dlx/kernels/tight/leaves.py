@@ -35,7 +35,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit(**PLAIN, inline="always")
+@njit(**PLAIN, forceinline=True)
 def forced_out(t, s, child, stream, split_depth):
     """1 when ``child`` (its rows made) is one solution with every level below it
     forced: each uncovered item has exactly one live option (a live option's items
