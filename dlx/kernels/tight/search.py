@@ -141,7 +141,8 @@ class TightSearch(RowSearch):
         on_trial = self.memo is not None and not (self._memo_judged or self.memo.paid)
         if on_trial:
             nodes = int(self.kernel_stats[1])
-            mark = self._glance() if nodes < self._glance() else MEMO_TRIAL
+            glance = self._glance()
+            mark = glance if nodes < glance else MEMO_TRIAL
             budget = min(budget, max(mark - nodes, 1000))
         code = self.kernel().search(
             self._tables, self._state._replace(memo=self._memo_table()), self._frame, self.forced,
