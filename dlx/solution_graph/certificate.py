@@ -215,16 +215,18 @@ def _part_file(path, out):
 
 
 def _join(path, head: str, files, total: int) -> None:
-    """The certificate at ``path``: ``head``, the parts' files (then removed), the count."""
+    """The certificate at ``path``: ``head``, the parts' files (each removed once copied, so
+    the disk holds the certificate about once, not twice), the count."""
     with open(path, "w") as out:
         out.write(head)
         out.flush()
         for name in files:
             with open(name) as part:
                 shutil.copyfileobj(part, out, 1 << 24)
+            out.flush()
+            os.fsync(out.fileno())
+            os.remove(name)
         out.write(f"| count {total}\n")
-    for name in files:
-        os.remove(name)
 
 
 def add_arguments(parser) -> None:
