@@ -49,6 +49,7 @@ USUAL = {  # (its CPU seconds, and its wall seconds at load 4 to 8: docs/perform
     "batch": "usually 5 to 50 s",
     "bitset": "usually 9 to 100 s",
     "tight": "usually 7 to 50 s",
+    "tight, in part": "usually 3 to 20 s",
     "sudoku": "usually 5 to 30 s",
     "mcc": "usually 5 to 30 s",
     "graph": "usually 5 to 50 s",
@@ -71,6 +72,10 @@ KERNEL_MODULES = (
     "dlx.kernels.costs.search",
     "dlx.preprocessing.reduce",
 )
+
+# the parts of a kernel that a first run compiles in a second process while it compiles
+# the rest (``ahead`` with a ``call``), as the notices name them
+PARTS = {"tight, in part": "half of the tight kernel's parts"}
 
 # the variables that set numpy's linear algebra threads (OpenBLAS reads the first three,
 # MKL the last two): ``one_blas_thread``
@@ -217,14 +222,16 @@ def in_cache(kind: str, dispatcher) -> bool:
     return kind in _in_cache
 
 
-def ahead(kind: str, kernel: str, warm_up: str) -> bool:
+def ahead(kind: str, kernel: str, warm_up: str, call: str = "warm_up") -> bool:
     """Start compiling kernel ``kind`` (its module ``kernel``, whose entry point is
     ``search``) in another process, on another core, when numba's cache has nothing of
     it, so that it is ready by the time this one needs it (``warm`` waits for that
     process, then loads the kernel from the cache); ``warm_up``: ``"module:Class"`` of
-    its search, whose ``warm_up()`` that process runs. Said on stderr. True when
-    started. Where numba surely has nothing of it (``surely_not_cached``: a first run),
-    the process starts before ``kernel`` (and numba) is imported here."""
+    its search, whose ``warm_up()`` that process runs (or ``call``: another class
+    method, which compiles a part of the kernel, ``kind`` then naming that part, as
+    ``PARTS`` does; this process waits for it with ``wait_ahead``). Said on stderr. True
+    when started. Where numba surely has nothing of it (``surely_not_cached``: a first
+    run), the process starts before ``kernel`` (and numba) is imported here."""
     if kind in _ahead or any(k == kind for k, _ in _done):
         return False
     if multiprocessing.parent_process() is not None:
@@ -236,7 +243,7 @@ def ahead(kind: str, kernel: str, warm_up: str) -> bool:
     module, cls = warm_up.split(":")
     # it prints the time it was done, so that its own seconds are said (``_wait_ahead``)
     code = (
-        f"import importlib, time; importlib.import_module({module!r}).{cls}.warm_up(); "
+        f"import importlib, time; importlib.import_module({module!r}).{cls}.{call}(); "
         "print(time.time())"
     )
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this dlx's
@@ -253,8 +260,32 @@ def ahead(kind: str, kernel: str, warm_up: str) -> bool:
         return False
     _ahead[kind] = (process, time.time())
     usual = USUAL.get(kind, USUAL["search"])
-    _say(f"compiling the {kind} kernel in another process (first run only, {usual}) ...")
+    _say(f"compiling {_named(kind)} in another process (first run only, {usual}) ...")
     return True
+
+
+def _named(kind: str) -> str:
+    """What the notices call kernel ``kind`` (or a part of one: ``PARTS``)."""
+    return PARTS.get(kind, f"the {kind} kernel")
+
+
+def running_ahead(kind: str) -> bool:
+    """Whether kernel ``kind`` (or a part: ``PARTS``) is being compiled in another
+    process (``ahead``) that nobody has waited for yet."""
+    return kind in _ahead
+
+
+def warmed(kind: str, loop: bool = False) -> bool:
+    """Whether kernel ``kind`` (``loop``: for loop items) was warmed up (``warm``) in
+    this process, or is being."""
+    return (kind, loop) in _done
+
+
+def wait_ahead(kind: str) -> bool:
+    """Wait for the compile of ``kind`` (a kernel or a part: ``PARTS``) started in
+    another process (``ahead``), said on stderr when it ends (not in a worker); True
+    when there was one and it did not fail."""
+    return _wait_ahead(kind, multiprocessing.parent_process() is not None)
 
 
 def surely_not_cached(module: str, function: str) -> bool:
@@ -308,7 +339,7 @@ def _wait_ahead(kind: str, quiet: bool) -> bool:
         return False
     if not quiet:
         took = _done_at(process) - started
-        _say(f"compiled the {kind} kernel in another process in {took:.1f} s")
+        _say(f"compiled {_named(kind)} in another process in {took:.1f} s")
     return True
 
 

@@ -169,18 +169,12 @@ def select(
         return row.search(problem, forced=(*forced, *extra))  # a sample: no memo
 
     # tight leads every problem it takes (``_tight_suits``): a count that goes on with
-    # its probe probes before the line-up is asked, unless the bitset kernel is not in
-    # numba's cache: then the line-up comes first, to start its compile in another
-    # process (``compile_ahead``) while tight probes; or unless the bitset kernel's
-    # layout of the problem is kept, and it has lost no race on it (``_bitset_leads``)
+    # its probe probes before the line-up is asked, unless the bitset kernel's layout of
+    # the problem is kept, and it has lost no race on it (``_bitset_leads``); else the
+    # bitset kernel does not race it (``_tight_alone``)
     bitset_first = problem.kept(bitset_layout._build) and BITSET.name not in _outraced(problem)
     probe = None
-    if (
-        kept
-        and _said(_tight_word, problem) is None
-        and BITSET.search.in_cache()
-        and not bitset_first
-    ):
+    if kept and _said(_tight_word, problem) is None and not bitset_first:
         probe, ended = first_slice(TIGHT.name, make, limit)
         if ended is not None:
             return ended
@@ -191,8 +185,7 @@ def select(
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
-    if bitset_first:
-        lineup = _bitset_leads(lineup)
+    lineup = _bitset_leads(lineup) if bitset_first else _tight_alone(lineup)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
     choice = choose(problem, lineup, make, limit, forced, kept, probe=probe)
@@ -258,6 +251,21 @@ def _bitset_leads(lineup: Lineup) -> Lineup:
     if BITSET.name not in names or names[0] == BITSET.name:
         return lineup
     return lineup.led_by(BITSET.name, "leads, its layout kept")
+
+
+def _tight_alone(lineup: Lineup) -> Lineup:
+    """``lineup`` without the bitset kernel where the tight kernel takes the problem
+    (and the bitset kernel's layout of it is not kept: ``_bitset_leads``): on every
+    fresh flat tiling of ``scripts/bench_kernels.py`` and Knuth's suite that tight takes,
+    the race ran tight (its samples 2 times tight's, or tight done within its probe),
+    and racing the bitset kernel cost its layout (25 to 60 ms) and, on a first run, its
+    compile on the second core (``docs/performance.md``, "First run")."""
+    names = [k.name for k in lineup.takers]
+    if TIGHT.name not in names or BITSET.name not in names:
+        return lineup
+    takers = tuple(k for k in lineup.takers if k.name != BITSET.name)
+    why = "tight takes it (a fresh flat tiling: tight alone)"
+    return Lineup(takers, lineup.suited, (*lineup.refused, (BITSET.name, why)), lineup.why)
 
 
 def _lineup(problem: Problem) -> Lineup:

@@ -814,6 +814,24 @@ def test_a_kept_bitset_layout_leads_a_flat_tiling_until_it_loses_a_race(monkeypa
     assert dlx.count(p).solutions == 2 and "bitset" not in dlx.count(p).stats.engine
 
 
+def test_a_fresh_flat_tiling_that_tight_takes_races_no_bitset_kernel(monkeypatch):
+    """A flat tiling that tight takes, counted afresh (the bitset kernel's layout not
+    kept): tight alone, cold or warm (nothing raced, nothing compiled beside it); the
+    line-up says why the bitset kernel is out. The counts stay the same."""
+    p = tiling.build(tiling.make_puzzle("8x8", "pentominoes,O4"))
+    seen = []
+
+    def alone(problem, lineup, *args, **kwargs):
+        seen.append(lineup)
+        return choose.Choice("tight", "auto: tight alone")
+
+    monkeypatch.setattr(engines, "choose", alone)
+    assert engines.select("auto", p).name == "tight"
+    assert [k.name for k in seen[0].takers] == ["tight"]
+    assert "tight alone" in dict(seen[0].refused)["bitset"]
+    assert [k.name for k in engines._lineup(p).takers] == ["tight", "bitset"]  # (the facts)
+
+
 def _two_colour_dominoes(width: int = 21) -> dlx.Problem:
     """Dominoes of two colours tiling a 2x``width`` box, ``width // 2`` of one and the
     rest of the other; each piece goes to 3 ``width`` - 2 places (61 for 2x21: 40

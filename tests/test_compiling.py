@@ -173,6 +173,44 @@ def test_nothing_compiled_ahead_of_a_cached_kernel(fresh, monkeypatch):
     assert not TightSearch.compile_ahead()
 
 
+def test_the_tight_kernels_parts_have_the_signatures_search_calls_them_with(fresh):
+    """A first run compiles the tight kernel's parts (``kernel.parts``) in two halves,
+    one in another process, so that numba loads them when it compiles ``search``: that
+    works only if each has the signature ``search`` calls it with. numba's cache index of
+    each part holds what was compiled of it: only those signatures (a wrong one would
+    be compiled beside the right one, which ``search`` compiles itself)."""
+    from dlx.kernels.tight import search
+
+    search.TightSearch.warm_up()
+    here, there = search._parts(search.tiny_problem(False))
+    wanted: dict = {}
+    for dispatcher, signature in here + there:
+        wanted.setdefault(dispatcher, set()).add(tuple(signature))
+    for dispatcher, signatures in wanted.items():
+        if not hasattr(dispatcher, "_cache"):
+            pytest.skip("no JIT")
+        search._compile([(dispatcher, s) for s in signatures])  # (loaded, or compiled)
+        index = dispatcher._cache._cache_file._load_index()
+        assert {key[0] for key in index} == signatures, dispatcher.__name__
+
+
+def test_a_part_compiled_ahead_is_waited_for_and_said(fresh, monkeypatch, capsys):
+    """Half of a kernel's parts compiled in another process (``PARTS``): said as such
+    when it starts and when this process has waited for it; started once a process."""
+    monkeypatch.setattr(compiling, "_ahead", {})
+    monkeypatch.setattr(compiling, "_in_cache", set())
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(compiling.subprocess, "Popen", Compiler)
+    part = "tight, in part"
+    where = "dlx.kernels.tight.search:TightSearch"
+    assert compiling.ahead(part, TIGHT, where, call="compile_second_half")
+    assert Compiler.started[-1].argv[-1].count("TightSearch.compile_second_half()") == 1
+    assert "compiling half of the tight kernel's parts in another" in capsys.readouterr().err
+    assert compiling.running_ahead(part) and compiling.wait_ahead(part)
+    assert "compiled half of the tight kernel's parts in another" in capsys.readouterr().err
+    assert not compiling.running_ahead(part)
+
+
 @pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "__pycache__"])
 def test_surely_not_cached_until_numba_keeps_an_index(tmp_path, where):
     """``surely_not_cached`` (asked before numba is imported) says yes until numba has
@@ -199,14 +237,15 @@ def test_surely_not_cached_until_numba_keeps_an_index(tmp_path, where):
 
 
 @pytest.mark.slow
-def test_auto_compiles_the_second_kernel_of_its_race_elsewhere(tmp_path):
-    """The first run of a tiling: the leader (tight) compiled here, bitset (the other
-    kernel of the race) in another process meanwhile, dancing links not at all."""
+def test_a_first_run_compiles_the_tight_kernel_on_two_cores(tmp_path):
+    """The first run of a flat tiling: tight (``auto`` races no other kernel on a fresh
+    flat tiling that tight takes) compiled here, half its parts in another process
+    meanwhile, once; neither bitset nor dancing links compiled."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     argv = [sys.executable, "-m", "puzzles", "pentomino", "--board", "6x10", "--stats"]
     run = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert "dlx: compiling the bitset kernel in another process" in run.stderr
-    assert "compiling the tight kernel" in run.stderr
+    assert run.stderr.count("dlx: compiling half of the tight kernel's parts in another") == 1
+    assert "compiling the tight kernel" in run.stderr and "bitset kernel" not in run.stderr
     assert "search kernel" not in run.stderr and "distinct solutions: 2339" in run.stdout
 
 

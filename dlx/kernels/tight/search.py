@@ -48,6 +48,7 @@ FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options
 Frame = namedtuple("Frame", "items member_start member live map group level")
 NO_FRAMES = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # the members: frames off
 ITEM_MASK_BYTES = 8 << 20  # each option's items as a mask while they take this at most
+PARTS = "tight, in part"  # the half of the kernel's parts compiled elsewhere (dlx.compiling)
 
 
 class TightMemo(RowMemo):
@@ -101,6 +102,33 @@ class TightSearch(RowSearch):
         self.frames = bool(frames)
         self._memo_judged = False
         super().__init__(problem, **driver)
+
+    @classmethod
+    def warm_up(cls, variant: bool = False) -> None:
+        """Compile (or load) the kernel (see ``dlx.compiling``). On a first run (numba's
+        cache holds none of it) half of ``search``'s parts (``kernel.parts``) are
+        compiled in a second process, on another core, while this one compiles the
+        other half; ``search`` is compiled once both are in numba's cache, and loads
+        them from it."""
+        if not (compiling.warmed(cls.kind, variant) or compiling.running_ahead(cls.kind)):
+            cls.compile_half_ahead()  # (else done, or the whole kernel compiles elsewhere)
+        compiling.warm(
+            cls.kind, cls.kernel().search, variant, lambda: _warm_up_in_halves(cls, variant)
+        )
+
+    @classmethod
+    def compile_half_ahead(cls) -> bool:
+        """Start compiling the second half of ``search``'s parts in another process
+        when numba's cache has nothing of the kernel (``dlx.compiling.ahead``); True
+        when started."""
+        where = f"{cls.__module__}:{cls.__qualname__}"
+        return compiling.ahead(PARTS, cls.kernel_module, where, call="compile_second_half")
+
+    @classmethod
+    def compile_second_half(cls) -> None:
+        """Compile the second half of ``search``'s parts (what ``compile_half_ahead``'s
+        process runs)."""
+        _compile(_parts(tiny_problem(False))[1])
 
     # -- the hooks of ``Driver`` ----------------------------------------------------------
 
@@ -223,6 +251,43 @@ class TightSearch(RowSearch):
         if fault:
             what = {1: "live set", 2: "uncovered items", 3: "key", 4: "choice"}[fault % 8]
             raise AssertionError(f"tight search: the {what} of level {fault // 8} is wrong")
+
+
+def _warm_up_in_halves(search_class: type, variant: bool) -> None:
+    """A tiny search of ``search_class``; where the second half of ``search``'s parts
+    is being compiled elsewhere (``TightSearch.warm_up``), the first half compiled here
+    first and that process waited for, so that ``search`` loads both."""
+    problem = tiny_problem(variant)
+    if compiling.running_ahead(PARTS):
+        _compile(_parts(problem)[0])
+        compiling.wait_ahead(PARTS)
+    search_class(problem).run()
+
+
+def _parts(problem: Problem) -> tuple[list, list]:
+    """``dlx.kernels.tight.parts.parts`` for a search of ``problem`` (numba imported)."""
+    compiling.kernel_module(TightSearch.kernel_module)
+    from dlx.kernels.tight.parts import parts
+
+    return parts(*_arguments(problem))
+
+
+def _arguments(problem: Problem) -> tuple:
+    """The tables, state and frame of a search of ``problem`` as the kernel takes
+    them, made without warming the kernel up."""
+
+    class Cold(TightSearch):
+        def _warm_up(self) -> None:
+            pass
+
+    search = Cold(problem)
+    return search._tables, search._state._replace(memo=search._memo_table()), search._frame
+
+
+def _compile(parts: list) -> None:
+    """Compile (or load from numba's cache) each ``(dispatcher, signature)``."""
+    for dispatcher, signature in parts:
+        dispatcher.compile(signature)
 
 
 def _item_masks(problem: Problem) -> np.ndarray:
