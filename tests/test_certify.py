@@ -89,6 +89,10 @@ def test_command_line_writes_the_certificate(oblongs5, tmp_path, capsys):
     assert capsys.readouterr().err == "error: --split needs --certificate\n"
     assert dlx_main([str(problem_file), "--count", "--certificate", str(problem_file)]) == 2
     assert "it would be overwritten" in capsys.readouterr().err
+    for flags in (["--engine", "mcc"], ["--engine", "tight"], ["--workers", "2"]):
+        assert dlx_main([str(problem_file), "--count", "--certificate", str(cert), *flags]) == 2
+        flag = flags[0]  # refused in one line, not ignored
+        assert capsys.readouterr().err.endswith(f": no {flag}\n")
 
 
 def test_missing_part(oblongs5):

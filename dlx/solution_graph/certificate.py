@@ -263,6 +263,10 @@ def bad_arguments(request) -> str | None:
     ):
         if value is not None:
             return f"--certificate counts by the solution graph, on one process: no {flag}"
+    if request.workers not in (None, 1):
+        return "--certificate counts by the solution graph, on one process: no --workers"
+    if request.engine != "auto":
+        return "--certificate counts by the solution graph's own kernel: no --engine"
     try:
         Outputs({"--certificate": request.certificate}, [request.file]).check()
     except OutputError as e:
