@@ -260,11 +260,10 @@ def bad_arguments(request) -> str | None:
         ("--dask", request.dask),
         ("--tasks", request.tasks),
         ("--propagate", request.propagate),
+        ("--workers", None if request.workers == 1 else request.workers),
     ):
         if value is not None:
             return f"--certificate counts by the solution graph, on one process: no {flag}"
-    if request.workers not in (None, 1):
-        return "--certificate counts by the solution graph, on one process: no --workers"
     if request.engine != "auto":
         return "--certificate counts by the solution graph's own kernel: no --engine"
     try:
