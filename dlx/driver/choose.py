@@ -244,17 +244,6 @@ def first_slice(name: str, make: Callable, limit: int | None = None, rivals=1, l
     return probe, None
 
 
-def run_on(name: str, make: Callable, limit: int | None, seconds: float, probe=None):
-    """Kernel ``name``'s probe (``probe``, else its search as the count runs it,
-    ``make(name)``) run on to ``seconds`` of CPU past its first step (that step pays for
-    compiling and setting up, so a first run decides as a later one): ``(probe,
-    choice)``, the choice (that kernel) where the count ended meanwhile, else None."""
-    probe = Probe(name, make(name), limit) if probe is None else probe
-    while not probe.finished and probe.work() < seconds:
-        probe.advance(seconds - probe.work())
-    return probe, (_within(probe, "leads") if probe.finished else None)
-
-
 def choose(
     problem,
     lineup: Lineup,
