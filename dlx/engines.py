@@ -263,8 +263,8 @@ def _bitset_leads(lineup: Lineup) -> Lineup:
     return lineup.led_by(BITSET.name, "leads, its layout kept")
 
 
-NARROW_FRONT = 28  # a flat tiling whose options span at most this many cells is narrow
-LONG_PROBE = 0.3  # CPU seconds of tight's count after which a narrow one goes to bitset
+NARROW_FRONT = 24  # a flat tiling whose options span at most this many cells is narrow
+LONG_PROBE = 1.0  # CPU seconds of tight's count after which a narrow one goes to bitset
 
 
 def _front_word(problem: Problem) -> tuple:
@@ -281,7 +281,9 @@ def _narrow(problem: Problem, lineup: Lineup, probe) -> bool:
     (5x18, front 20: 3.6 times; 6x15, 24: 1.7 times; docs/performance.md, "Narrow
     boards"), though the race's samples (no memos) say the opposite; on 8x8 + O (32) and
     9x10 (36) tight is the faster. A count that tight ends within ``LONG_PROBE``
-    seconds (6x10, 3x30) stays tight's: the bitset layout would cost as much."""
+    seconds stays tight's: the memo gains little on small trees, the bitset layout costs
+    as much (our 6x10, 3x30), and on Knuth's own 5x12 and 6x10 files (every placement,
+    fronts 23 and 28) tight counted in 0.26 and 0.43 s, the bitset kernel 0.38 and 1.16."""
     names = [k.name for k in lineup.takers]
     if TIGHT.name not in names or BITSET.name not in names:
         return False
