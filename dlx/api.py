@@ -131,6 +131,23 @@ def _select(
         raise Interrupted(0) from None
 
 
+def _counted_by_choice(choice, options: Parallel, node_limit, time_limit) -> bool:
+    """Whether ``auto``'s choice for a parallel count ended the count itself (a small
+    count, done while the leading kernel was timed), so that no worker need start: only
+    where the count has no node or time limit (the choice ran without them) and only
+    processes of this machine's pool to run its tasks (a checkpoint, Dask, a client, an
+    executor or a task runner of the caller's would be left without their tasks)."""
+    search = choice.search
+    given = (options.checkpoint, options.dask, options.client, options.executor)
+    return (
+        search is not None
+        and search.done
+        and node_limit is None
+        and time_limit is None
+        and all(x is None for x in (*given, options.task_runner))
+    )
+
+
 def count(
     problem: Problem,
     limit: int | None = None,
@@ -171,16 +188,19 @@ def count(
         choice = _select(
             engine, problem, limit, parallel.kernel_choice, options=options, forced=forced
         )
-        result = parallel.run_count(
-            problem,
-            options,
-            forced=forced,
-            limit=limit,
-            node_limit=node_limit,
-            time_limit=time_limit,
-            progress=progress,
-            engine=choice.name,
-        ).count
+        if _counted_by_choice(choice, options, node_limit, time_limit):
+            result = count_search(choice.search, limit, progress)
+        else:
+            result = parallel.run_count(
+                problem,
+                options,
+                forced=forced,
+                limit=limit,
+                node_limit=node_limit,
+                time_limit=time_limit,
+                progress=progress,
+                engine=choice.name,
+            ).count
     else:
         search_options = dict(forced=forced, node_limit=node_limit, time_limit=time_limit)
         choice = _select(

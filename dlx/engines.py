@@ -27,7 +27,7 @@ from functools import partial
 
 import numpy as np
 
-from dlx.driver.choose import Choice, Kernel, Lineup, choose, first_slice, line_up
+from dlx.driver.choose import Choice, Kernel, Lineup, Probe, choose, first_slice, line_up
 from dlx.driver.engine import Engine
 from dlx.errors import ProblemError
 from dlx.kernels.bitset import layout as bitset_layout
@@ -185,6 +185,16 @@ def select(
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
+    if not bitset_first and _narrow(problem, lineup, probe):
+        ended = _tight_ends(probe, make, limit)
+        if ended is not None:
+            return ended
+        width = _said(_front_word, problem)
+        return Choice(
+            BITSET.name,
+            f"auto: a narrow flat tiling (its options span at most {width} cells) that "
+            f"tight did not count in {LONG_PROBE} s: bitset, whose memo gains most there",
+        )
     lineup = _bitset_leads(lineup) if bitset_first else _tight_alone(lineup)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
@@ -251,6 +261,49 @@ def _bitset_leads(lineup: Lineup) -> Lineup:
     if BITSET.name not in names or names[0] == BITSET.name:
         return lineup
     return lineup.led_by(BITSET.name, "leads, its layout kept")
+
+
+NARROW_FRONT = 24  # a flat tiling whose options span at most this many cells is narrow
+LONG_PROBE = 1.0  # CPU seconds of tight's count after which a narrow one goes to bitset
+
+
+def _front_word(problem: Problem) -> tuple:
+    """The widest span of the options over the cells (``bitset_layout.front``), kept."""
+    return (bitset_layout.front(problem),)
+
+
+def _narrow(problem: Problem, lineup: Lineup, probe) -> bool:
+    """Whether ``problem`` is a flat tiling that both bit kernels take and that is
+    narrow: its options span at most ``NARROW_FRONT`` cells in the bitset kernel's
+    order (``bitset_layout.front``). There the bitset kernel's memo, keyed on the front
+    of open cells, meets the same states again and again, and it counted the one-sided
+    pentominoes faster than tight on every subtree of 0.5 s or more that was tried
+    (5x18, front 20: 3.6 times; 6x15, 24: 1.7 times; docs/performance.md, "Narrow
+    boards"), though the race's samples (no memos) say the opposite; on 8x8 + O (32) and
+    9x10 (36) tight is the faster. A count that tight ends within ``LONG_PROBE``
+    seconds stays tight's: the memo gains little on small trees, the bitset layout costs
+    as much (our 6x10, 3x30), and on Knuth's own 5x12 and 6x10 files (every placement,
+    fronts 23 and 28) tight counted in 0.26 and 0.43 s, the bitset kernel 0.38 and 1.16."""
+    names = [k.name for k in lineup.takers]
+    if TIGHT.name not in names or BITSET.name not in names:
+        return False
+    if probe is not None and probe.name != TIGHT.name:
+        return False
+    return _said(_front_word, problem) <= NARROW_FRONT
+
+
+def _tight_ends(probe: Probe | None, make, limit: int | None) -> Choice | None:
+    """Tight's probe (``probe``, else its search as the count runs it) run on to
+    ``LONG_PROBE`` seconds of CPU past its first step (that step pays for compiling and
+    setting up, so a first run decides as a later one): the choice of tight, its search
+    to continue, where the count ended meanwhile, else None."""
+    probe = Probe(TIGHT.name, make(TIGHT.name), limit) if probe is None else probe
+    while not probe.finished and probe.work() < LONG_PROBE:
+        probe.advance(LONG_PROBE - probe.work())
+    if not probe.finished:
+        return None
+    said = f"finished within its probe, {probe.cpu * 1e3:.1f} ms"
+    return Choice(TIGHT.name, f"auto: tight leads a narrow flat tiling; {said}", probe.search)
 
 
 def _tight_alone(lineup: Lineup) -> Lineup:

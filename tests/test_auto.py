@@ -22,6 +22,7 @@ import dlx
 from dlx import compiling, engines
 from dlx.cli import main as dlx_main
 from dlx.driver import choose
+from dlx.kernels.bitset import layout as bitset_layout
 from dlx.verify import naive_solutions
 from puzzles.cli import main as puzzles_main
 from puzzles.lattices import LATTICES
@@ -830,6 +831,54 @@ def test_a_fresh_flat_tiling_that_tight_takes_races_no_bitset_kernel(monkeypatch
     assert [k.name for k in seen[0].takers] == ["tight"]
     assert "tight alone" in dict(seen[0].refused)["bitset"]
     assert [k.name for k in engines._lineup(p).takers] == ["tight", "bitset"]  # (the facts)
+
+
+@pytest.mark.parametrize(
+    ("board", "front"), [("3x20", 12), ("20x3", 12), ("6x10", 24), ("8x8", 32)]
+)
+def test_the_front_is_the_widest_span_of_an_option_in_the_fill_order(board, front):
+    """``front``: on a board of width w (either way round: the sweep turns a board
+    declared along its long side), the pentominoes' widest span, an I across or an L,
+    is 4 w (the last cell less the first, the cells column by column)."""
+    pieces = "pentominoes,O4" if board == "8x8" else "pentominoes"
+    p = tiling.build(tiling.make_puzzle(board, pieces))
+    assert bitset_layout.front(p) == front
+
+
+def test_a_narrow_tiling_that_tight_does_not_end_at_once_goes_to_bitset(monkeypatch):
+    """A narrow flat tiling (front at most ``NARROW_FRONT``) goes to the bitset kernel
+    once tight's count has run ``LONG_PROBE`` seconds past its first step, and stays
+    tight's where tight ends it by then; a wide one (8x8 + O) is tight's either way. The
+    counts are the known ones (the one-sided pentominoes on 3x30: 46 distinct, Polyform
+    Puzzler's ``OneSidedPentominoes3x30``, 184 in all as this problem counts them; 6x10:
+    2,339 distinct, Haselgrove 1960, 9,356 in all)."""
+    narrow = tiling.build(tiling.make_puzzle("3x30", "one-sided-pentominoes"))
+    wide = tiling.build(tiling.make_puzzle("8x8", "pentominoes,O4"))
+    monkeypatch.setattr(engines, "LONG_PROBE", 0.0)
+    choice = engines.select("auto", narrow, memo=True)
+    assert choice.name == "bitset" and "narrow" in choice.reason and choice.search is None
+    assert engines.select("auto", wide, memo=True).name == "tight"
+    assert dlx.count(narrow, engine="auto").solutions == 184 == 4 * 46
+    monkeypatch.setattr(engines, "LONG_PROBE", 1e9)
+    small = tiling.build(tiling.make_puzzle("6x10", "pentominoes"))
+    result = dlx.count(small, engine="auto")
+    assert result.solutions == 9356 == 4 * 2339 and result.stats.engine.startswith("tight")
+
+
+def test_a_parallel_count_that_autos_probe_ended_starts_no_worker(monkeypatch):
+    """A parallel count that ``auto``'s probe counted while timing it is that count (no
+    pool made); with a checkpoint it runs its tasks (the checkpoint records them)."""
+    from dlx.parallel import run
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    p = tiling.build(tiling.make_puzzle("3x20", "pentominoes"))
+    monkeypatch.setattr(run, "run_count", no_pool)
+    result = dlx.count(p, parallel=dlx.Parallel(workers=2))
+    assert result.solutions == 8 == 4 * 2 and result.complete  # data/dlx/EXPECTED.tsv
+    with pytest.raises(AssertionError, match="a pool"):
+        dlx.count(p, parallel=dlx.Parallel(workers=2), node_limit=10**9)
 
 
 def _two_colour_dominoes(width: int = 21) -> dlx.Problem:

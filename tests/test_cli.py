@@ -28,7 +28,8 @@ def test_count(capsys):
 def test_a_default_count_that_ends_within_its_serial_start_starts_no_worker(monkeypatch, capsys):
     """``--count`` runs on every core by default, after a serial start of
     ``SMALL_COUNT_NODES`` nodes: a count that ends there starts no worker pool (2: data/dlx/
-    EXPECTED.tsv); one that does not goes on in parallel (here: a start of 10 nodes)."""
+    EXPECTED.tsv); one that does not goes on in parallel (here: a start of 10 nodes, and
+    a kernel named: ``auto``'s own probe would end this count, and then start no pool)."""
     from dlx.parallel import run as parallel_run
 
     def no_pool(*args, **kwargs):
@@ -41,10 +42,10 @@ def test_a_default_count_that_ends_within_its_serial_start_starts_no_worker(monk
     assert dlx.count(dlx.read(path)).stats.nodes > 10
     monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 10)
     with pytest.raises(AssertionError, match="a worker pool started"):
-        main(["--count", "--no-progress", path])
+        main(["--count", "--no-progress", "--engine", "tight", path])
     monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 10**9)  # an explicit --workers: no start
     with pytest.raises(AssertionError, match="a worker pool started"):
-        main(["--count", "--no-progress", "--workers", "2", path])
+        main(["--count", "--no-progress", "--workers", "2", "--engine", "tight", path])
 
 
 def test_solutions_printed_as_options(capsys):
