@@ -1,0 +1,70 @@
+"""Trust nothing, round 8: the tight kernel's compile in a second process
+(``dlx.compiling.ahead``) when that process hangs or this one is stopped while waiting
+for it."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+
+import pytest
+
+from dlx import compiling
+
+SLEEPER = [sys.executable, "-c", "import time; time.sleep(120)"]
+
+
+@contextmanager
+def helper(kind: str):
+    """Within: a compile of ``kind`` said to run ahead in another process, which in fact
+    sleeps (a hung helper); it is ended afterwards whatever happened."""
+    process = subprocess.Popen(SLEEPER, stdout=subprocess.PIPE)
+    compiling._ahead[kind] = (process, time.time())
+    try:
+        yield process
+    finally:
+        compiling._ahead.pop(kind, None)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+@contextmanager
+def ctrl_c_after(seconds: float):
+    """Within: KeyboardInterrupt raised ``seconds`` (wall) in, as Ctrl-C does."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_ctrl_c_while_waiting_for_the_other_process_ends_it():
+    """Ctrl-C while this process waited for the other one's compile: this one exited
+    (130), the other one compiled on (it was no longer listed, so nothing at exit
+    ended it)."""
+    with helper("hostile part") as process:
+        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.2):
+            compiling.wait_ahead("hostile part")
+        compiling._stop_ahead()  # (what runs at exit)
+        assert process.poll() is not None
+
+
+def test_a_hung_compile_in_the_other_process_is_given_up(monkeypatch, capsys):
+    """A second process that never ends (stopped, or stuck) held this one forever:
+    after ``AHEAD_PATIENCE`` seconds it is ended and this process compiles alone."""
+    monkeypatch.setattr(compiling, "AHEAD_PATIENCE", 0.3)
+    with helper("hostile part") as process, ctrl_c_after(60):  # (a hang fails the test)
+        assert compiling.wait_ahead("hostile part") is False
+        assert process.poll() is not None
+    err = capsys.readouterr().err
+    assert "hostile part" in err and "compiling it here" in err, err
