@@ -68,3 +68,42 @@ def test_a_hung_compile_in_the_other_process_is_given_up(monkeypatch, capsys):
         assert process.poll() is not None
     err = capsys.readouterr().err
     assert "hostile part" in err and "compiling it here" in err, err
+
+
+# -- a signal in the first milliseconds ---------------------------------------------------
+
+# A sitecustomize that notes, at the import of ``dlx.stopping`` (or ``signal``, whichever
+# comes first: both come before the handlers of ``stop_from_the_start``), whether Ctrl-C
+# would still be Python's KeyboardInterrupt, a traceback then.
+WATCH = """
+import sys, _signal
+
+def _watch(event, args):
+    if event == "import" and args[0] in ("signal", "dlx.stopping") and not _seen:
+        _seen.append(args[0])
+        default = _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
+        with open({path!r}, "w") as f:
+            f.write(("traceback at " if default else "one line at ") + args[0])
+
+_seen = []
+sys.addaudithook(_watch)
+"""
+
+
+@pytest.mark.parametrize("package", ["dlx", "dlx.certify"])
+def test_ctrl_c_is_one_line_from_the_first_line_of_ours(tmp_path, package):
+    """``python -m dlx``: from the first line of ``dlx/__init__.py`` until
+    ``stop_from_the_start``, the imports of ``dlx.stopping`` (``signal``, ``threading``,
+    ``enum``: a few milliseconds) ran under Python's own Ctrl-C, a KeyboardInterrupt
+    traceback and status -2 (about 1 in 8 of the signals sent 20 to 30 ms in)."""
+    import os
+
+    note = tmp_path / "note.txt"
+    (tmp_path / "sitecustomize.py").write_text(WATCH.format(path=str(note)))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), root]))
+    done = subprocess.run(
+        [sys.executable, "-m", package, "--version"], env=env, capture_output=True, timeout=120
+    )
+    assert done.returncode in (0, 2), done.stderr  # (dlx.certify has no --version)
+    assert note.read_text().startswith("one line at "), note.read_text()
