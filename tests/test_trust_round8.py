@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 
+import dlx
 from dlx import compiling
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(120)"]
@@ -107,3 +108,48 @@ def test_ctrl_c_is_one_line_from_the_first_line_of_ours(tmp_path, package):
     )
     assert done.returncode in (0, 2), done.stderr  # (dlx.certify has no --version)
     assert note.read_text().startswith("one line at "), note.read_text()
+
+
+# -- a default count past its serial start --------------------------------------------------
+
+
+def _no_pool(*args, **kwargs):
+    raise AssertionError("a worker pool started")
+
+
+def test_a_count_its_serial_start_estimates_small_starts_no_worker(monkeypatch, capsys):
+    """Knuth's pentominoes 6x10 (3.4 M nodes, under a second on one core) passed the
+    serial start's 1,000,000 nodes, and a worker pool started: 2.6 to 2.8 s on all cores
+    against 1.7 to 1.9 s on one. The start's estimate of the whole count now decides.
+    9356 tilings: data/dlx/EXPECTED.tsv (2339 up to symmetry, times 4)."""
+    from shared import DATA, EXPECTED
+
+    from dlx import cli
+    from dlx.parallel import run as parallel_run
+
+    monkeypatch.setattr(parallel_run, "run_count", _no_pool)
+    monkeypatch.setattr(cli, "SMALL_COUNT_SECONDS", 1e9)  # (whatever the machine's load)
+    assert cli.main(["--count", "--no-progress", str(DATA / "pent6x10_all.dlx")]) == 0
+    assert capsys.readouterr().out == f"{EXPECTED['pent6x10_all']}\n"
+
+
+def test_a_count_its_estimate_misjudged_goes_on_in_parallel(monkeypatch, capsys):
+    """An estimate that was wrong (the serial count stopped by its time bound): the count
+    is made on every core, exact all the same."""
+    from shared import DATA, EXPECTED
+
+    from dlx import cli
+
+    real, asked = cli.count, []
+
+    def count(problem, **keywords):
+        asked.append(keywords)
+        if keywords.get("time_limit") is not None and keywords.get("parallel") is None:
+            return dlx.Count(0, False, stopped_by="time limit")  # (as if it were too long)
+        return real(problem, **keywords)
+
+    monkeypatch.setattr(cli, "count", count)
+    monkeypatch.setattr(cli, "SMALL_COUNT_SECONDS", 1e9)
+    assert cli.main(["--count", "--no-progress", str(DATA / "pent6x10_all.dlx")]) == 0
+    assert capsys.readouterr().out == f"{EXPECTED['pent6x10_all']}\n"
+    assert [k.get("parallel") is not None for k in asked] == [False, False, True]
