@@ -103,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="search on N processes (0: all cores; default: all cores for --count "
         "without node or time limits, once a serial start of 1,000,000 nodes has not "
-        "finished it, else 1)",
+        "finished it nor estimated it under 2 s, else 1)",
     )
     parser.add_argument(
         "--checkpoint",
