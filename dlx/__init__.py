@@ -18,9 +18,13 @@ import importlib
 import sys
 
 if sys.argv[:1] == ["-m"]:  # Python looks for a module to run: ``python -m dlx``?
-    from dlx.stopping import stop_from_the_start_if_run
+    from dlx.starting import running, stop_at_once_if_run
 
-    stop_from_the_start_if_run("dlx")
+    stop_at_once_if_run("dlx")  # (before the imports of dlx.stopping)
+    if running("dlx"):  # (``python -m puzzles`` imports dlx.stopping itself)
+        from dlx.stopping import stop_from_the_start_if_run
+
+        stop_from_the_start_if_run("dlx")
 
 TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below

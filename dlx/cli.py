@@ -103,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="search on N processes (0: all cores; default: all cores for --count "
         "without node or time limits, once a serial start of 1,000,000 nodes has not "
-        "finished it, else 1)",
+        "finished it nor estimated it under 2 s, else 1)",
     )
     parser.add_argument(
         "--checkpoint",
@@ -192,6 +192,9 @@ def _bad_arguments(request: Request) -> str | None:
 
 
 SMALL_COUNT_NODES = 1_000_000  # a default count (on every core) is tried serially up to this
+# ... and goes on serially (for at most twice this) where that start's estimate of its
+# whole count is under this many seconds: a pool's start costs about one
+SMALL_COUNT_SECONDS = 2.0
 IGNORED_BY_COMPILE = ("asked_time_limit", "progress")  # (a copy; --compile shows no bar)
 
 
@@ -346,12 +349,24 @@ def _plain(request: Request) -> bool:
     return request.checkpoint is None and request.dask is None and request.tasks is None
 
 
+def _small_by_estimate(start) -> bool:
+    """Whether a serial start (a ``Count``) that did not finish estimates its whole
+    count (Knuth's estimate of the fraction done) at under ``SMALL_COUNT_SECONDS``."""
+    fraction = start.fraction
+    return (
+        not start.complete
+        and bool(fraction)
+        and start.stats.seconds < SMALL_COUNT_SECONDS * fraction
+    )
+
+
 def _count(
     problem, request: Request, parallel: Parallel | None, progress: bool, small_first=False
 ) -> int:
     """``--count``: the number on stdout, the statistics on stderr. ``small_first``: the
     count runs on every core by default; it is tried serially first, up to
-    ``SMALL_COUNT_NODES`` nodes, and a count that ends there starts no worker: a pool's
+    ``SMALL_COUNT_NODES`` nodes (on, where that start estimates the whole count at
+    under ``SMALL_COUNT_SECONDS``), and a count that ends there starts no worker: a pool's
     start (workers that import numba and load their kernel) costs more than the whole
     search of a small problem (queens 8: 0.15 s against 0.5 ms of search; Knuth's
     pentominoes 6x10, 2.6 M nodes: 2.6 to 2.8 s wall on all cores, 1.7 to 1.9 s on
@@ -360,6 +375,9 @@ def _count(
     try:
         if small_first:
             result = count(problem, node_limit=SMALL_COUNT_NODES, engine=request.engine)
+            if _small_by_estimate(result):  # (a wrong estimate costs its time bound)
+                bound = 2 * SMALL_COUNT_SECONDS
+                result = count(problem, time_limit=bound, engine=request.engine)
         if result is None or not result.complete:
             result = count(
                 problem,

@@ -318,6 +318,9 @@ def surely_not_cached(module: str, function: str) -> bool:
     return not glob.glob(os.path.join(glob.escape(place), f"{stem}.{function}-*.nbi"))
 
 
+AHEAD_PATIENCE = 300.0  # seconds this process waits for a compile started ahead
+
+
 def _stop_ahead() -> None:
     """At exit: end the compiles started ahead that nobody waited for."""
     for process, _ in _ahead.values():
@@ -332,10 +335,20 @@ atexit.register(_stop_ahead)
 def _wait_ahead(kind: str, quiet: bool) -> bool:
     """Wait for kernel ``kind``'s compile in another process, if one was started (said
     on stderr when it ends); True when there was one."""
-    process, started = _ahead.pop(kind, (None, 0.0))
+    process, started = _ahead.get(kind, (None, 0.0))
     if process is None:
         return False
-    if process.wait() != 0:  # it failed: this process compiles the kernel itself
+    try:  # (listed until it ended: Ctrl-C here leaves it to ``_stop_ahead`` at exit)
+        status = process.wait(timeout=AHEAD_PATIENCE)
+    except subprocess.TimeoutExpired:  # stopped or stuck: ended, compiled here instead
+        process.kill()
+        process.wait()
+        status = None
+        if not quiet:
+            _say(f"{_named(kind)} not compiled in another process in {AHEAD_PATIENCE:g} s: "
+                 "compiling it here")  # fmt: skip
+    del _ahead[kind]
+    if status != 0:  # it failed: this process compiles the kernel itself
         return False
     if not quiet:
         took = _done_at(process) - started

@@ -16,6 +16,8 @@ import threading
 import time
 from contextlib import contextmanager
 
+from dlx.starting import running
+
 INTERRUPTED_STATUS = 130  # 128 + SIGINT, as shells report Ctrl-C
 
 
@@ -128,9 +130,7 @@ def stop_from_the_start_if_run(package: str) -> None:
     an import cut short. (While Python looks, ``sys.argv[0]`` is ``-m``; the module's
     name is in ``sys.orig_argv``.) ``DLX_TEST_PAUSE_FILE``, for tests: then create that
     file and wait up to a minute, to be signalled at a point the test knows."""
-    argv = sys.orig_argv
-    flags = (w[2:] or "".join(argv[k + 2 : k + 3]) for k, w in enumerate(argv[1:]) if w[:2] == "-m")
-    if sys.argv[:1] != ["-m"] or next(flags, "").split(".")[0] != package:
+    if not running(package):
         return
     stop_from_the_start()
     pause = os.environ.get("DLX_TEST_PAUSE_FILE")

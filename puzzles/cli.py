@@ -282,6 +282,7 @@ def run(command: Command, request: Request) -> int:
         return _write_action(output, request.out)
     if text is None and command.input is Input.FILE_OR_STDIN:
         text, request = _standard_input(), replace(request, file="-")
+        check_all()  # no output is the file standard input reads (before any set-up)
     if text is None and command.input is Input.FILE:
         raise PuzzleError("give a puzzle FILE")
     name = "<stdin>" if request.file == "-" else request.file if takes_file else None

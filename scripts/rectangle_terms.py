@@ -86,7 +86,7 @@ def main() -> None:
     parser.add_argument("--problem", metavar="FILE", help="with --certificate: the .dlx file")
     parser.add_argument("--max-graph-nodes", type=int, default=None, help="each part's bound")
     parser.add_argument("--parts", metavar="DIR", help="with --certificate: parts' files here")
-    parser.add_argument("--stop-after", type=float, metavar="S", help="no new part after S s")
+    parser.add_argument("--stop-after", type=float, metavar="S", help="no new part after S wall s")
     args = parser.parse_args()
     puzzle = rectangles.make_puzzle(args.size, args.rule)
     problem = rectangles.build(puzzle)

@@ -41,6 +41,7 @@ def test_a_default_count_that_ends_within_its_serial_start_starts_no_worker(monk
     assert capsys.readouterr().out == "2\n"
     assert dlx.count(dlx.read(path)).stats.nodes > 10
     monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 10)
+    monkeypatch.setattr(cli, "SMALL_COUNT_SECONDS", 0.0)  # (no estimate small enough)
     with pytest.raises(AssertionError, match="a worker pool started"):
         main(["--count", "--no-progress", "--engine", "tight", path])
     monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 10**9)  # an explicit --workers: no start

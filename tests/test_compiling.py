@@ -97,7 +97,7 @@ class Compiler:
     def poll(self):
         return 0 if self.waited else None
 
-    def wait(self):
+    def wait(self, timeout=None):
         self.waited = True
         return self.status
 

@@ -5,6 +5,8 @@ refused and left as it is; no lock file outlives its run."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import os
 import sys
 from contextlib import contextmanager
@@ -71,6 +73,28 @@ def test_an_output_onto_the_file_stdin_reads_is_refused(tmp_path, capsys, name, 
         assert puzzles(args) == 2
     _one_line_error(capsys, flag, "standard input")
     assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("name", [name for name, dash in STDIN_COMMANDS if not dash])
+def test_an_output_onto_stdin_is_refused_before_the_puzzles_are_read(
+    tmp_path, capsys, monkeypatch, name
+):
+    """``sudoku --out s.txt < s.txt`` (no FILE) built the puzzles' set-up first (on an
+    empty cache: compiling the sudoku kernel, its notice on stderr, 15 s) and only then
+    refused; at load 8 the refusal's one line was three (issue 37)."""
+    from puzzles import cli
+
+    def read(*args):
+        raise AssertionError("the puzzles were read before the output was refused")
+
+    command = cli.command_of(name)
+    module = importlib.import_module(cli.COMMANDS[name].module)
+    monkeypatch.setattr(module, "COMMAND", dataclasses.replace(command, read=read))
+    path = tmp_path / "puzzles.txt"
+    path.write_text(COMMANDS[name][1], encoding="utf-8")
+    with stdin_from(path):
+        assert puzzles([name, "--out", str(path), "--no-progress"]) == 2
+    _one_line_error(capsys, "--out", "standard input")
 
 
 def test_an_output_beside_stdin_is_written(tmp_path, capsys):

@@ -56,6 +56,9 @@ class Count(int):
         # a parallel count's ``dlx.parallel.run.ParallelRun`` (its split and each task's
         # result, for benchmarks); not pickled with the count
         self.details = details
+        # Knuth's estimate of the fraction of the tree done, where a search on this
+        # process stopped (``count_search``); None where not known
+        self.fraction = 1.0 if complete else None
         return self
 
     @property
@@ -194,7 +197,10 @@ def count_search(search, limit: int | None, progress: bool) -> Count:
         if progress_bar is not None:
             _finish_progress(progress_bar, search)
     stats = search.stats
-    return Count(stats.solutions, search.done, stats, search.stopped_by)
+    counted = Count(stats.solutions, search.done, stats, search.stopped_by)
+    if not search.done:
+        counted.fraction = search.fraction()
+    return counted
 
 
 class GeneratorStream:
