@@ -11,11 +11,10 @@ live options, numbered ``0..m-1`` in bit order (``f.map[i]`` is the option of fr
 bit ``i``), and each group's live options as ``words`` words of frame bits
 (``f.group[g]``: a primary item's *band* within the frame, or the options a conflict
 group kills). Every level below the frame's own keeps its live set as frame bits
-(``f.live[l]``); counting an item's live options is then one pass over the words
-its ``m`` options fill (``width``: ``m / 64`` rounded up, at most ``words``), and taking
-option ``o`` clears the frame rows of its conflict groups (``live & ~f.group[g]`` for
-each ``g`` in ``o``'s groups), which is exactly the frame's share of ``live &
-~conflict[o]``. The candidates of a level in the frame are frame bits, in the
+(``f.live[l]``); counting an item's live options is then one pass over ``words``
+words, and taking option ``o`` clears the frame rows of its conflict groups (``live &
+~f.group[g]`` for each ``g`` in ``o``'s groups), which is exactly the frame's share of
+``live & ~conflict[o]``. The candidates of a level in the frame are frame bits, in the
 same order as their options' bits: the tree and its branch numbers are those of the
 kernel without frames. The frame closes when the search leaves its level
 (``f.level[0] = NO_FRAME``).
@@ -31,8 +30,7 @@ back by the nodes below it.
 
 The arrays (``dlx.kernels.tight.search.Frame``): ``member_start``, ``member`` int64
 (CSR by option bit; no rows: frames off), ``live`` uint64[rows, words], ``map``
-int64[64 * words], ``group`` uint64[n_groups, words], ``level`` int64[2] (the open
-frame's level, its width).
+int64[64 * words], ``group`` uint64[n_groups, words], ``level`` int64[1].
 
 numba's cache keys a kernel on its own file: ``kernel.py`` records this file's digest
 (``TIGHT_FRAMES_DIGEST``, checked by ``tests/test_structure.py``).
@@ -67,13 +65,6 @@ def in_frame(f, level):
 
 
 @njit(**PLAIN, inline="always")
-def width(f):
-    """The open frame's words in use: those its options fill when it opens (the words
-    after them stay zero in every row below, and are neither read nor written)."""
-    return f.level[1]
-
-
-@njit(**PLAIN, inline="always")
 def live_count(t, live, level):
     """How many options are live at ``level`` (the whole live set)."""
     n = _ZERO
@@ -98,6 +89,9 @@ def open_frame(f, live, level, words):
     number its live options, make each group's frame row and the level's frame live set
     (every frame bit). Compiled once, out of line (called, not inlined: it runs once a
     frame, and its loops would cost the kernel's compile more than its call costs)."""
+    for g in range(f.group.shape[0]):
+        for w in range(f.live.shape[1]):
+            f.group[_u(g), _u(w)] = _ZERO
     m = 0
     for w in range(words):
         bits = live[_u(level), _u(w)]
@@ -105,10 +99,6 @@ def open_frame(f, live, level, words):
             f.map[_u(m)] = w * 64 + _low(bits)
             bits &= bits - _ONE
             m += 1
-    used = (m + 63) >> 6
-    for g in range(f.group.shape[0]):
-        for w in range(used):
-            f.group[_u(g), _u(w)] = _ZERO
     # the groups' rows bit by bit, each bit in every word in turn: the options one after
     # the other (which share groups) set different words, not one word again and again
     for b in range(64):
@@ -117,7 +107,7 @@ def open_frame(f, live, level, words):
             o = f.map[_u(i)]
             for j in range(f.member_start[_u(o)], f.member_start[_u(o + 1)]):
                 f.group[_u(f.member[_u(j)]), _u(i >> 6)] |= bit
-    for w in range(used):
+    for w in range(f.live.shape[1]):
         k = m - 64 * w
         if k >= 64:
             f.live[_u(level), _u(w)] = ~_ZERO
@@ -126,14 +116,13 @@ def open_frame(f, live, level, words):
         else:
             f.live[_u(level), _u(w)] = _ZERO
     f.level[0] = level
-    f.level[1] = used
 
 
 @njit(**PLAIN, inline="always")
 def count_in(f, level, g):
     """How many of group ``g``'s options are live at ``level`` (in the frame)."""
     n = _ZERO
-    for w in range(width(f)):
+    for w in range(f.live.shape[1]):
         n += _popcount(f.live[_u(level), _u(w)] & f.group[_u(g), _u(w)])
     return np.int64(n)
 
@@ -143,7 +132,7 @@ def gather(f, level, g, cand, start):
     """Write the frame bits of group ``g``'s options live at ``level`` to
     ``cand[start:]``; return how many."""
     n = 0
-    for w in range(width(f)):
+    for w in range(f.live.shape[1]):
         bits = f.live[_u(level), _u(w)] & f.group[_u(g), _u(w)]
         while bits:
             cand[_u(start + n)] = w * 64 + _low(bits)
@@ -157,7 +146,7 @@ def clear(t, f, level, o):
     """Frame row ``level + 1``: row ``level`` less option ``o``'s conflict groups;
     return the options cleared, and whether any option is left."""
     child = level + 1
-    words = width(f)
+    words = f.live.shape[1]
     for w in range(words):
         f.live[_u(child), _u(w)] = f.live[_u(level), _u(w)]
     for j in range(t.option_group_start[_u(o)], t.option_group_start[_u(o + 1)]):
@@ -184,7 +173,7 @@ def live_agrees(t, s, f, level, live):
     n = 0
     for w in range(t.words):
         n += _popcount(live[w])
-    for i in range(64 * width(f)):
+    for i in range(64 * f.live.shape[1]):
         if (f.live[level, i >> 6] >> np.uint64(i & 63)) & _ONE:
             o = f.map[i]
             if not (live[o >> 6] >> np.uint64(o & 63)) & _ONE:

@@ -160,7 +160,7 @@ class TightSearch(RowSearch):
             live=np.zeros((rows, FRAME_WORDS), np.uint64),
             map=np.zeros(bits, np.int64),
             group=np.zeros((groups, FRAME_WORDS), np.uint64),
-            level=np.full(2, -1, np.int64),
+            level=np.full(1, -1, np.int64),
         )
 
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
