@@ -288,6 +288,9 @@ def test_built_by_workers(tmp_path, capsys):
     assert path.read_bytes() == single.read_bytes()
     assert sorted(a[0] for a in seen) == [k for k, _ in certificate.plan(problem, "0,0")]
     assert sorted(f.name for f in tmp_path.iterdir()) == ["single.cert", "two.cert"]
+    with pytest.raises(dlx.ProblemError):  # a worker's error, raised here; nothing left
+        certificate.write(problem, tmp_path / "no.cert", split="0,0", workers=2, max_nodes=1)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["single.cert", "two.cert"]
     folder, kept = tmp_path / "parts", tmp_path / "kept.cert"
     late = certificate.write(problem, kept, split="0,0", folder=folder, stop_after=0, workers=2)
     assert late.parts_left == late.parts and not kept.exists()

@@ -36,11 +36,12 @@ freed in turn, so memory is that of the largest part.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
@@ -217,19 +218,30 @@ def _grown_sizes(sizes, stats) -> list[int]:
             max(sizes[3], stats.peak_bytes)]  # fmt: skip
 
 
-def _build_part(problem, k, twin, name, build):
-    """A worker's task: the part of option ``k`` written to file ``name``; its count, its
-    graph's stats and the worker's CPU seconds."""
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends it (SIGTERM) without a word."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _build_part(task):
+    """A worker's task ``(i, problem, k, twin, name, deadline, build)``: the part of option
+    ``k`` written to file ``name``; ``i`` and the part's count, its graph's stats and the
+    worker's CPU seconds (None when started past ``deadline``, a ``time.time()``)."""
+    i, problem, k, twin, name, deadline, build = task
+    if deadline is not None and time.time() > deadline:
+        return i, None
     started = time.process_time()
     with _part_file(name, None) as part:
         count, stats = write_part(part, problem, k, twin, **build)
-    return count, stats, time.process_time() - started
+    return i, (count, stats, time.process_time() - started)
 
 
 def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after, on_part,
                       build) -> Written:  # fmt: skip
-    """``write`` with ``workers`` processes: at most that many parts built at a time (none
-    started after ``stop_after`` seconds), each to its file, then joined in order."""
+    """``write`` with a pool of ``workers`` processes, a part a task (none started after
+    ``stop_after`` seconds), each to its file, then joined in order. When anything stops
+    it (an error, Ctrl-C), the workers are ended at once."""
     from dlx.solution_graph.graph import _kernel
 
     _kernel()  # compiled (or loaded) once here, before the workers start
@@ -238,31 +250,27 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
         folder = tempfile.mkdtemp(prefix=".cert-parts-", dir=os.path.dirname(path) or ".")
     files = [_part_name(folder, i) for i in range(len(parts))]
     counts = {i: _part_count(f) for i, f in enumerate(files) if os.path.exists(f)}
-    todo = [i for i in range(len(parts)) if i not in counts]
-    sizes, running = [0, 0, 0, 0], {}
+    left = stop_after if stop_after is None else stop_after - (time.monotonic() - begun)
+    deadline = None if left is None else time.time() + left
     build = {**build, "progress": False}  # one bar per process would mix on stderr
+    tasks = [(i, problem, *parts[i], files[i], deadline, build) for i in range(len(parts))]
+    sizes, pool = [0, 0, 0, 0], multiprocessing.get_context().Pool(workers, _worker_signals)
     try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            while todo or running:
-                late = stop_after is not None and time.monotonic() - begun > stop_after
-                while todo and len(running) < workers and not late:
-                    i = todo.pop(0)
-                    task = (problem, *parts[i], files[i], build)
-                    running[pool.submit(_build_part, *task)] = i
-                if not running:
-                    break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    i = running.pop(future)
-                    count, stats, cpu = future.result()
-                    counts[i] = count
-                    sizes = _grown_sizes(sizes, stats)
-                    if on_part is not None:
-                        on_part(*parts[i], count, stats, cpu)
+        todo = (task for task in tasks if task[0] not in counts)
+        for i, result in pool.imap_unordered(_build_part, todo):
+            if result is not None:
+                counts[i] = result[0]
+                sizes = _grown_sizes(sizes, result[1])
+                if on_part is not None:
+                    on_part(*parts[i], *result)
+        pool.close()
     except BaseException:
+        pool.terminate()
         if own:
             shutil.rmtree(folder, ignore_errors=True)
         raise
+    finally:
+        pool.join()
     total = sum(c * (1 if parts[i][1] is None else 2) for i, c in counts.items())
     if len(counts) == len(parts):
         _join(path, head, files, total)
