@@ -242,9 +242,11 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     """``write`` with a pool of ``workers`` processes, a part a task (none started after
     ``stop_after`` seconds), each to its file, then joined in order. When anything stops
     it (an error, Ctrl-C), the workers are ended at once."""
-    from dlx.solution_graph.graph import _kernel
+    from dlx.solution_graph.graph import graph
 
-    _kernel()  # compiled (or loaded) once here, before the workers start
+    tiny = Problem(primary=["a"])
+    tiny.add_option(["a"])
+    graph(tiny)  # the kernel compiled (or loaded) once here, before the workers start
     own = folder is None
     if own:
         folder = tempfile.mkdtemp(prefix=".cert-parts-", dir=os.path.dirname(path) or ".")
