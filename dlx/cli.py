@@ -252,7 +252,7 @@ def _main(argv, task_runner) -> int:
     if deadline is not None:  # the search gets what reading the file left
         request = replace(request, time_limit=max(deadline - time.monotonic(), 0.0))
     small_first = False  # a count on every core by default: a small one is counted serially
-    if request.workers is None:
+    if request.workers is None and request.certificate is None:
         limited = request.node_limit is not None or request.time_limit is not None
         serial = not request.count or limited
         request = replace(request, workers=1 if serial else 0)

@@ -15,7 +15,8 @@ a part and its twin). ``--problem FILE`` writes the ``.dlx`` problem that
 ``python -m dlx.certify`` checks it against; ``--max-graph-nodes`` bounds each part;
 ``--parts DIR`` writes each part to a file of its own in DIR first and keeps those
 already there, ``--stop-after S`` starts no part after S seconds: a certificate built in
-several runs, joined into FILE by the run that writes its last part.
+several runs, joined into FILE by the run that writes its last part. ``--workers N``
+builds N parts at a time, each in a process of its own (the same certificate).
 The last line is a TSV row for ``data/oeis/rectangles.tsv``: sequence, n, value,
 engine, method, CPU seconds, wall seconds.
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import resource
 import time
 
 import dlx
@@ -48,15 +50,16 @@ def _certify(args, puzzle, problem) -> tuple[int, str]:
     if args.problem:
         with open(args.problem, "w") as out:
             out.write(dlx.write(problem))
-    cpu, done = time.process_time(), [0]
+    done, spent = [0], [0.0]
 
     def said(k, twin, count, stats, seconds):
         done[0] += 1
+        spent[0] += seconds
         size = "no graph" if stats is None else f"{stats.nodes} nodes, {stats.edges} edges"
         pair = "" if twin is None else f" twin {problem.option_name(twin)}"
         print(
             f"# part {done[0]} {problem.option_name(k)}{pair}: {count} ({size}; "
-            f"{seconds:.1f} s CPU, {time.process_time() - cpu:.1f} s so far)",
+            f"{seconds:.1f} s CPU, the parts' {spent[0]:.1f} s so far)",
             flush=True,
         )
 
@@ -70,9 +73,16 @@ def _certify(args, puzzle, problem) -> tuple[int, str]:
         max_nodes=args.max_graph_nodes,
         folder=args.parts,
         stop_after=args.stop_after,
+        workers=args.workers,
     )
     print(f"# certificate {args.certificate}: {written}", flush=True)
     return written.count, "certificate" + (" (transposition twins)" if symmetry else "")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children waited for (``--workers``)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def main() -> None:
@@ -87,11 +97,14 @@ def main() -> None:
     parser.add_argument("--max-graph-nodes", type=int, default=None, help="each part's bound")
     parser.add_argument("--parts", metavar="DIR", help="with --certificate: parts' files here")
     parser.add_argument("--stop-after", type=float, metavar="S", help="no new part after S wall s")
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="with --certificate: N parts at a time"
+    )
     args = parser.parse_args()
     puzzle = rectangles.make_puzzle(args.size, args.rule)
     problem = rectangles.build(puzzle)
     print(f"# {puzzle.summary()}; {problem.n_options} options; {platform.node()}", flush=True)
-    cpu, wall = time.process_time(), time.monotonic()
+    cpu, wall = _cpu(), time.monotonic()
     if args.certificate:
         total, method = _certify(args, puzzle, problem)
     elif args.symmetry:
@@ -104,7 +117,7 @@ def main() -> None:
             print(
                 f"# part {done}/{len(parts)} {problem.option_name(k)} x{weight}: "
                 f"{part.solutions} ({time.process_time() - started:.1f} s CPU, "
-                f"{time.process_time() - cpu:.1f} s so far)",
+                f"{_cpu() - cpu:.1f} s so far)",
                 flush=True,
             )
         method = "corner split (transposition)"
@@ -115,7 +128,7 @@ def main() -> None:
     engine = "graph" if args.certificate else args.engine
     print(
         f"{sequence}\t{args.size}\t{total}\t{engine}\t{method}\t"
-        f"{time.process_time() - cpu:.1f}\t{time.monotonic() - wall:.1f}",
+        f"{_cpu() - cpu:.1f}\t{time.monotonic() - wall:.1f}",
         flush=True,
     )
 

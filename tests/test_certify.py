@@ -89,7 +89,7 @@ def test_command_line_writes_the_certificate(oblongs5, tmp_path, capsys):
     assert capsys.readouterr().err == "error: --split needs --certificate\n"
     assert dlx_main([str(problem_file), "--count", "--certificate", str(problem_file)]) == 2
     assert "it would be overwritten" in capsys.readouterr().err
-    for flags in (["--engine", "mcc"], ["--engine", "tight"], ["--workers", "2"]):
+    for flags in (["--engine", "mcc"], ["--engine", "tight"], ["--limit", "2"]):
         assert dlx_main([str(problem_file), "--count", "--certificate", str(cert), *flags]) == 2
         flag = flags[0]  # refused in one line, not ignored
         assert capsys.readouterr().err.endswith(f": no {flag}\n")
@@ -273,6 +273,44 @@ def test_built_in_several_runs(tmp_path):
     single = tmp_path / "single.cert"
     certificate.write(problem, single, split="0,0")
     assert single.read_bytes() == path.read_bytes()
+
+
+def test_built_by_workers(tmp_path, capsys):
+    """Parts built by two processes: the same certificate, byte for byte; with a folder,
+    parts already there are kept; the command line's --workers."""
+    problem = rectangles.build(rectangles.make_puzzle(5, "oblongs"))
+    single, path, seen = tmp_path / "single.cert", tmp_path / "two.cert", []
+    want = certificate.write(problem, single, split="0,0")
+    got = certificate.write(
+        problem, path, split="0,0", workers=2, on_part=lambda *a: seen.append(a)
+    )
+    assert got == want and got.count == 256  # A360498(5), OEIS
+    assert path.read_bytes() == single.read_bytes()
+    assert sorted(a[0] for a in seen) == [k for k, _ in certificate.plan(problem, "0,0")]
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["single.cert", "two.cert"]
+    with pytest.raises(dlx.ProblemError):  # a worker's error, raised here; nothing left
+        certificate.write(problem, tmp_path / "no.cert", split="0,0", workers=2, max_nodes=1)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["single.cert", "two.cert"]
+    folder, kept = tmp_path / "parts", tmp_path / "kept.cert"
+    late = certificate.write(problem, kept, split="0,0", folder=folder, stop_after=0, workers=2)
+    assert late.parts_left == late.parts and not kept.exists()
+
+    def stop(*args):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        certificate.write(problem, kept, split="0,0", folder=folder, on_part=stop)
+    assert len(list(folder.iterdir())) == 1
+    again = certificate.write(problem, kept, split="0,0", folder=folder, workers=2)
+    assert again.count == 256 and again.parts_left == 0 and not list(folder.iterdir())
+    assert kept.read_bytes() == single.read_bytes()
+    problem_file, cli = tmp_path / "o5.dlx", tmp_path / "cli.cert"
+    problem_file.write_text(dlx.write(problem))
+    args = [str(problem_file), "--count", "--certificate", str(cli), "--split", "0,0"]
+    assert dlx_main([*args, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == "256\n"
+    assert cli.read_bytes() == single.read_bytes()
+    assert certify.check(problem_file.read_text(), cli.read_bytes()) == 256
 
 
 def test_zero_and_whole_parts():

@@ -36,8 +36,11 @@ freed in turn, so memory is that of the largest part.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import shutil
+import signal
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -145,7 +148,7 @@ def write_part(out, problem: Problem, k: int, twin=None, **build):
 
 def write(
     problem, path, *, split=None, symmetry=None, on_part=None, folder=None, stop_after=None,
-    **build,
+    workers=1, **build,
 ) -> Written:  # fmt: skip
     """Build the solution graph of each part of ``problem`` (split by the options of the
     primary item ``split``, default ``split_item``; ``symmetry``: a dict item: image, an
@@ -158,7 +161,12 @@ def write(
     With ``folder``, each part goes to a file of its own there first, and a part already
     there is kept: a certificate too long for one run is built in several, each starting
     no part after ``stop_after`` seconds; once every part is there, they are joined into
-    ``path`` and removed (``Written.parts_left``: the parts still to build)."""
+    ``path`` and removed (``Written.parts_left``: the parts still to build).
+
+    ``workers`` > 1 builds that many parts at a time, each in a process of its own (its
+    file in ``folder``, or in a folder of its own beside ``path``, removed once joined);
+    the certificate is the same, byte for byte, and the memory that of ``workers``
+    parts."""
     from dlx.solution_graph.layout import why_not
 
     reason = why_not(problem)
@@ -169,11 +177,14 @@ def write(
     head = f"{HEADER}\n| split {split}\n"
     if symmetry:
         head += "| symmetry " + " ".join(f"{a} {b}" for a, b in symmetry.items() if a != b) + "\n"
+    if workers > 1:
+        return _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after,
+                                 on_part, build)  # fmt: skip
     sizes, counts, files = [0, 0, 0, 0], [], []
     with open(os.devnull if folder else path, "w") as out:
         out.write(head)
         for i, (k, twin) in enumerate(parts):
-            files.append(None if folder is None else os.path.join(folder, f"{i:05d}.part"))
+            files.append(None if folder is None else _part_name(folder, i))
             if files[-1] is not None and os.path.exists(files[-1]):
                 counts.append(_part_count(files[-1]) * (1 if twin is None else 2))
                 continue
@@ -183,10 +194,7 @@ def write(
             with _part_file(files[-1], out) as part:
                 count, stats = write_part(part, problem, k, twin, **build)
             counts.append(count * (1 if twin is None else 2))
-            if stats is not None:
-                edges = stats.edges + 1
-                sizes = [sizes[0] + stats.nodes, sizes[1] + edges, max(sizes[2], edges),
-                         max(sizes[3], stats.peak_bytes)]  # fmt: skip
+            sizes = _grown_sizes(sizes, stats)
             if on_part is not None:
                 on_part(k, twin, count, stats, time.process_time() - started)
         if folder is None:
@@ -194,6 +202,83 @@ def write(
     if folder is not None and len(counts) == len(parts):
         _join(path, head, files, sum(counts))
     return Written(sum(counts), len(parts), *sizes, len(parts) - len(counts))
+
+
+def _part_name(folder, i: int) -> str:
+    """The file of part ``i`` in ``folder``."""
+    return os.path.join(folder, f"{i:05d}.part")
+
+
+def _grown_sizes(sizes, stats) -> list[int]:
+    """``Written``'s nodes, edges, largest and peak bytes, with one more part's graph."""
+    if stats is None:
+        return sizes
+    edges = stats.edges + 1
+    return [sizes[0] + stats.nodes, sizes[1] + edges, max(sizes[2], edges),
+            max(sizes[3], stats.peak_bytes)]  # fmt: skip
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends it (SIGTERM) without a word."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _build_part(task):
+    """A worker's task ``(i, problem, k, twin, name, deadline, build)``: the part of option
+    ``k`` written to file ``name``; ``i`` and the part's count, its graph's stats and the
+    worker's CPU seconds (None when started past ``deadline``, a ``time.time()``)."""
+    i, problem, k, twin, name, deadline, build = task
+    if deadline is not None and time.time() > deadline:
+        return i, None
+    started = time.process_time()
+    with _part_file(name, None) as part:
+        count, stats = write_part(part, problem, k, twin, **build)
+    return i, (count, stats, time.process_time() - started)
+
+
+def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after, on_part,
+                      build) -> Written:  # fmt: skip
+    """``write`` with a pool of ``workers`` processes, a part a task (none started after
+    ``stop_after`` seconds), each to its file, then joined in order. When anything stops
+    it (an error, Ctrl-C), the workers are ended at once."""
+    from dlx.solution_graph.graph import graph
+
+    tiny = Problem(primary=["a"])
+    tiny.add_option(["a"])
+    graph(tiny)  # the kernel compiled (or loaded) once here, before the workers start
+    own = folder is None
+    if own:
+        folder = tempfile.mkdtemp(prefix=".cert-parts-", dir=os.path.dirname(path) or ".")
+    files = [_part_name(folder, i) for i in range(len(parts))]
+    counts = {i: _part_count(f) for i, f in enumerate(files) if os.path.exists(f)}
+    left = stop_after if stop_after is None else stop_after - (time.monotonic() - begun)
+    deadline = None if left is None else time.time() + left
+    build = {**build, "progress": False}  # one bar per process would mix on stderr
+    tasks = [(i, problem, *parts[i], files[i], deadline, build) for i in range(len(parts))]
+    sizes, pool = [0, 0, 0, 0], multiprocessing.get_context().Pool(workers, _worker_signals)
+    try:
+        todo = (task for task in tasks if task[0] not in counts)
+        for i, result in pool.imap_unordered(_build_part, todo):
+            if result is not None:
+                counts[i] = result[0]
+                sizes = _grown_sizes(sizes, result[1])
+                if on_part is not None:
+                    on_part(*parts[i], *result)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        if own:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    finally:
+        pool.join()
+    total = sum(c * (1 if parts[i][1] is None else 2) for i, c in counts.items())
+    if len(counts) == len(parts):
+        _join(path, head, files, total)
+    if own:  # joined and empty, or stopped early: no later run can take it up
+        shutil.rmtree(folder, ignore_errors=True)
+    return Written(total, len(parts), *sizes, len(parts) - len(counts))
 
 
 def _part_count(path) -> int:
@@ -260,10 +345,9 @@ def bad_arguments(request) -> str | None:
         ("--dask", request.dask),
         ("--tasks", request.tasks),
         ("--propagate", request.propagate),
-        ("--workers", None if request.workers == 1 else request.workers),
     ):
         if value is not None:
-            return f"--certificate counts by the solution graph, on one process: no {flag}"
+            return f"--certificate counts by the solution graph: no {flag}"
     if request.engine != "auto":
         return "--certificate counts by the solution graph's own kernel: no --engine"
     try:
@@ -275,13 +359,16 @@ def bad_arguments(request) -> str | None:
 
 def run(problem, request, progress: bool) -> int:
     """``--count --certificate FILE``: the count on stdout, the graphs' size on stderr;
-    the exit status (ProblemError goes to the caller)."""
+    the exit status (ProblemError goes to the caller). One process unless ``--workers N``
+    (0: every core) asks for more: each holds a part's graph."""
     import sys
 
+    workers = 1 if request.workers is None else request.workers or os.cpu_count() or 1
     written = write(
         problem,
         request.certificate,
         split=request.split,
+        workers=workers,
         max_nodes=request.max_graph_nodes,
         time_limit=request.time_limit,
         progress=progress,
