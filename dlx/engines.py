@@ -27,14 +27,12 @@ from functools import partial
 
 import numpy as np
 
-from dlx.driver.choose import Choice, Kernel, Lineup, Probe, choose, first_slice, line_up
+from dlx.driver.choose import Choice, Kernel, Lineup, choose, first_slice, line_up
 from dlx.driver.engine import Engine
-from dlx.driver.tuning import SETTINGS
 from dlx.errors import ProblemError
 from dlx.kernels.bitset import layout as bitset_layout
 from dlx.kernels.bitset.engine import ENGINE as BITSET
 from dlx.kernels.bitset.layout import flat_tiling  # auto's rule, the bitset row's too
-from dlx.kernels.cells import pieces_of
 from dlx.kernels.links.engine import ENGINE as LINKS
 from dlx.kernels.mcc.engine import ENGINE as MCC
 from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
@@ -186,10 +184,6 @@ def select(
         probe, ended = first_slice(MCC.name, make, limit, leads=leads)
         if ended is not None:
             return ended
-    if memo and not bitset_first and _narrow(problem):  # a full count of a narrow board
-        ended = _long_and_narrow(probe, make, limit)
-        if ended is not None:
-            return ended
     lineup = problem.layout_of(_lineup)
     lineup = _bitset_leads(lineup) if bitset_first else _tight_alone(lineup)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
@@ -198,88 +192,6 @@ def select(
     if lineup.takers and lineup.takers[0].name == BITSET.name and choice.name != BITSET.name:
         _outraced(problem).add(BITSET.name)
     return choice
-
-
-def _narrow(problem: Problem) -> bool:
-    """Whether ``problem`` is a flat tiling that both the tight and the bitset kernels
-    take, on a narrow board: its front (``_front``) at most ``SETTINGS.narrow_front``."""
-    return (
-        _said(_tight_word, problem) is None
-        and _said(_bitset_word, problem) is None
-        and bool(_said(_flat_word, problem))
-        and problem.layout_of(_front_word)[0] <= SETTINGS.narrow_front
-    )
-
-
-def _long_and_narrow(probe, make, limit) -> Choice | None:
-    """On a narrow board (``_narrow``), the tight kernel's probe (``probe``; made here
-    when None) runs ``SETTINGS.narrow_after`` CPU seconds (after its first step, which
-    may compile); the count that ends meanwhile (or meets a limit) is tight's, else the
-    bitset kernel runs it afresh (compiled meanwhile on another core, where numba's
-    cache lacks it, once a quarter of that has run).
-    The race's samples cannot see this: on the one-sided pentominoes on 6x15 (front
-    0.27) the bitset kernel's whole count took 0.58 of tight's CPU and each subproblem
-    with one option forced about 0.5 (without symmetry breaking too), while the
-    samples, deep subtrees whose options are forced by tight's rule (the item of fewest
-    live options) or at random, had tight 1.3 to 3.8 times faster: the bitset kernel
-    wins by filling the board from one end, which a forced prefix breaks. On the wider
-    boards (9x10 0.33, 8x8 + O 0.44) tight wins (``docs/performance.md``, "``auto``
-    against its best kernel")."""
-    if probe is None:
-        probe = Probe(TIGHT.name, make(TIGHT.name), limit)
-    for share in (0.25, 1.0):  # compiled ahead only once a quarter has run
-        if probe.advance(share * SETTINGS.narrow_after - probe.work()):
-            why = f"a narrow board; finished within its probe, {probe.cpu * 1000:.1f} ms"
-            return Choice(TIGHT.name, f"auto: tight {why}", probe.search)
-        if share < 1.0:
-            BITSET.search.compile_ahead()
-    why = f"not done after {probe.work():.1f} s of tight's probe on a narrow board"
-    return Choice(BITSET.name, f"auto: bitset: {why} (it fills the board from one end)")
-
-
-def _front_word(problem: Problem) -> tuple:
-    """``(_front(problem),)``, kept by ``Problem.layout_of``."""
-    return (_front(problem),)
-
-
-def _front(problem: Problem) -> float:
-    """The front of a tiling's board: the cells (primary items of bounds 1:1 that are
-    not pieces) joined by the options that hold them, searched breadth first from the
-    cell of fewest options (a corner); the largest level over the cells (1.0: no
-    pieces or cells). A long narrow board has a small front (one-sided pentominoes on
-    6x15: 0.27, on 3x30: 0.13), a square one a larger one (9x10: 0.33, 8x8: 0.44).
-
-    >>> p = Problem(primary=["A", "B", *"abcdef"])
-    >>> for o in (["A", "a", "b", "c"], ["A", "d", "e", "f"], ["B", "a", "b", "c"],
-    ...           ["B", "d", "e", "f"], ["A", "c", "d", "e"]):
-    ...     _ = p.add_option(o)
-    >>> round(_front(p), 2)  # levels a; b c; d e; f
-    0.33
-    """
-    entries = problem.layout_of(Problem.entries)
-    second = len(entries.lo) + 1
-    is_cell = np.zeros(second + entries.n_secondary, bool)
-    is_cell[1:second] = (entries.lo == 1) & (entries.hi == 1)
-    pieces = pieces_of(entries.option, entries.item, problem.n_options, second)
-    is_cell[pieces] = False
-    on_cell = is_cell[entries.item]
-    option, cell = entries.option[on_cell], entries.item[on_cell]
-    if len(pieces) == 0 or len(cell) == 0:
-        return 1.0
-    cells = np.unique(cell)
-    places = np.bincount(cell, minlength=len(is_cell))
-    level = np.zeros(len(is_cell), bool)
-    level[cells[np.argmin(places[cells])]] = True
-    seen, widest = level.copy(), 1
-    while level.any():
-        options = np.zeros(problem.n_options, bool)
-        options[option[level[cell]]] = True
-        level = np.zeros(len(is_cell), bool)
-        level[cell[options[option]]] = True
-        level &= ~seen
-        seen |= level
-        widest = max(widest, int(level.sum()))
-    return widest / len(cells)
 
 
 def _mcc_first(problem: Problem) -> bool:

@@ -74,10 +74,6 @@ class Settings:
     sample_big: float = 0.006
     # Nodes of a probe's first step, before its speed is known.
     first_nodes: int = 4000
-    # A board is narrow when its front (``dlx.engines._front``) is at most this share of its cells.
-    narrow_front: float = 0.3
-    # CPU seconds of tight's probe on a narrow board after which the bitset kernel runs it.
-    narrow_after: float = 2.0
     # The seed of the samples' random paths, so that they are the same on every run.
     seed: int = 25
     # The race's clock, in seconds: this thread's CPU time (see the notes).
