@@ -341,14 +341,31 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
     size = np.bincount(code[primary])
     small = primary.copy()
     if len(size):  # no primary entry (no option at all): nothing is small
-        small[primary] = size[code[primary]] <= np.median(size)
+        small[primary] = size[code[primary]] <= _median(size)
     big = np.iinfo(np.int64).max
     first = np.full(n_options, big, np.int64)
     np.minimum.at(first, option_of[primary], code[primary])
     first_small = np.full(n_options, big, np.int64)
     np.minimum.at(first_small, option_of[small], code[small])
-    orders = [np.lexsort((first, first_small)), np.argsort(first, kind="stable")]
+    by_small = np.lexsort((first, first_small))
+    if n_options <= 64:  # one word: every band is one word in any order
+        return by_small
+    orders = [by_small, np.argsort(first, kind="stable")]
     return min(orders, key=lambda order: _band_words(order, option_of[primary], code[primary]))
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median(values)`` of a non-empty 1-D array, by one sort (``np.median``'s
+    checks cost as much as a small layout's sort).
+
+    >>> _median(np.array([3, 1, 2, 9])), _median(np.array([4, 1, 7]))
+    (2.5, 4.0)
+    """
+    ordered = np.sort(values)
+    half = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[half])
+    return (float(ordered[half - 1]) + float(ordered[half])) / 2
 
 
 def _band_words(order, option_of, item) -> int:
