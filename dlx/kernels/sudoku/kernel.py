@@ -477,3 +477,34 @@ def search_batch(options, start, limit, first, counts, stats):
             counts[k] = -1
             continue
         counts[k] = _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats)
+
+
+@njit(cache=True, nogil=True)
+def count_from(givens, live, limit, stats):
+    """One search of a partial grid: the canonical options ``givens`` (int64) covered
+    at the root, then every option ``k`` of an open cell with ``live[k]`` False
+    dropped; its solutions up to ``limit`` (-1 when the givens clash), its nodes and
+    updates added to ``stats[0]``."""
+    tabs = tables()
+    peer = tabs[0]
+    rows = np.zeros((82, WORDS), np.int64)
+    for w in range(27):
+        rows[0, w] = (1 << 27) - 1
+    for b in range(3):
+        rows[0, OPEN + b] = (1 << 27) - 1
+    given = np.zeros(81, np.bool_)
+    for j in range(len(givens)):
+        cell, digit = givens[j] // 9, givens[j] % 9
+        given[cell] = True
+        if not _place(rows, 0, cell, digit, peer):
+            return -1
+    for k in range(729):
+        cell = k // 9
+        if not live[k] and not given[cell]:
+            rows[0, 3 * (k % 9) + cell // 27] &= ~(1 << (cell % 27))
+    rows[0, HIDDEN] = rows[0, LOCKED] = (1 << 9) - 1
+    rows[0, NAKED] = 7
+    first = np.full((1, 81), -1, np.int64)
+    cell_of = np.zeros(82, np.int64)
+    rest = np.zeros(82, np.int64)
+    return _search_one(rows, cell_of, rest, given, limit, tabs, first, 0, stats)

@@ -1,0 +1,140 @@
+"""A partial 9x9 sudoku as an exact-cover problem, counted by the sudoku kernel.
+
+Knuth's SUDOKU-DLX writes a puzzle as what is left of the 9x9 sudoku problem once its
+givens are covered: the items not covered yet and the options whose four items are
+all among them. ``embed`` recognises such a problem and maps it onto the kernel's
+canonical numbering (``layout.canonical_items``): each item onto a distinct canonical
+item, found from Knuth's names (``p``\\ *rc* the cell in row *r* and column *c*,
+``r``\\ *rd*, ``c``\\ *cd*, ``b``\\ *bd* digit *d* (1 to 9) in row, column and box), and
+each option onto the canonical option whose four items are its own, checked exactly.
+The items the problem lacks are covered by givens: a set of canonical options that
+covers exactly those items, found by a small search (``_givens``). Then the problem's
+exact covers are the grid's completions with those givens that use only its options,
+which is what ``kernel.count_from`` counts; the names only suggest the map, the checks
+decide, so a problem that passes them is counted exactly whatever its names meant.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from dlx import compiling
+from dlx.kernels.sudoku.layout import N_ITEMS, N_OPTIONS, canonical_items
+from dlx.problem import Problem
+
+NAME = re.compile(r"([prcb])([0-8])([0-9])\Z")
+FIRST = {"p": 0, "r": 81, "c": 162, "b": 243}  # where each kind starts, canonically
+MAX_TRIES = 10_000  # the givens' search gives up after so many tries (then: no embedding)
+
+
+def embed(problem: Problem) -> tuple[np.ndarray, np.ndarray] | None:
+    """The givens (canonical options, int64) and the live canonical options (bool[729])
+    that make ``problem`` a partial 9x9 sudoku (see the module), or None.
+
+    >>> p = Problem(primary=["p00", "r01", "c01", "b01"])
+    >>> _ = p.add_option(["p00", "r01", "c01", "b01"])
+    >>> embed(p) is None  # the other 80 cells' items lack givens of their own
+    True
+    """
+    return problem.layout_of(_embed)[0]
+
+
+def _embed(problem: Problem) -> tuple:
+    """``embed``, worked out once a problem (a tuple: ``layout_of`` keeps no None)."""
+    if problem.n_options == 0 or problem.n_options > N_OPTIONS or problem.first_multiplicity():
+        return (None,)
+    entries = problem.entries()
+    counts = np.bincount(entries.option, minlength=problem.n_options)
+    if entries.n_secondary or np.any(counts != 4) or np.any(entries.colour != 0):
+        return (None,)
+    canonical = _canonical_names(problem.primary)
+    if canonical is None:
+        return (None,)
+    items = np.sort(canonical[entries.item.reshape(-1, 4) - 1], axis=1)
+    table = np.sort(canonical_items(), axis=1)
+    key = {tuple(row): k for k, row in enumerate(table.tolist())}
+    option = np.array([key.get(tuple(row), -1) for row in items.tolist()], np.int64)
+    if np.any(option < 0) or len(np.unique(option)) != len(option):
+        return (None,)
+    present = np.zeros(N_ITEMS, np.bool_)
+    present[canonical] = True
+    givens = _givens(~present)
+    if givens is None:
+        return (None,)
+    live = np.zeros(N_OPTIONS, np.bool_)
+    live[option] = True
+    return ((np.asarray(givens, np.int64), live),)
+
+
+def _canonical_names(names) -> np.ndarray | None:
+    """Each of ``names``' canonical item (Knuth's names, see the module), or None
+    where a name is not one or two names say the same item."""
+    canonical = np.empty(len(names), np.int64)
+    for j, name in enumerate(names):
+        m = NAME.match(name)
+        if m is None:
+            return None
+        kind, a, b = m.group(1), int(m.group(2)), int(m.group(3))
+        if kind == "p" and b > 8 or kind != "p" and b == 0:
+            return None
+        canonical[j] = FIRST[kind] + 9 * a + (b if kind == "p" else b - 1)
+    return canonical if len(np.unique(canonical)) == len(canonical) else None
+
+
+def _givens(missing: np.ndarray) -> list[int] | None:
+    """Canonical options covering exactly the canonical items ``missing`` (bool[324]),
+    or None when none do (or the search tries more than ``MAX_TRIES`` times)."""
+    table = canonical_items()
+    fits = np.flatnonzero(missing[table].all(axis=1))
+    by_cell: dict[int, list[int]] = {}
+    for k in fits.tolist():
+        by_cell.setdefault(k // 9, []).append(k)
+    cells = np.flatnonzero(missing[:81]).tolist()
+    if any(cell not in by_cell for cell in cells):
+        return None
+    covered = np.zeros(N_ITEMS, np.int64)
+    chosen: list[int] = []
+    tries = [0]
+
+    def extend(at: int) -> bool:
+        """Choose the givens of ``cells[at:]``; True once every missing item is covered."""
+        if at == len(cells):
+            return bool(np.all(covered[missing] == 1))
+        for k in by_cell[cells[at]]:
+            tries[0] += 1
+            if tries[0] > MAX_TRIES:
+                return False
+            if np.any(covered[table[k]]):
+                continue
+            covered[table[k]] += 1
+            chosen.append(k)
+            if extend(at + 1):
+                return True
+            covered[table[k]] -= 1
+            chosen.pop()
+        return False
+
+    return chosen if extend(0) else None
+
+
+def count(problem: Problem, limit: int | None = None) -> tuple[int, int, int]:
+    """The solutions of ``problem`` (a partial sudoku: ``embed``), up to ``limit``,
+    with the kernel's nodes and updates; ValueError when it is not one.
+
+    >>> p = Problem(primary=["p00", "r01", "c01", "b01"])
+    >>> count(p)
+    Traceback (most recent call last):
+    ...
+    ValueError: not a partial 9x9 sudoku
+    """
+    embedding = embed(problem)
+    if embedding is None:
+        raise ValueError("not a partial 9x9 sudoku")
+    givens, live = embedding
+    kernel = compiling.kernel_module("dlx.kernels.sudoku.kernel")
+    stats = np.zeros((1, 2), np.int64)
+    top = np.iinfo(np.int64).max if limit is None else max(int(limit), 1)
+    found = int(kernel.count_from(givens, live, top, stats))
+    return max(found, 0), int(stats[0, 0]), int(stats[0, 1])
