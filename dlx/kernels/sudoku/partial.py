@@ -17,10 +17,14 @@ decide, so a problem that passes them is counted exactly whatever its names mean
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 import numpy as np
 
 from dlx import compiling
+from dlx.driver.codes import DONE, LIMIT
+from dlx.driver.driver import Stats
 from dlx.kernels.sudoku.layout import N_ITEMS, N_OPTIONS, canonical_items
 from dlx.problem import Problem
 
@@ -35,15 +39,19 @@ def embed(problem: Problem) -> tuple[np.ndarray, np.ndarray] | None:
 
     >>> p = Problem(primary=["p00", "r01", "c01", "b01"])
     >>> _ = p.add_option(["p00", "r01", "c01", "b01"])
-    >>> embed(p) is None  # the other 80 cells' items lack givens of their own
-    True
+    >>> givens, live = embed(p)  # a grid with 80 givens, the last cell open
+    >>> len(givens), int(live.sum())
+    (80, 1)
     """
     return problem.layout_of(_embed)[0]
 
 
 def _embed(problem: Problem) -> tuple:
     """``embed``, worked out once a problem (a tuple: ``layout_of`` keeps no None)."""
-    if problem.n_options == 0 or problem.n_options > N_OPTIONS or problem.first_multiplicity():
+    names = problem.primary
+    if not 0 < problem.n_options <= N_OPTIONS or not 0 < len(names) <= N_ITEMS:
+        return (None,)
+    if NAME.match(names[0]) is None or problem.first_multiplicity() is not None:
         return (None,)
     entries = problem.entries()
     counts = np.bincount(entries.option, minlength=problem.n_options)
@@ -119,12 +127,16 @@ def _givens(missing: np.ndarray) -> list[int] | None:
     return chosen if extend(0) else None
 
 
-def count(problem: Problem, limit: int | None = None) -> tuple[int, int, int]:
-    """The solutions of ``problem`` (a partial sudoku: ``embed``), up to ``limit``,
-    with the kernel's nodes and updates; ValueError when it is not one.
+def count(problem: Problem, limit: int | None = None, stop=None) -> tuple[int, int, int]:
+    """The solutions of ``problem`` (a partial sudoku: ``embed``), up to ``limit`` or
+    until ``stop[0]`` is set (int64[1], from another thread), with the kernel's nodes
+    and updates; ValueError when it is not one.
 
     >>> p = Problem(primary=["p00", "r01", "c01", "b01"])
-    >>> count(p)
+    >>> _ = p.add_option(["p00", "r01", "c01", "b01"])
+    >>> count(p)[0]
+    1
+    >>> count(Problem(primary=["a"]))
     Traceback (most recent call last):
     ...
     ValueError: not a partial 9x9 sudoku
@@ -133,8 +145,95 @@ def count(problem: Problem, limit: int | None = None) -> tuple[int, int, int]:
     if embedding is None:
         raise ValueError("not a partial 9x9 sudoku")
     givens, live = embedding
-    kernel = compiling.kernel_module("dlx.kernels.sudoku.kernel")
+    _warm_up()
     stats = np.zeros((1, 2), np.int64)
     top = np.iinfo(np.int64).max if limit is None else max(int(limit), 1)
-    found = int(kernel.count_from(givens, live, top, stats))
+    stop = np.zeros(1, np.int64) if stop is None else stop
+    found = int(_kernel().count_from(givens, live, top, stats, stop))
     return max(found, 0), int(stats[0, 0]), int(stats[0, 1])
+
+
+class PartialCount:
+    """A whole count of a partial sudoku (``count``) with what ``dlx.count`` reads of a
+    search (``run``, ``solutions``, ``done``, ``stats``, ...): one kernel call, made in
+    a thread (the kernel holds no GIL) so that Ctrl-C or ``time_limit`` (seconds) in
+    this one stops it."""
+
+    def __init__(self, problem: Problem, time_limit: float | None = None):
+        self.problem = problem
+        self.time_limit = time_limit
+        self.solutions = 0
+        self.done = False
+        self.stopped_by = None
+        self._counts = (0, 0, 0.0)  # nodes, updates, seconds
+
+    def run(self, stream: bool = False, max_solutions: int | None = None) -> int:
+        """Count to the end, ``max_solutions`` or the time limit: ``DONE`` or ``LIMIT``
+        (KeyboardInterrupt with the solutions found so far kept)."""
+        _warm_up()  # (compiled here, so that the thread only searches)
+        stop = np.zeros(1, np.int64)
+        out: list = []
+        t0 = time.perf_counter()
+
+        def work() -> None:
+            try:
+                out.append(count(self.problem, max_solutions, stop))
+            except BaseException as e:  # handed to the calling thread
+                out.append(e)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            worker.join(self.time_limit)
+        finally:  # Ctrl-C, or the time limit: the kernel stops at its next node
+            stop[0] = 1 if worker.is_alive() else 0
+            worker.join()
+            self._take(out[0], t0)
+        if stop[0]:
+            self.stopped_by = f"time limit {self.time_limit} s"
+            return LIMIT
+        self.done = True
+        return DONE
+
+    def _take(self, result, t0: float) -> None:
+        """Keep a count's result (or raise the error it ended with)."""
+        if isinstance(result, BaseException):
+            raise result
+        self.solutions = result[0]
+        self._counts = (result[1], result[2], time.perf_counter() - t0)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched."""
+        return self._counts[0]
+
+    @property
+    def stats(self) -> Stats:
+        """Solutions, nodes, updates and seconds."""
+        return Stats(self.solutions, *self._counts)
+
+    def fraction(self) -> float:
+        """1 when done, else 0 (the kernel reports no progress)."""
+        return 1.0 if self.done else 0.0
+
+
+def _kernel():
+    """The kernel's module (numba with it), imported on first use."""
+    return compiling.kernel_module("dlx.kernels.sudoku.kernel")
+
+
+def _warm_up() -> None:
+    """Make sure ``kernel.count_from`` is compiled (a grid of 80 givens counted)."""
+    tiny = Problem(primary=["p00", "r01", "c01", "b01"])
+    tiny.add_option(["p00", "r01", "c01", "b01"])
+    compiling.warm(
+        "sudoku count",
+        _kernel().count_from,
+        False,
+        lambda: _kernel().count_from(
+            *embed(tiny), 2, np.zeros((1, 2), np.int64), np.zeros(1, np.int64)
+        ),
+    )
+
+
+compiling.register(_warm_up)
