@@ -484,11 +484,12 @@ def search_batch(options, start, limit, first, counts, stats):
 
 
 @njit(cache=True, nogil=True)
-def count_from(givens, live, limit, stats, stop):
+def count_from(givens, live, limit, stats, stop, first):
     """One search of a partial grid: the canonical options ``givens`` (int64) covered
     at the root, then every option ``k`` of an open cell with ``live[k]`` False
     dropped; its solutions up to ``limit`` (-1 when the givens clash), or those found
-    when ``stop[0]`` was set, its nodes and updates added to ``stats[0]``."""
+    when ``stop[0]`` was set, its nodes and updates added to ``stats[0]``, its first
+    solution's options beyond the givens in ``first[0]`` (int64[1, 81], -1 padded)."""
     tabs = tables()
     peer = tabs[0]
     rows = np.zeros((82, WORDS), np.int64)
@@ -508,7 +509,7 @@ def count_from(givens, live, limit, stats, stop):
             rows[0, 3 * (k % 9) + cell // 27] &= ~(1 << (cell % 27))
     rows[0, HIDDEN] = rows[0, LOCKED] = (1 << 9) - 1
     rows[0, NAKED] = 7
-    first = np.full((1, 81), -1, np.int64)
+    first[:, :] = -1
     cell_of = np.zeros(82, np.int64)
     rest = np.zeros(82, np.int64)
     return _search_one(rows, cell_of, rest, given, limit, tabs, first, 0, stats, stop)

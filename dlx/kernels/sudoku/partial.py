@@ -8,7 +8,9 @@ item, found from Knuth's names (``p``\\ *rc* the cell in row *r* and column *c*,
 ``r``\\ *rd*, ``c``\\ *cd*, ``b``\\ *bd* digit *d* (1 to 9) in row, column and box), and
 each option onto the canonical option whose four items are its own, checked exactly.
 The items the problem lacks are covered by givens: a set of canonical options that
-covers exactly those items, found by a small search (``_givens``). Then the problem's
+covers exactly those items, taken from a whole grid of the problem's options and the
+options of missing items only (``_first_grid``: its options on the problem's cells
+cover the problem's items, the others the missing ones). Then the problem's
 exact covers are the grid's completions with those givens that use only its options,
 which is what ``kernel.count_from`` counts; the names only suggest the map, the checks
 decide, so a problem that passes them is counted exactly whatever its names meant.
@@ -30,7 +32,6 @@ from dlx.problem import Problem
 
 NAME = re.compile(r"([prcb])([0-8])([0-9])\Z")
 FIRST = {"p": 0, "r": 81, "c": 162, "b": 243}  # where each kind starts, canonically
-MAX_TRIES = 10_000  # the givens' search gives up after so many tries (then: no embedding)
 
 
 def embed(problem: Problem) -> tuple[np.ndarray, np.ndarray] | None:
@@ -68,11 +69,13 @@ def _embed(problem: Problem) -> tuple:
         return (None,)
     present = np.zeros(N_ITEMS, np.bool_)
     present[canonical] = True
-    givens = _givens(~present)
-    if givens is None:
-        return (None,)
     live = np.zeros(N_OPTIONS, np.bool_)
     live[option] = True
+    fits = ~present[canonical_items()].any(axis=1)  # options of missing items only
+    grid = _first_grid(live | fits)
+    if grid is None:  # (then no grid, and no completion either)
+        return (None,)
+    givens = grid[~present[grid // 9]]  # those of the cells whose items are missing
     return ((np.asarray(givens, np.int64), live),)
 
 
@@ -91,40 +94,15 @@ def _canonical_names(names) -> np.ndarray | None:
     return canonical if len(np.unique(canonical)) == len(canonical) else None
 
 
-def _givens(missing: np.ndarray) -> list[int] | None:
-    """Canonical options covering exactly the canonical items ``missing`` (bool[324]),
-    or None when none do (or the search tries more than ``MAX_TRIES`` times)."""
-    table = canonical_items()
-    fits = np.flatnonzero(missing[table].all(axis=1))
-    by_cell: dict[int, list[int]] = {}
-    for k in fits.tolist():
-        by_cell.setdefault(k // 9, []).append(k)
-    cells = np.flatnonzero(missing[:81]).tolist()
-    if any(cell not in by_cell for cell in cells):
-        return None
-    covered = np.zeros(N_ITEMS, np.int64)
-    chosen: list[int] = []
-    tries = [0]
-
-    def extend(at: int) -> bool:
-        """Choose the givens of ``cells[at:]``; True once every missing item is covered."""
-        if at == len(cells):
-            return bool(np.all(covered[missing] == 1))
-        for k in by_cell[cells[at]]:
-            tries[0] += 1
-            if tries[0] > MAX_TRIES:
-                return False
-            if np.any(covered[table[k]]):
-                continue
-            covered[table[k]] += 1
-            chosen.append(k)
-            if extend(at + 1):
-                return True
-            covered[table[k]] -= 1
-            chosen.pop()
-        return False
-
-    return chosen if extend(0) else None
+def _first_grid(live: np.ndarray) -> np.ndarray | None:
+    """A whole grid (81 canonical options, one a cell) of options ``live`` (bool[729]),
+    or None when there is none."""
+    stats = np.zeros((1, 2), np.int64)
+    first = np.zeros((1, 81), np.int64)
+    none = np.zeros(0, np.int64)
+    _warm_up()
+    found = _kernel().count_from(none, live, 1, stats, np.zeros(1, np.int64), first)
+    return first[0] if found > 0 else None
 
 
 def count(problem: Problem, limit: int | None = None, stop=None) -> tuple[int, int, int]:
@@ -149,7 +127,8 @@ def count(problem: Problem, limit: int | None = None, stop=None) -> tuple[int, i
     stats = np.zeros((1, 2), np.int64)
     top = np.iinfo(np.int64).max if limit is None else max(int(limit), 1)
     stop = np.zeros(1, np.int64) if stop is None else stop
-    found = int(_kernel().count_from(givens, live, top, stats, stop))
+    first = np.zeros((1, 81), np.int64)
+    found = int(_kernel().count_from(givens, live, top, stats, stop, first))
     return max(found, 0), int(stats[0, 0]), int(stats[0, 1])
 
 
@@ -230,9 +209,7 @@ def _warm_up() -> None:
         "sudoku count",
         _kernel().count_from,
         False,
-        lambda: _kernel().count_from(
-            *embed(tiny), 2, np.zeros((1, 2), np.int64), np.zeros(1, np.int64)
-        ),
+        lambda: count(tiny),
     )
 
 
