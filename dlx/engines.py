@@ -200,9 +200,9 @@ def select(
 
 def _partial_sudoku(problem: Problem, limit, kept: bool, options) -> Choice | None:
     """The sudoku kernel's whole count where ``problem`` is a partial 9x9 sudoku
-    (``dlx.kernels.sudoku.partial``: Knuth's SUDOKU-DLX files) counted to its end with
-    no forced options, node or solution limit (else None): on ``sudoku_royle_less2`` it took 0.73 of
-    the tight kernel's CPU time (``docs/performance.md``, "A partial sudoku")."""
+    (``dlx.kernels.sudoku.partial``: Knuth's SUDOKU-DLX files), counted with no forced
+    options, node or solution limit (else None): on ``sudoku_royle_less2`` it took 0.58
+    of the tight kernel's CPU time (``docs/performance.md``, "A partial sudoku")."""
     plain = not options.get("forced") and options.get("node_limit") is None
     if not kept or limit is not None or not plain or partial_sudoku.embed(problem) is None:
         return None
