@@ -35,6 +35,7 @@ from dlx.kernels.bitset.engine import ENGINE as BITSET
 from dlx.kernels.bitset.layout import flat_tiling  # auto's rule, the bitset row's too
 from dlx.kernels.links.engine import ENGINE as LINKS
 from dlx.kernels.mcc.engine import ENGINE as MCC
+from dlx.kernels.sudoku import partial as partial_sudoku
 from dlx.kernels.sudoku.engine import ENGINE as SUDOKU
 from dlx.kernels.tight.engine import ENGINE as TIGHT
 from dlx.problem import Problem
@@ -161,6 +162,9 @@ def select(
     if problem.propagate is not None:
         return Choice(RULES, "auto: the only kernel that applies rules")
     forced = tuple(options.get("forced", ()))
+    sudoku = _partial_sudoku(problem, limit, kept, options)
+    if sudoku is not None:
+        return sudoku
 
     def make(kernel: str, extra=None):
         row = ENGINES[kernel]
@@ -202,6 +206,18 @@ def select(
     if lineup.takers and lineup.takers[0].name == BITSET.name and choice.name != BITSET.name:
         _outraced(problem).add(BITSET.name)
     return choice
+
+
+def _partial_sudoku(problem: Problem, limit, kept: bool, options) -> Choice | None:
+    """The sudoku kernel's whole count where ``problem`` is a partial 9x9 sudoku
+    (``dlx.kernels.sudoku.partial``: Knuth's SUDOKU-DLX files), counted with no forced
+    options, node or solution limit (else None): on ``sudoku_royle_less2`` it took 0.58
+    of the tight kernel's CPU time (``docs/performance.md``, "A partial sudoku")."""
+    plain = not options.get("forced") and options.get("node_limit") is None
+    if not kept or limit is not None or not plain or partial_sudoku.embed(problem) is None:
+        return None
+    search = partial_sudoku.PartialCount(problem, options.get("time_limit"))
+    return Choice("sudoku", "auto: a partial 9x9 sudoku (the sudoku kernel's count)", search)
 
 
 def _mcc_first(problem: Problem) -> bool:

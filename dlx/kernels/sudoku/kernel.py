@@ -401,9 +401,10 @@ def _record(rows, at, given, first, k) -> None:
 
 
 @njit(**PLAIN)
-def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
-    """Search from the root ``rows[0]`` (givens covered) up to ``limit`` solutions;
-    the count (the first solution in ``first[k]``, nodes and updates in ``stats[k]``)."""
+def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats, stop):
+    """Search from the root ``rows[0]`` (givens covered) up to ``limit`` solutions, or
+    until ``stop[0]`` is set (another thread may set it); the count (the first solution
+    in ``first[k]``, nodes and updates in ``stats[k]``)."""
     peer, lock, expand, chunk = tabs
     count = 0
     level = 0
@@ -437,6 +438,8 @@ def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats):
         for w in range(WORDS):
             rows[level + 1, w] = rows[level, w]
         level += 1
+        if stop[0]:
+            return count
         stats[k, 0] += 1
         stats[k, 1] += 1
         _place(rows, level, cell_of[level - 1], d, peer)
@@ -462,6 +465,7 @@ def search_batch(options, start, limit, first, counts, stats):
     cell_of = np.zeros(82, np.int64)
     rest = np.zeros(82, np.int64)
     given = np.zeros(81, np.bool_)
+    never = np.zeros(1, np.int64)
     first[:, :] = -1
     for k in range(len(start) - 1):
         rows[0, :] = root
@@ -476,4 +480,36 @@ def search_batch(options, start, limit, first, counts, stats):
         if clash:
             counts[k] = -1
             continue
-        counts[k] = _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats)
+        counts[k] = _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats, never)
+
+
+@njit(cache=True, nogil=True)
+def count_from(givens, live, limit, stats, stop, first):
+    """One search of a partial grid: the canonical options ``givens`` (int64) covered
+    at the root, then every option ``k`` of an open cell with ``live[k]`` False
+    dropped; its solutions up to ``limit`` (-1 when the givens clash), or those found
+    when ``stop[0]`` was set, its nodes and updates added to ``stats[0]``, its first
+    solution's options beyond the givens in ``first[0]`` (int64[1, 81], -1 padded)."""
+    tabs = tables()
+    peer = tabs[0]
+    rows = np.zeros((82, WORDS), np.int64)
+    for w in range(27):
+        rows[0, w] = (1 << 27) - 1
+    for b in range(3):
+        rows[0, OPEN + b] = (1 << 27) - 1
+    given = np.zeros(81, np.bool_)
+    for j in range(len(givens)):
+        cell, digit = givens[j] // 9, givens[j] % 9
+        given[cell] = True
+        if not _place(rows, 0, cell, digit, peer):
+            return -1
+    for k in range(729):
+        cell = k // 9
+        if not live[k] and not given[cell]:
+            rows[0, 3 * (k % 9) + cell // 27] &= ~(1 << (cell % 27))
+    rows[0, HIDDEN] = rows[0, LOCKED] = (1 << 9) - 1
+    rows[0, NAKED] = 7
+    first[:, :] = -1
+    cell_of = np.zeros(82, np.int64)
+    rest = np.zeros(82, np.int64)
+    return _search_one(rows, cell_of, rest, given, limit, tabs, first, 0, stats, stop)
