@@ -7,6 +7,7 @@ look like one are left to the other kernels."""
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 from hypothesis import given, settings
@@ -151,3 +152,29 @@ def test_a_time_limit_stops_the_count():
     """A limit reached before the end: an incomplete count, no more than the whole."""
     result = dlx.count(residue(ROYLE_LESS2), time_limit=1e-6)
     assert not result.complete and result <= 910_776
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX interval timers")
+def test_ctrl_c_stops_the_count_and_keeps_what_it_found():
+    """Ctrl-C (here a timer's signal raising KeyboardInterrupt, as the command's handler
+    does) while the kernel counts in its thread: the interrupt reaches the caller, the
+    kernel stops at its next node and the solutions so far are kept (an interrupted
+    ``Thread.join`` marked the thread as ended while it ran: no result to take)."""
+    sparse = (
+        ".........|.........|.........|.....3.2.|..1.4....|.........|.3.......|.7.......|62......."
+    )
+    search = partial.PartialCount(residue(sparse))
+    partial._warm_up()  # compiled before the timer starts
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            search.run()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert search.solutions > 0 and not search.done

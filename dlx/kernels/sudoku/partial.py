@@ -154,19 +154,24 @@ class PartialCount:
         out: list = []
         t0 = time.perf_counter()
 
+        ended = threading.Event()  # waited on, not the thread: a join that Ctrl-C
+        # interrupts leaves the thread marked as ended while it still runs
+
         def work() -> None:
             try:
                 out.append(count(self.problem, max_solutions, stop))
             except BaseException as e:  # handed to the calling thread
                 out.append(e)
+            finally:
+                ended.set()
 
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
+        threading.Thread(target=work, daemon=True).start()
         try:
-            worker.join(self.time_limit)
+            ended.wait(self.time_limit)
         finally:  # Ctrl-C, or the time limit: the kernel stops at its next node
-            stop[0] = 1 if worker.is_alive() else 0
-            worker.join()
+            stop[0] = 0 if ended.is_set() else 1
+            while not ended.wait(0.05):
+                pass
             self._take(out[0], t0)
         if stop[0]:
             self.stopped_by = f"time limit {self.time_limit} s"
