@@ -421,7 +421,7 @@ def compile_all() -> list[Warmed]:
     >>> kinds[10:14]
     ['search', 'search sanity', 'search with domination', 'sudoku batch']
     >>> kinds[14:]
-    ['tight', 'tight batch', 'tight sanity']
+    ['sudoku count', 'tight', 'tight batch', 'tight sanity']
     >>> dlx.compile_all() == done  # once per process
     True
     """
