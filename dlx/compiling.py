@@ -67,6 +67,7 @@ KERNEL_MODULES = (
     "dlx.kernels.bitset.search",
     "dlx.kernels.tight.search",
     "dlx.kernels.sudoku.search",
+    "dlx.kernels.sudoku.partial",
     "dlx.kernels.mcc.search",
     "dlx.solution_graph.graph",
     "dlx.kernels.costs.search",
