@@ -9,7 +9,7 @@ import _signal
 import os
 import sys
 
-INTERRUPTED_STATUS = 130  # (as ``dlx.stopping``'s)
+INTERRUPTED_STATUS = 130  # 128 + SIGINT, as shells report Ctrl-C (``dlx.stopping``'s too)
 
 
 def _stop_at_once(signum, frame):

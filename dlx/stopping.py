@@ -16,9 +16,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-from dlx.starting import running
-
-INTERRUPTED_STATUS = 130  # 128 + SIGINT, as shells report Ctrl-C
+from dlx.starting import INTERRUPTED_STATUS, running  # (130: 128 + SIGINT, as shells say)
 
 
 class Interrupted(KeyboardInterrupt):

@@ -71,16 +71,23 @@ def adjacency(cell_option, cell_bit, n_bits) -> list[tuple[int, int]] | None:
     return sorted(edges)
 
 
-def span(rank, cell_option, cell_item, n_options) -> float:
-    """The mean over options of the distance between their first and last cell, when
-    cell ``c`` has position ``rank[c]``."""
+def spans(rank, cell_option, cell_item, n_options) -> np.ndarray:
+    """Each option's distance between its first and last cell, when cell ``c`` has
+    position ``rank[c]`` (the options that hold a cell only)."""
     pos = rank[cell_item]
     hi = np.full(n_options, -1, np.int64)
     lo = np.full(n_options, len(rank), np.int64)
     np.maximum.at(hi, cell_option, pos)
     np.minimum.at(lo, cell_option, pos)
     held = hi >= 0
-    return float((hi - lo)[held].mean()) if held.any() else 0.0
+    return (hi - lo)[held]
+
+
+def span(rank, cell_option, cell_item, n_options) -> float:
+    """The mean over options of the distance between their first and last cell, when
+    cell ``c`` has position ``rank[c]``."""
+    each = spans(rank, cell_option, cell_item, n_options)
+    return float(each.mean()) if len(each) else 0.0
 
 
 def cell_graph(cells, option_of, item_of, n_options, n_items, dtype=np.float32):

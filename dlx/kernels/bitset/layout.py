@@ -51,7 +51,7 @@ import numpy as np
 
 from dlx.driver.codes import ADVANCE, BACKDOWN, FORWARD, OVERFLOW  # noqa: F401 (earlier callers read OVERFLOW here)
 from dlx.errors import ProblemError
-from dlx.kernels.cells import MAX_PAIRS, adjacency, pieces_of, sweep
+from dlx.kernels.cells import MAX_PAIRS, adjacency, pieces_of, spans, sweep
 from dlx.problem import Entries, Problem
 
 MAX_BITS = 4096  # items kept as bits, at most (64 words)
@@ -461,16 +461,13 @@ def front(problem: Problem) -> int:
     1
     """
     entries = problem.layout_of(Problem.entries)
-    items = _classify(entries, problem.n_options)
-    rank = np.full(len(entries.lo) + entries.n_secondary + 2, -1, np.int64)
-    rank[items.cells] = np.arange(len(items.cells))
-    position = rank[entries.item]
-    held = position >= 0
-    hi = np.full(problem.n_options, -1, np.int64)
-    lo = np.full(problem.n_options, len(items.cells), np.int64)
-    np.maximum.at(hi, entries.option[held], position[held])
-    np.minimum.at(lo, entries.option[held], position[held])
-    return int((hi - lo)[hi >= 0].max(initial=0))
+    cells = _classify(entries, problem.n_options).cells  # in the order filled
+    index = np.full(len(entries.lo) + entries.n_secondary + 2, -1, np.int64)
+    index[cells] = np.arange(len(cells))
+    held = index[entries.item] >= 0
+    order = np.arange(len(cells))
+    each = spans(order, entries.option[held], index[entries.item[held]], problem.n_options)
+    return int(each.max(initial=0))
 
 
 def flat_tiling(problem: Problem) -> bool:

@@ -400,6 +400,26 @@ def _record(rows, at, given, first, k) -> None:
                 break
 
 
+@njit(**PLAIN, inline="always")
+def _root(rows, peer, options, lo, hi, given) -> bool:
+    """``rows[0]``: the empty grid (every digit open everywhere, every scan due), then the
+    canonical options ``options[lo:hi]`` placed, their cells marked in ``given``; False
+    when they clash."""
+    for w in range(27):
+        rows[0, w] = (1 << 27) - 1
+    for b in range(3):
+        rows[0, OPEN + b] = (1 << 27) - 1
+    rows[0, HIDDEN] = rows[0, LOCKED] = (1 << 9) - 1
+    rows[0, NAKED] = 7
+    given[:] = False
+    for j in range(lo, hi):
+        cell, digit = options[j] // 9, options[j] % 9
+        given[cell] = True
+        if not _place(rows, 0, cell, digit, peer):
+            return False
+    return True
+
+
 @njit(**PLAIN)
 def _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats, stop):
     """Search from the root ``rows[0]`` (givens covered) up to ``limit`` solutions, or
@@ -454,13 +474,6 @@ def search_batch(options, start, limit, first, counts, stats):
     options beyond the forced ones (-1 padded), ``stats[k]`` its nodes and updates."""
     tabs = tables()
     peer = tabs[0]
-    root = np.zeros(WORDS, np.int64)
-    for w in range(27):
-        root[w] = (1 << 27) - 1
-    for b in range(3):
-        root[OPEN + b] = (1 << 27) - 1
-    root[HIDDEN] = root[LOCKED] = (1 << 9) - 1
-    root[NAKED] = 7
     rows = np.zeros((82, WORDS), np.int64)
     cell_of = np.zeros(82, np.int64)
     rest = np.zeros(82, np.int64)
@@ -468,16 +481,7 @@ def search_batch(options, start, limit, first, counts, stats):
     never = np.zeros(1, np.int64)
     first[:, :] = -1
     for k in range(len(start) - 1):
-        rows[0, :] = root
-        given[:] = False
-        clash = False
-        for j in range(start[k], start[k + 1]):
-            cell, digit = options[j] // 9, options[j] % 9
-            given[cell] = True
-            if not _place(rows, 0, cell, digit, peer):
-                clash = True
-                break
-        if clash:
+        if not _root(rows, peer, options, start[k], start[k + 1], given):
             counts[k] = -1
             continue
         counts[k] = _search_one(rows, cell_of, rest, given, limit, tabs, first, k, stats, never)
@@ -493,22 +497,13 @@ def count_from(givens, live, limit, stats, stop, first):
     tabs = tables()
     peer = tabs[0]
     rows = np.zeros((82, WORDS), np.int64)
-    for w in range(27):
-        rows[0, w] = (1 << 27) - 1
-    for b in range(3):
-        rows[0, OPEN + b] = (1 << 27) - 1
     given = np.zeros(81, np.bool_)
-    for j in range(len(givens)):
-        cell, digit = givens[j] // 9, givens[j] % 9
-        given[cell] = True
-        if not _place(rows, 0, cell, digit, peer):
-            return -1
+    if not _root(rows, peer, givens, 0, len(givens), given):
+        return -1
     for k in range(729):
         cell = k // 9
         if not live[k] and not given[cell]:
             rows[0, 3 * (k % 9) + cell // 27] &= ~(1 << (cell % 27))
-    rows[0, HIDDEN] = rows[0, LOCKED] = (1 << 9) - 1
-    rows[0, NAKED] = 7
     first[:, :] = -1
     cell_of = np.zeros(82, np.int64)
     rest = np.zeros(82, np.int64)
