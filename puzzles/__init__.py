@@ -10,6 +10,9 @@ picture) and ``faults`` (what breaks the rules). ``polyomino`` (``pentomino``) p
 import sys
 
 if sys.argv[:1] == ["-m"]:  # Python looks for a module to run: ``python -m puzzles``?
+    from dlx.starting import stop_at_once_if_run
+
+    stop_at_once_if_run("puzzles")  # (before the imports of dlx.stopping)
     from dlx.stopping import stop_from_the_start_if_run
 
     stop_from_the_start_if_run("puzzles")
