@@ -50,7 +50,7 @@ from dlx.numbers import integer, real
 from dlx.outputs import OutputError, Outputs, check_all, open_text, run_writing
 from dlx.stopping import TimeLimitReached
 from dlx.words import plural
-from puzzles.command import Command, Input, Request
+from puzzles.command import Command, Input, Request, asks_search
 from puzzles.common import PuzzleCount, PuzzleError, TimeLimit, read_text, svg_stack
 from puzzles.lines import print_lines
 
@@ -293,7 +293,9 @@ def run(command: Command, request: Request) -> int:
         raise PuzzleError(f"{name}: {e}" if name else str(e)) from None
     reading = time.perf_counter() - t_read - (compiling.seconds() - compiling_before)
     progress = sys.stderr.isatty() if request.progress is None else request.progress
-    _announce_and_export(command, request, puzzles, progress)
+    wrote = _announce_and_export(command, request, puzzles, progress)
+    if wrote and not asks_search(command, request):
+        return 0  # (``--dlx FILE`` alone: the file was asked for, not a search)
     request = _settled(command, request, puzzles, name)
     check_all()  # every input is read (board and piece files too): none is an output
     t0, compiling_before = time.perf_counter(), compiling.seconds()
@@ -317,12 +319,13 @@ def run(command: Command, request: Request) -> int:
     return printer.status
 
 
-def _announce_and_export(command: Command, request: Request, puzzles: list, progress) -> None:
+def _announce_and_export(command: Command, request: Request, puzzles: list, progress) -> int:
     """What a command's hooks ask said and written once its puzzles are read: a line
     on stderr when a bar is wanted (``announce``), files with a line naming each
-    (``exports``)."""
+    (``exports``); the number of files written."""
     if not (progress and command.announce is not None) and command.exports is None:
-        return  # (not a puzzle read: a command may make each only when it is read)
+        return 0  # (not a puzzle read: a command may make each only when it is read)
+    written = 0
     for puzzle in puzzles:
         if progress and command.announce is not None:
             print(command.announce(puzzle), file=sys.stderr)
@@ -330,6 +333,8 @@ def _announce_and_export(command: Command, request: Request, puzzles: list, prog
             with open_text(export.path) as f:
                 f.write(export.text)
             print(f"wrote {export.path} ({export.note})", file=sys.stderr)
+            written += 1
+    return written
 
 
 def _write_action(output, out: str | None) -> int:

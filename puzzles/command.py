@@ -168,3 +168,14 @@ class Command:
     workers: int = 1
     count_by_default: bool = False
     outputs: tuple[str, ...] = ()  # own flags naming a file written, e.g. "--dlx"
+
+
+def asks_search(command: Command, request: Request) -> bool:
+    """Whether the command line asks for a search by a flag of its own (a mode, an
+    output of answers, a checkpoint, ``--json``, ``--stats``, or the command's, such as
+    the tilings' ``--sample``), not by the command's default: a run that wrote a file
+    it was asked for (``--dlx FILE``) searches only then."""
+    if command.settle is not None:
+        request = command.settle(request)
+    asked = (request.count, request.unique, request.all, request.limit, request.out)
+    return any(asked) or any((request.svg, request.json, request.stats, request.checkpoint))

@@ -394,7 +394,11 @@ def add_arguments(parser) -> None:
         action="store_true",
         help="count by the corner rectangle, transposed pairs once (about half the work)",
     )
-    parser.add_argument("--dlx", help="write the exact-cover problem in Knuth's format here")
+    parser.add_argument(
+        "--dlx",
+        help="write the exact-cover problem in Knuth's format here, and stop (unless a search "
+        "flag such as --count is given too)",
+    )
 
 
 def read(text, request) -> list[Searched]:

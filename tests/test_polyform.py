@@ -609,6 +609,7 @@ def test_cli_counts_and_writes_dlx(tmp_path, capsys):
     assert (
         main(
             ["polyform", "--board", "3x3x3", "--pieces", "soma", "--no-progress", "--dlx", str(out)]
+            + ["--count"]
         )
         == 0
     )

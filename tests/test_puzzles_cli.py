@@ -592,7 +592,7 @@ def test_the_layer_announces_and_exports(capsys, tmp_path):
     (export,) = command.exports(tilings, request)
     assert capsys.readouterr() == ("", "") and not path.exists()
     assert export.path == str(path) and export.note.endswith(" options")
-    status, out, err = run(capsys, "polyform", *argv, "--workers", "1", "--progress")
+    status, out, err = run(capsys, "polyform", *argv, "--count", "--workers", "1", "--progress")
     assert status == 0 and "distinct solutions: 2" in out  # (Knuth, TAOCP 7.2.2.1)
     assert err.startswith(f"{said}\nwrote {path} ({export.note})\n")
     assert path.read_text(encoding="utf-8") == export.text

@@ -103,7 +103,11 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--lattice", choices=sorted(LATTICES), help="the lattice (default: from the pieces)"
     )
-    parser.add_argument("--dlx", help="write the exact-cover problem in Knuth's format here")
+    parser.add_argument(
+        "--dlx",
+        help="write the exact-cover problem in Knuth's format here, and stop (unless a search "
+        "flag such as --count is given too)",
+    )
     add_tiling_arguments(parser)
 
 
