@@ -129,12 +129,62 @@ def check_all() -> None:
 
 
 def open_text(path: str):
-    """``path`` opened to write text, once no output names an input (one-line errors)."""
+    """``path`` opened to write text, once no output names an input (one-line errors;
+    a failed write later is ``run_writing``'s "cannot write PATH")."""
     check_all()
     try:
-        return open(path, "w", encoding="utf-8")
+        return Watched(open(path, "w", encoding="utf-8"), path)
     except OSError as e:
         raise OutputError(f"{path}: cannot write ({e.strerror or e})") from None
+
+
+def _marked(error: OSError, name: str) -> OSError:
+    """``error``, noted as a failure to write the output ``name`` (the first name kept)."""
+    if getattr(error, "dlx_output", None) is None:
+        error.dlx_output = name
+    return error
+
+
+class Watched:
+    """A text stream whose failures to write (write, flush, close) are noted as failures
+    of the output ``name`` (standard output: "the output"), so that ``run_writing`` says
+    "cannot write" of them and of nothing else (a worker pool's "too many open files",
+    a worker's broken pipe). Anything else is the stream's own."""
+
+    def __init__(self, stream, name: str):
+        self._stream = stream
+        self._name = name
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as e:
+            raise _marked(e, self._name) from None
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as e:
+            raise _marked(e, self._name) from None
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        except OSError as e:
+            raise _marked(e, self._name) from None
+
+    def __enter__(self) -> Watched:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __getattr__(self, attribute: str):
+        return getattr(self._stream, attribute)
 
 
 class _ClosedStream:
@@ -163,26 +213,30 @@ def _silence_stdout() -> None:
 
 def run_writing(command, *args, **keywords) -> int:
     """Run a command's body as ``dlx.stopping.run_command`` does, and so that failures
-    to write standard output are one line on standard error with a non-zero status:
-    a closed or full output (status 1; never a count lost with status 0), a reader
-    that went away (quietly, status 141); running out of memory too (status 1)."""
-    closed = sys.stdout is None
-    if closed:
-        sys.stdout = _ClosedStream()
+    to write standard output (or an output file, ``Watched``) are one line on standard
+    error with a non-zero status: a closed or full output (status 1; never a count lost
+    with status 0), a reader that went away (quietly, status 141); any other OSError
+    and running out of memory are one line of their own (status 1)."""
+    standard = sys.stdout
+    sys.stdout = Watched(_ClosedStream() if standard is None else standard, "the output")
     try:
         status = run_command(command, *args, **keywords)
         sys.stdout.flush()
         return status
-    except BrokenPipeError:  # the reader stopped reading (``| head``): stop quietly
-        _silence_stdout()
-        return BROKEN_PIPE_STATUS
     except OSError as e:
-        print(f"error: cannot write the output ({e.strerror or e})", file=sys.stderr)
-        _silence_stdout()
+        output = getattr(e, "dlx_output", None)
+        if output is None:  # not a write of ours: what it is, in one line
+            print(f"error: {e}", file=sys.stderr)
+            return WRITE_FAILED_STATUS
+        if isinstance(e, BrokenPipeError) and output == "the output":
+            _silence_stdout()  # the reader stopped reading (``| head``): stop quietly
+            return BROKEN_PIPE_STATUS
+        print(f"error: cannot write {output} ({e.strerror or e})", file=sys.stderr)
+        if output == "the output":
+            _silence_stdout()
         return WRITE_FAILED_STATUS
     except MemoryError as e:  # (numpy's ArrayMemoryError under ``ulimit -v``, say)
         print(f"error: out of memory ({e or 'no more to allocate'})", file=sys.stderr)
         return WRITE_FAILED_STATUS
     finally:
-        if closed:
-            sys.stdout = None
+        sys.stdout = standard

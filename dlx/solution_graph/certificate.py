@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
-from dlx.outputs import OutputError, Outputs
+from dlx.outputs import OutputError, Outputs, Watched
 from dlx.problem import Problem
 
 HEADER = "| dlx certificate in parts: solution graphs as ZDDs (Knuth's DLX6 format)"
@@ -181,7 +181,7 @@ def write(
         return _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after,
                                  on_part, build)  # fmt: skip
     sizes, counts, files = [0, 0, 0, 0], [], []
-    with open(os.devnull if folder else path, "w") as out:
+    with Watched(open(os.devnull if folder else path, "w"), path) as out:
         out.write(head)
         for i, (k, twin) in enumerate(parts):
             files.append(None if folder is None else _part_name(folder, i))
@@ -294,7 +294,7 @@ def _part_file(path, out):
         yield out
         return
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path + ".tmp", "w") as part:
+    with Watched(open(path + ".tmp", "w"), path + ".tmp") as part:
         yield part
     os.replace(path + ".tmp", path)
 
@@ -302,7 +302,7 @@ def _part_file(path, out):
 def _join(path, head: str, files, total: int) -> None:
     """The certificate at ``path``: ``head``, the parts' files (each removed once copied, so
     the disk holds the certificate about once, not twice), the count."""
-    with open(path, "w") as out:
+    with Watched(open(path, "w"), path) as out:
         out.write(head)
         out.flush()
         for name in files:

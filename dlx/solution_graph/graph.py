@@ -35,6 +35,7 @@ from dlx.driver.driver import tiny_problem, tree_fraction
 from dlx.driver.results import Solution
 from dlx.errors import ProblemError
 from dlx.numbers import cap, seconds, whole
+from dlx.outputs import Watched
 from dlx.problem import Problem
 from dlx.solution_graph import layout as gl
 from dlx.solution_graph import sample as graphsample
@@ -527,7 +528,7 @@ class Graph:
         ``x: (~v?lo:hi)`` per edge (hexadecimal node numbers, ``v`` the option's number
         from 1, the nodes 0 and 1 the sinks), the edges of a node chained by ``lo`` from
         its last to its first, and last a dummy root ``(~0?0:r)``."""
-        with open(path, "w") as out:
+        with Watched(open(path, "w"), path) as out:
             for line in self.zdd_lines():
                 out.write(line)
 

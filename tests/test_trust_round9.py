@@ -1,0 +1,128 @@
+"""Hostile tests of round 9 (2026-11-29): what failing writes are called, the puzzle
+commands' --dlx, the compile-ahead process's parent, and the partial sudoku's edges."""
+
+from __future__ import annotations
+
+import errno
+import io
+
+import pytest
+
+from dlx.outputs import open_text, run_writing
+
+# -- only a failed write is "cannot write" ------------------------------------------------
+
+
+def _raising(error: OSError):
+    def body() -> int:
+        raise error
+
+    return body
+
+
+@pytest.mark.parametrize(
+    "error, line",
+    [
+        (OSError(errno.EMFILE, "Too many open files"), "error: [Errno 24] Too many open files"),
+        (BrokenPipeError(errno.EPIPE, "Broken pipe"), "error: [Errno 32] Broken pipe"),
+        (FileNotFoundError(errno.ENOENT, "No such file", "x.txt"), "error: [Errno 2] No such"),
+    ],
+)
+def test_an_os_error_not_of_writing_is_its_own_line(capsys, error, line):
+    """A worker pool's "too many open files" (or a worker's broken pipe) raised within a
+    command was reported as "error: cannot write the output (...)" (the broken pipe: no
+    line at all, status 141, as if the reader had gone away)."""
+    assert run_writing(_raising(error)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(line), err
+    assert "cannot write" not in err[0]
+
+
+class _Full(io.StringIO):
+    def write(self, text):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_failed_write_to_standard_output_is_cannot_write(monkeypatch, capsys):
+    """Standard output full: still "cannot write the output"."""
+
+    def body() -> int:
+        print("1 solution")
+        return 0
+
+    with capsys.disabled():
+        import sys
+
+        full, err = _Full(), io.StringIO()
+        monkeypatch.setattr(sys, "stdout", full)
+        monkeypatch.setattr(sys, "stderr", err)
+        with monkeypatch.context() as m:
+            m.setattr("dlx.outputs._silence_stdout", lambda: None)
+            assert run_writing(body) == 1
+        assert sys.stdout is full  # put back
+    assert err.getvalue() == "error: cannot write the output (No space left on device)\n"
+
+
+def test_a_failed_write_to_an_output_file_names_it(tmp_path, monkeypatch, capsys):
+    """A file opened by ``open_text`` that fails to write names itself."""
+    path = str(tmp_path / "out.txt")
+
+    def body() -> int:
+        with open_text(path) as f:
+            monkeypatch.setattr(f, "_stream", _Full())
+            f.write("x")
+        return 0
+
+    assert run_writing(body) == 1
+    assert capsys.readouterr().err == f"error: cannot write {path} (No space left on device)\n"
+
+
+# -- --dlx FILE alone writes the file, and searches nothing ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["polyform", "--board", "3x20", "--pieces", "pentominoes"],
+        ["polyform", "--board", "3x20", "--pieces", "pentominoes", "--workers", "1"],
+        ["rectangles", "--size", "4"],
+    ],
+)
+def test_dlx_file_alone_writes_and_stops(tmp_path, capsys, monkeypatch, argv):
+    """``polyform --board 9x10 ... --dlx FILE`` wrote the file, then counted for minutes
+    (the docs cut it short with ``--time-limit 1``): the file was asked for, not a count."""
+    import dlx
+    from puzzles.cli import main
+
+    def refuse(*args, **keywords):
+        raise AssertionError("searched")
+
+    path = tmp_path / "p.dlx"
+    monkeypatch.setattr(dlx, "count", refuse)
+    monkeypatch.setattr(dlx, "solutions", refuse)
+    assert main([*argv, "--dlx", str(path), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"wrote {path} (") and err.count("\n") == 1, err
+    assert path.read_text(encoding="utf-8").startswith("|")
+
+
+@pytest.mark.parametrize(
+    "more, expected",
+    [
+        (["--count"], "distinct solutions: 2"),
+        (["--json"], '"count": 2'),
+        (["--limit", "1"], "VVV"),
+        (["--sample", "1", "--seed", "3"], "\n"),
+    ],
+)
+def test_dlx_file_with_a_search_flag_searches(tmp_path, capsys, more, expected):
+    """A search flag given with ``--dlx FILE``: the file, then the search (the 3x20's
+    2 distinct tilings, Knuth TAOCP 7.2.2.1)."""
+    from puzzles.cli import main
+
+    path = tmp_path / "p.dlx"
+    argv = ["polyform", "--board", "3x20", "--pieces", "pentominoes", "--dlx", str(path)]
+    assert main([*argv, *more, "--workers", "1", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert expected in out, out
+    assert err.startswith(f"wrote {path} (")
