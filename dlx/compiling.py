@@ -38,6 +38,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -243,9 +244,12 @@ def ahead(kind: str, kernel: str, warm_up: str, call: str = "warm_up") -> bool:
         return False
     module, cls = warm_up.split(":")
     # it prints the time it was done, so that its own seconds are said (``_wait_ahead``)
+    # ... and ends soon after this process does (``exit_with_parent``: a kill -9 here
+    # leaves no ``_stop_ahead`` to end it, and it compiled on alone for up to a minute)
     code = (
-        f"import importlib, time; importlib.import_module({module!r}).{cls}.{call}(); "
-        "print(time.time())"
+        f"import importlib, time; from dlx.compiling import exit_with_parent; "
+        f"exit_with_parent({os.getpid()}); "
+        f"importlib.import_module({module!r}).{cls}.{call}(); print(time.time())"
     )
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this dlx's
     path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
@@ -263,6 +267,23 @@ def ahead(kind: str, kernel: str, warm_up: str, call: str = "warm_up") -> bool:
     usual = USUAL.get(kind, USUAL["search"])
     _say(f"compiling {_named(kind)} in another process (first run only, {usual}) ...")
     return True
+
+
+PARENT_CHECK_SECONDS = 0.2  # how often a compile ahead looks for the process it serves
+
+
+def exit_with_parent(parent: int) -> None:
+    """In the process that compiles ahead (``ahead``): exit (status 1) soon after process
+    ``parent``, which started it, has ended (then this one's parent is another); a thread
+    that looks every ``PARENT_CHECK_SECONDS`` (numba's compile lets it run: LLVM's work
+    is done without the GIL)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dlx: parent watch", daemon=True).start()
 
 
 def _named(kind: str) -> str:

@@ -126,3 +126,64 @@ def test_dlx_file_with_a_search_flag_searches(tmp_path, capsys, more, expected):
     out, err = capsys.readouterr()
     assert expected in out, out
     assert err.startswith(f"wrote {path} (")
+
+
+# -- the compile ahead ends with the process it serves --------------------------------------
+
+PARENT = """
+import sys, time
+from dlx import compiling
+from dlx.kernels.bitset.search import BitsetSearch
+
+assert BitsetSearch.compile_ahead(), "not started"
+print(compiling._ahead["bitset"][0].pid, flush=True)
+time.sleep(120)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return not os.path.exists("/proc")
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="reads /proc")
+def test_the_compile_ahead_ends_soon_after_its_parent_is_killed(tmp_path):
+    """A kill -9 of ``python -m dlx`` left the second process (the bitset kernel's
+    compile ahead, started on a first run) compiling alone until its end: 10 to 100 s
+    of a core. Now it ends within a second or so. (An empty numba cache of its own:
+    NUMBA_CACHE_DIR.)"""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=root, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    child = None
+    try:
+        child = int(parent.stdout.readline())
+        time.sleep(1.0)  # (it imports numba and starts compiling)
+        assert _alive(child)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        ended = time.monotonic() + 10
+        while _alive(child) and time.monotonic() < ended:
+            time.sleep(0.05)
+        assert not _alive(child), "the compile ahead outlived its parent by 10 s"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if child is not None and _alive(child):
+            os.kill(child, signal.SIGKILL)
