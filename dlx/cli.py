@@ -270,7 +270,7 @@ def _main(argv, task_runner) -> int:
     if request.certificate is not None:
         try:
             return certificate.run(problem, request, progress)
-        except ProblemError as e:
+        except (OutputError, ProblemError) as e:
             return _error(e)
     parallel = _parallel_settings(request, task_runner)
     if request.count:

@@ -187,3 +187,54 @@ def test_the_compile_ahead_ends_soon_after_its_parent_is_killed(tmp_path):
             parent.wait()
         if child is not None and _alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+# -- certificates: where the parts go -------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self"), reason="needs /proc")
+def test_a_certificate_where_nothing_can_be_written_is_one_line(capsys, workers):
+    """``--certificate /proc/c.cert``: "error: [Errno 2] No such file or directory:
+    '/proc/.cert-parts-yxl7a0__'" (with --workers 2: the folder of the parts, a name the
+    user never gave), status 1. Now the path or its folder, and why, status 2."""
+    from dlx.cli import main
+
+    problem = str(ROOT / "data" / "dlx" / "pent3x20_sym.dlx")
+    argv = [problem, "--count", "--certificate", "/proc/c.cert", "--workers", workers]
+    assert main([*argv, "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith("error: /proc") and "cannot" in err and "cert-parts" not in err, err
+
+
+def test_a_parts_folder_that_is_a_file_is_refused(tmp_path):
+    """``write_certificate(..., folder=FILE)``: "afile: cannot hold ... (File exists)"
+    from the first part's build; now refused before any, naming it."""
+    import dlx
+    from dlx.outputs import OutputError
+
+    problem = dlx.read(ROOT / "data" / "dlx" / "pent3x20_sym.dlx")
+    folder = tmp_path / "afile"
+    folder.write_text("x")
+    for workers in (1, 2):
+        with pytest.raises(OutputError, match="afile: not a folder"):
+            dlx.write_certificate(problem, tmp_path / "c.cert", folder=folder, workers=workers)
+
+
+def test_a_join_stopped_leaves_no_parts_folder(tmp_path, monkeypatch):
+    """Ctrl-C while the parts of ``--workers N`` were joined into the certificate left
+    the hidden ``.cert-parts-*`` folder behind (and what parts were not copied yet)."""
+    import dlx
+    from dlx.solution_graph import certificate
+
+    def stopped(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(certificate, "_join", stopped)
+    problem = dlx.read(ROOT / "data" / "dlx" / "pent3x20_sym.dlx")
+    with pytest.raises(KeyboardInterrupt):
+        dlx.write_certificate(problem, str(tmp_path / "c.cert"), workers=2)
+    assert [p.name for p in tmp_path.iterdir()] == []

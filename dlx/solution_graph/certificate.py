@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
-from dlx.outputs import OutputError, Outputs, Watched
+from dlx.outputs import OutputError, Outputs, open_text
 from dlx.problem import Problem
 
 HEADER = "| dlx certificate in parts: solution graphs as ZDDs (Knuth's DLX6 format)"
@@ -172,6 +172,8 @@ def write(
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no certificate: {reason}")
+    if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
+        raise OutputError(f"{folder}: not a folder (for the certificate's parts)")
     split = split_item(problem) if split is None else split
     parts, begun = plan(problem, split, symmetry), time.monotonic()
     head = f"{HEADER}\n| split {split}\n"
@@ -181,7 +183,7 @@ def write(
         return _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after,
                                  on_part, build)  # fmt: skip
     sizes, counts, files = [0, 0, 0, 0], [], []
-    with Watched(open(os.devnull if folder else path, "w"), path) as out:
+    with open_text(os.devnull) if folder else open_text(path) as out:
         out.write(head)
         for i, (k, twin) in enumerate(parts):
             files.append(None if folder is None else _part_name(folder, i))
@@ -249,7 +251,7 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     graph(tiny)  # the kernel compiled (or loaded) once here, before the workers start
     own = folder is None
     if own:
-        folder = tempfile.mkdtemp(prefix=".cert-parts-", dir=os.path.dirname(path) or ".")
+        folder = _parts_folder(path)
     files = [_part_name(folder, i) for i in range(len(parts))]
     counts = {i: _part_count(f) for i, f in enumerate(files) if os.path.exists(f)}
     left = stop_after if stop_after is None else stop_after - (time.monotonic() - begun)
@@ -274,11 +276,24 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     finally:
         pool.join()
     total = sum(c * (1 if parts[i][1] is None else 2) for i, c in counts.items())
-    if len(counts) == len(parts):
-        _join(path, head, files, total)
-    if own:  # joined and empty, or stopped early: no later run can take it up
-        shutil.rmtree(folder, ignore_errors=True)
+    try:
+        if len(counts) == len(parts):
+            _join(path, head, files, total)
+    finally:  # joined and empty, stopped early or in the join: no later run takes it up
+        if own:
+            shutil.rmtree(folder, ignore_errors=True)
     return Written(total, len(parts), *sizes, len(parts) - len(counts))
+
+
+def _parts_folder(path) -> str:
+    """A new folder beside the certificate ``path`` for its parts (one-line errors)."""
+    directory = os.path.dirname(path) or "."
+    try:
+        return tempfile.mkdtemp(prefix=".cert-parts-", dir=directory)
+    except OSError as e:
+        raise OutputError(
+            f"{directory}: cannot hold the certificate's parts ({e.strerror or e})"
+        ) from None
 
 
 def _part_count(path) -> int:
@@ -293,8 +308,14 @@ def _part_file(path, out):
     if path is None:
         yield out
         return
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with Watched(open(path + ".tmp", "w"), path + ".tmp") as part:
+    folder = os.path.dirname(path) or "."
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise OutputError(
+            f"{folder}: cannot hold the certificate's parts ({e.strerror or e})"
+        ) from None
+    with open_text(path + ".tmp") as part:
         yield part
     os.replace(path + ".tmp", path)
 
@@ -302,7 +323,7 @@ def _part_file(path, out):
 def _join(path, head: str, files, total: int) -> None:
     """The certificate at ``path``: ``head``, the parts' files (each removed once copied, so
     the disk holds the certificate about once, not twice), the count."""
-    with Watched(open(path, "w"), path) as out:
+    with open_text(path) as out:
         out.write(head)
         out.flush()
         for name in files:
