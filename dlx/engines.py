@@ -189,7 +189,7 @@ def select(
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
-    if not bitset_first and _narrow(problem, lineup, probe):
+    if memo and not bitset_first and _narrow(problem, lineup, probe):  # (for the memo's sake)
         ended = _tight_ends(probe, make, limit)
         if ended is not None:
             return ended

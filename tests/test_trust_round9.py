@@ -238,3 +238,28 @@ def test_a_join_stopped_leaves_no_parts_folder(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         dlx.write_certificate(problem, str(tmp_path / "c.cert"), workers=2)
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+# -- auto's narrow-board rule is for whole counts -------------------------------------------
+
+
+def test_a_stream_of_a_narrow_tiling_is_not_held_by_tights_count(monkeypatch):
+    """The narrow-board rule (tight's count run on for ``LONG_PROBE`` s, then the bitset
+    kernel, for its memo) ran for streams and limited counts too, which take no memo:
+    ``polyform --board 5x18 --pieces one-sided-pentominoes --limit 1`` counted with
+    tight for 1 s before its first tiling (auto 1.69 s, tight 0.24 s of search). The
+    first solutions of the one-sided 3x30 (46 distinct: Polyform Puzzler's
+    ``OneSidedPentominoes3x30``) come without that probe, and are tilings."""
+    import dlx
+    from dlx import engines
+    from puzzles.polyform import tiling
+
+    narrow = tiling.build(tiling.make_puzzle("3x30", "one-sided-pentominoes"))
+
+    def probed(*args, **keywords):
+        raise AssertionError("tight's count was run on to decide a stream")
+
+    monkeypatch.setattr(engines, "_tight_ends", probed)
+    found = list(dlx.solutions(narrow, limit=3))
+    assert len(found) == 3 and all(dlx.is_solution(narrow, s.options) for s in found)
+    assert dlx.count(narrow, limit=5).solutions == 5
