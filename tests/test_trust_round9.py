@@ -263,3 +263,32 @@ def test_a_stream_of_a_narrow_tiling_is_not_held_by_tights_count(monkeypatch):
     found = list(dlx.solutions(narrow, limit=3))
     assert len(found) == 3 and all(dlx.is_solution(narrow, s.options) for s in found)
     assert dlx.count(narrow, limit=5).solutions == 5
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_parts_folder_of_another_certificate_is_refused(tmp_path, workers):
+    """A folder holding the parts of another problem's certificate (or any file named
+    as a part) had its counts taken as this one's: the 6x10's 2,339 distinct tilings
+    (Haselgrove 1960) written as 1,908, the certificate invalid, no word said. Now
+    refused in one line; the right folder resumed gives the same bytes as one run."""
+    import filecmp
+
+    import dlx
+    from dlx.outputs import OutputError
+
+    strip = dlx.read(ROOT / "data" / "dlx" / "pent3x20_sym.dlx")
+    board = dlx.read(ROOT / "data" / "dlx" / "pent6x10_sym.dlx")
+    stale = tmp_path / "stale"
+    stale.mkdir()
+    (stale / "00000.part").write_text("| part 1 count 100\n2: (~1?0:1)\n")
+    with pytest.raises(OutputError, match="00000.part: not the part of option"):
+        dlx.write_certificate(board, tmp_path / "b.cert", folder=stale, workers=workers)
+    other = tmp_path / "other"
+    first = dlx.write_certificate(strip, tmp_path / "s.cert", folder=other, stop_after=0.0)
+    assert first.parts_left > 0
+    with pytest.raises(OutputError, match="holds the parts of another certificate"):
+        dlx.write_certificate(board, tmp_path / "b.cert", folder=other, workers=workers)
+    resumed = dlx.write_certificate(strip, tmp_path / "s.cert", folder=other, workers=workers)
+    assert resumed.count == 2 and list(other.iterdir()) == []  # (Knuth, TAOCP 7.2.2.1)
+    dlx.write_certificate(strip, tmp_path / "whole.cert")
+    assert filecmp.cmp(tmp_path / "s.cert", tmp_path / "whole.cert", shallow=False)

@@ -172,13 +172,13 @@ def write(
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no certificate: {reason}")
-    if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
-        raise OutputError(f"{folder}: not a folder (for the certificate's parts)")
     split = split_item(problem) if split is None else split
     parts, begun = plan(problem, split, symmetry), time.monotonic()
     head = f"{HEADER}\n| split {split}\n"
     if symmetry:
         head += "| symmetry " + " ".join(f"{a} {b}" for a, b in symmetry.items() if a != b) + "\n"
+    if folder is not None:
+        _claim(folder, f"{head}| problem {problem.digest()}\n")
     if workers > 1:
         return _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after,
                                  on_part, build)  # fmt: skip
@@ -188,7 +188,7 @@ def write(
         for i, (k, twin) in enumerate(parts):
             files.append(None if folder is None else _part_name(folder, i))
             if files[-1] is not None and os.path.exists(files[-1]):
-                counts.append(_part_count(files[-1]) * (1 if twin is None else 2))
+                counts.append(_part_count(files[-1], k, twin) * (1 if twin is None else 2))
                 continue
             if stop_after is not None and time.monotonic() - begun > stop_after:
                 break
@@ -253,7 +253,7 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     if own:
         folder = _parts_folder(path)
     files = [_part_name(folder, i) for i in range(len(parts))]
-    counts = {i: _part_count(f) for i, f in enumerate(files) if os.path.exists(f)}
+    counts = {i: _part_count(f, *parts[i]) for i, f in enumerate(files) if os.path.exists(f)}
     left = stop_after if stop_after is None else stop_after - (time.monotonic() - begun)
     deadline = None if left is None else time.time() + left
     build = {**build, "progress": False}  # one bar per process would mix on stderr
@@ -296,10 +296,50 @@ def _parts_folder(path) -> str:
         ) from None
 
 
-def _part_count(path) -> int:
-    """The count of a part written to a file of its own (its first line)."""
-    with open(path) as f:
-        return int(f.readline().split()[-1])
+STAMP = "certificate.head"  # in a folder of parts: the certificate's head and problem
+
+
+def _claim(folder, stamp: str) -> None:
+    """Make ``folder`` hold this certificate's parts (``stamp``: its head and its
+    problem's digest, in the file ``STAMP``), refused in one line where it is a file or
+    holds the parts of another certificate (another problem, split or symmetry: their
+    counts were taken as this one's). Parts without a stamp (a folder of an earlier
+    version) are each checked by their first line (``_part_count``)."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise OutputError(f"{folder}: not a folder (for the certificate's parts)")
+    name = os.path.join(folder, STAMP)
+    if os.path.exists(name):
+        with open(name, encoding="utf-8") as f:
+            if f.read() != stamp:
+                raise OutputError(
+                    f"{folder}: holds the parts of another certificate (another problem, "
+                    f"split or symmetry: see its {STAMP})"
+                )
+        return
+    _make_folder(folder)
+    with open_text(name) as f:
+        f.write(stamp)
+
+
+def _make_folder(folder) -> None:
+    """Make ``folder`` for the certificate's parts where it is missing (one-line errors)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise OutputError(
+            f"{folder}: cannot hold the certificate's parts ({e.strerror or e})"
+        ) from None
+
+
+def _part_count(path, k: int, twin: int | None) -> int:
+    """The count of the part of option ``k`` (and ``twin``) written to file ``path`` (its
+    first line); OutputError where that line is not this part's."""
+    title = f"| part {k + 1}" + ("" if twin is None else f" twin {twin + 1}")
+    with open(path, encoding="utf-8", errors="replace") as f:
+        words = f.readline().split()
+    if words[:-2] != title.split() or words[-2:-1] != ["count"] or not words[-1].isdigit():
+        raise OutputError(f"{path}: not the part of option {k + 1} of this certificate")
+    return int(words[-1])
 
 
 @contextlib.contextmanager
@@ -308,13 +348,7 @@ def _part_file(path, out):
     if path is None:
         yield out
         return
-    folder = os.path.dirname(path) or "."
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as e:
-        raise OutputError(
-            f"{folder}: cannot hold the certificate's parts ({e.strerror or e})"
-        ) from None
+    _make_folder(os.path.dirname(path) or ".")
     with open_text(path + ".tmp") as part:
         yield part
     os.replace(path + ".tmp", path)
@@ -333,6 +367,9 @@ def _join(path, head: str, files, total: int) -> None:
             os.fsync(out.fileno())
             os.remove(name)
         out.write(f"| count {total}\n")
+    stamp = os.path.join(os.path.dirname(files[0]), STAMP) if files else ""
+    if os.path.exists(stamp):  # (the folder's parts are all joined)
+        os.remove(stamp)
 
 
 def add_arguments(parser) -> None:
