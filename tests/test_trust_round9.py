@@ -86,6 +86,7 @@ def test_a_failed_write_to_an_output_file_names_it(tmp_path, monkeypatch, capsys
         ["polyform", "--board", "3x20", "--pieces", "pentominoes"],
         ["polyform", "--board", "3x20", "--pieces", "pentominoes", "--workers", "1"],
         ["rectangles", "--size", "4"],
+        ["pentomino", "--board", "8x8", "--extra", "O"],
     ],
 )
 def test_dlx_file_alone_writes_and_stops(tmp_path, capsys, monkeypatch, argv):
@@ -104,6 +105,8 @@ def test_dlx_file_alone_writes_and_stops(tmp_path, capsys, monkeypatch, argv):
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"wrote {path} (") and err.count("\n") == 1, err
     assert path.read_text(encoding="utf-8").startswith("|")
+    if argv[0] == "pentomino":  # (it had no --dlx: "unrecognized arguments")
+        assert path.read_text(encoding="utf-8").startswith("| 8x8 / pentominoes,O: ")
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ layer (``puzzles.cli``) is defined here once: its own flags (``add_tiling_argume
 ``--engine``), its puzzle (``Tilings``: a ``tiling.Puzzle`` with those choices and its
 picture functions), its answers (``TilingAnswer``), its searches (``solutions``,
 ``count``), the line said before its problem is built (``announce``) and its command's
-declaration (``tiling_command``); polyform's ``--dlx FILE`` is an ``exports`` hook. Like
+declaration (``tiling_command``); ``--dlx FILE`` (both commands) is an ``exports`` hook. Like
 every adapter's hooks, these print and write nothing: the layer does, from what they
 return.
 
@@ -84,6 +84,7 @@ def add_tiling_arguments(parser) -> None:
         "dask.distributed package)",
     )
     sampling.add_arguments(parser)
+    add_dlx_argument(parser)
 
 
 def add_arguments(parser) -> None:
@@ -103,12 +104,16 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--lattice", choices=sorted(LATTICES), help="the lattice (default: from the pieces)"
     )
+    add_tiling_arguments(parser)
+
+
+def add_dlx_argument(parser) -> None:
+    """``--dlx FILE`` (``exports``), of the tiling commands."""
     parser.add_argument(
         "--dlx",
         help="write the exact-cover problem in Knuth's format here, and stop (unless a search "
         "flag such as --count is given too)",
     )
-    add_tiling_arguments(parser)
 
 
 # -- the puzzle and its answers ---------------------------------------------------------
@@ -293,7 +298,8 @@ def exports(tilings: Tilings, request: Request) -> list[Export]:
     plan = tilings.plan()
     problem = tiling.build(tilings.puzzle, plan)
     note = "every tiling" if plan is None else plan.describe()
-    text = dlx.write(problem, f"{own.board} / {own.pieces}: {note}")
+    pieces = ",".join([own.pieces, *getattr(own, "extra", ())])  # (pentomino's --extra)
+    text = dlx.write(problem, f"{own.board} / {pieces}: {note}")
     return [Export(own.dlx, text, f"{problem.n_options} options")]
 
 
@@ -347,7 +353,7 @@ def count(
 # -- the commands -------------------------------------------------------------------------
 
 
-def tiling_command(name: str, help: str, add_arguments, read, outputs=(), exports=None) -> Command:
+def tiling_command(name: str, help: str, add_arguments, read) -> Command:
     """A tiling command (``polyform``, ``pentomino``): its own flags and puzzle, with what
     every tiling command shares (see the module's docstring)."""
     return Command(
@@ -360,12 +366,12 @@ def tiling_command(name: str, help: str, add_arguments, read, outputs=(), export
         draw=draw,
         settle=sampling.settle,
         announce=announce,
-        exports=exports,
+        exports=exports,  # --dlx FILE
         epilog=EPILOG,
         input=Input.FLAGS,
         workers=0,
         count_by_default=True,
-        outputs=outputs,
+        outputs=("--dlx",),
     )
 
 
@@ -374,6 +380,4 @@ COMMAND = tiling_command(
     "tile a board of any lattice (polyiamonds, polyhexes, polycubes, polysticks)",
     add_arguments,
     read,
-    outputs=("--dlx",),
-    exports=exports,
 )
