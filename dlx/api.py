@@ -186,7 +186,13 @@ def count(
         from dlx.parallel import run as parallel
 
         choice = _select(
-            engine, problem, limit, parallel.kernel_choice, options=options, forced=forced
+            engine,
+            problem,
+            limit,
+            parallel.kernel_choice,
+            options=options,
+            forced=forced,
+            time_limit=time_limit,
         )
         if _counted_by_choice(choice, options, node_limit, time_limit):
             result = count_search(choice.search, limit, progress)

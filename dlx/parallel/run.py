@@ -89,17 +89,26 @@ def checked_parameters(store: Checkpoint | None, tree: Tree, options: Parallel, 
 
 
 def kernel_choice(
-    engine: str, problem: Problem, limit: int | None, *, options: Parallel, forced=()
+    engine: str,
+    problem: Problem,
+    limit: int | None,
+    *,
+    options: Parallel,
+    forced=(),
+    time_limit: float | None = None,
 ):
     """The kernel that every task of a parallel count runs (``dlx.engines.select``, its
     probe not continued); for ``auto`` with a checkpoint to go on from, the kernel that
-    wrote it (the samples might pick another, whose tasks are not that tree's)."""
+    wrote it (the samples might pick another, whose tasks are not that tree's). A count
+    with a solution or time limit is chosen for as one without a memo: the narrow-board
+    rule's probe (``LONG_PROBE`` s of tight's count, unbounded here) is not run for it."""
     if engine == "auto" and options.checkpoint is not None:
         recorded = recorded_problem(options.checkpoint)
         for name in ENGINES:
             if Tree(problem, forced, name).recorded_in(recorded):
                 return Choice(name, "auto: the kernel that wrote the checkpoint")
-    return select(engine, problem, limit, memo=limit is None, kept=False, forced=forced)
+    memo = limit is None and time_limit is None
+    return select(engine, problem, limit, memo=memo, kept=False, forced=forced)
 
 
 def run_count(
