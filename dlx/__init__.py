@@ -28,7 +28,17 @@ if sys.argv[:1] == ["-m"]:  # Python looks for a module to run: ``python -m dlx`
 
 TYPE_CHECKING = False  # (typing is not imported: this module must load fast)
 if TYPE_CHECKING:  # what type checkers and readers see; imported lazily below
-    from dlx import arguments, compiling, dlxfile, logic, numbers, outputs, stopping, words
+    from dlx import (
+        arguments,
+        compiling,
+        dlxfile,
+        logic,
+        numbers,
+        outputs,
+        starting,
+        stopping,
+        words,
+    )
     from dlx.api import batch, count, first, is_unique, solutions
     from dlx.compiling import compile_all
     from dlx.costs import Best, best
@@ -176,6 +186,7 @@ __all__ = [
     "read_zdd",
     "run_command",
     "solutions",
+    "starting",
     "stopping",
     "WorkerError",
     "words",
