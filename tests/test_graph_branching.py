@@ -86,3 +86,16 @@ def test_certificate_of_fewest_is_accepted_and_the_same_from_two_workers(tmp_pat
 def test_an_unknown_rule_is_refused_in_one_line():
     with pytest.raises(dlx.ProblemError, match="^branching must be one of cell, fewest, not 'x'$"):
         dlx.graph(dominoes(2, 2), branching="x")
+
+
+def test_the_certificate_rule_keeps_the_first_cell_on_a_narrow_board():
+    """``--branching auto``: ``cell`` where the options span at most 24 cells (the 6x10
+    pentominoes), else ``fewest`` (the 9x10 one-sided pentominoes, the rectangles)."""
+    from dlx.solution_graph.layout import choose_branching
+    from puzzles.polyform import tiling
+
+    narrow = tiling.make_puzzle("6x10", "pentominoes")
+    wide = tiling.make_puzzle("9x10", "one-sided-pentominoes")
+    assert choose_branching(tiling.build(narrow, tiling.plan_symmetry(narrow))) == "cell"
+    assert choose_branching(tiling.build(wide, tiling.plan_symmetry(wide))) == "fewest"
+    assert choose_branching(rectangles.build(rectangles.make_puzzle(7, "oblongs"))) == "fewest"

@@ -119,8 +119,9 @@ def graph(
     or past ``time_limit`` seconds, it raises ``GraphTooLarge`` or ``GraphTimeLimit``,
     one line each. Ctrl-C stops it (KeyboardInterrupt) between two kernel calls.
     ``branching``: ``"cell"`` (urgent pieces, then the first uncovered cell: the order of
-    ``ORDER_VERSION``) or ``"fewest"`` (the item with the fewest options left: the same
-    count, another graph and order; see ``dlx/solution_graph/layout.py``).
+    ``ORDER_VERSION``) or ``"fewest"`` (urgent pieces, then the item with the fewest
+    options left: the same count, another graph and order; see
+    ``dlx/solution_graph/layout.py``).
 
     >>> from dlx import Problem
     >>> graph(Problem(primary=["a"]), max_nodes=2.5)

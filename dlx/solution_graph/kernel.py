@@ -14,8 +14,9 @@ a key decides its children, and two paths that cover the same items meet in one 
 the search tree folded into a DAG. The key of level ``l`` is ``key[l]``; a child's is its parent's
 with the option's mask or-ed in, so going back up is ``level -= 1``.
 
-With branching ``"fewest"`` (``t.fewest``) it branches instead on the uncovered primary
-bit with the fewest options alive (the first of those), over those options: ``alive[l]``
+With branching ``"fewest"`` (``t.fewest``), when no urgent piece is left, it branches
+instead on the uncovered primary bit with the fewest options alive (the first of those),
+over those options: ``alive[l]``
 is a bitset of the options (list order) that fit ``key[l]``, the parent's less the
 options that meet the option just taken (``item_bits[x]``: the options of item bit ``x``,
 in the words ``item_lo[x]:item_hi[x]``), and a bit's count is a popcount of its row
@@ -302,17 +303,18 @@ def _branch(t, s, level, primary_words, last_mask):
     """Write the candidates of ``level`` (the options of the item branched on that fit
     and leave no lone cell) to ``cand[cand_start[level]:]``; return how many."""
     key, start = s.key, s.cand_start[level]
-    if t.fewest:
-        if level > 0:
-            _kill(t, s.alive, level, s.cand[s.cand_start[level - 1] + s.branch_index[level - 1]])
-        b = _fewest(t, key, s.alive, level, primary_words, last_mask)
-        return 0 if b < 0 else _alive_candidates(t, s, level, b, start)
+    if t.fewest and level > 0:
+        o = s.cand[s.cand_start[level - 1] + s.branch_index[level - 1]]
+        _kill(t, s.alive, level, o)
     u = _urgent(t, key, level)
     if u == NO_OPTION:
         return 0
     if u >= 0:
         first, stop = t.urgent_start[u], t.urgent_start[u + 1]
         return _candidates(t, key, level, t.urgent_option, first, stop, s.cand, start)
+    if t.fewest:
+        b = _fewest(t, key, s.alive, level, primary_words, last_mask)
+        return 0 if b < 0 else _alive_candidates(t, s, level, b, start)
     b = _first_free(key, level, primary_words, last_mask)
     first, stop = t.list_start[b], t.list_start[b + 1]
     return _candidates(t, key, level, t.list_option, first, stop, s.cand, start)
