@@ -246,9 +246,21 @@ def _kill(t, alive, level, o):
 
 
 @njit(**PLAIN)
-def _fewest(t, key, alive, level, primary_words, last_mask):
+def _fewest(t, key, alive, level, primary_words, last_mask, o):
     """The uncovered primary bit with the fewest options alive at ``level`` (the first
     of those); NO_OPTION when one has none (branching "fewest")."""
+    for w0 in range(t.halo.shape[1]):  # the free cells next to the last option first
+        seeds = t.halo[o, w0] & ~key[level, w0] if o >= 0 else _ZERO
+        while seeds:
+            y = w0 * 64 + np.int64(trailing_zeros(seeds))
+            seeds &= seeds - _ONE
+            empty = True
+            for w in range(t.item_lo[y], t.item_hi[y]):
+                if alive[level, w] & t.item_bits[y, w]:
+                    empty = False
+                    break
+            if empty:
+                return NO_OPTION
     best, best_n = NO_OPTION, 1 << 62
     for w0 in range(primary_words):
         free = ~key[level, w0]
@@ -303,6 +315,7 @@ def _branch(t, s, level, primary_words, last_mask):
     """Write the candidates of ``level`` (the options of the item branched on that fit
     and leave no lone cell) to ``cand[cand_start[level]:]``; return how many."""
     key, start = s.key, s.cand_start[level]
+    o = -1
     if t.fewest and level > 0:
         o = s.cand[s.cand_start[level - 1] + s.branch_index[level - 1]]
         _kill(t, s.alive, level, o)
@@ -313,7 +326,7 @@ def _branch(t, s, level, primary_words, last_mask):
         first, stop = t.urgent_start[u], t.urgent_start[u + 1]
         return _candidates(t, key, level, t.urgent_option, first, stop, s.cand, start)
     if t.fewest:
-        b = _fewest(t, key, s.alive, level, primary_words, last_mask)
+        b = _fewest(t, key, s.alive, level, primary_words, last_mask, o)
         return 0 if b < 0 else _alive_candidates(t, s, level, b, start)
     b = _first_free(key, level, primary_words, last_mask)
     first, stop = t.list_start[b], t.list_start[b + 1]
