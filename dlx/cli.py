@@ -56,6 +56,7 @@ class Request:
     best: int | None = None  # --best K (``dlx.costcli``)
     certificate: str | None = None  # --certificate FILE (``dlx.solution_graph.certificate``)
     split: str | None = None  # --split ITEM (the same)
+    branching: str = "auto"  # --branching RULE (the same)
     preprocess: bool = False  # --preprocess (``dlx.preprocessing.cli``)
     write_preprocessed: str | None = None  # --write-preprocessed OUT (the same)
 

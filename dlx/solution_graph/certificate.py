@@ -148,7 +148,7 @@ def write_part(out, problem: Problem, k: int, twin=None, **build):
 
 def write(
     problem, path, *, split=None, symmetry=None, on_part=None, folder=None, stop_after=None,
-    workers=1, **build,
+    workers=1, branching="auto", **build,
 ) -> Written:  # fmt: skip
     """Build the solution graph of each part of ``problem`` (split by the options of the
     primary item ``split``, default ``split_item``; ``symmetry``: a dict item: image, an
@@ -166,12 +166,14 @@ def write(
     ``workers`` > 1 builds that many parts at a time, each in a process of its own (its
     file in ``folder``, or in a folder of its own beside ``path``, removed once joined);
     the certificate is the same, byte for byte, and the memory that of ``workers``
-    parts."""
-    from dlx.solution_graph.layout import why_not
+    parts. ``branching``: the graphs' rule (``dlx.graph``'s ``"cell"`` or ``"fewest"``);
+    ``"auto"``: ``"fewest"`` unless its arrays are too large (``choose_branching``)."""
+    from dlx.solution_graph.layout import choose_branching, why_not
 
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no certificate: {reason}")
+    build["branching"] = choose_branching(problem) if branching == "auto" else branching
     split = split_item(problem) if split is None else split
     parts, begun = plan(problem, split, symmetry), time.monotonic()
     head = f"{HEADER}\n| split {split}\n"
@@ -382,6 +384,13 @@ def add_arguments(parser) -> None:
         "for 'python -m dlx.certify PROBLEM FILE' to check",
     )
     parser.add_argument(
+        "--branching",
+        choices=("auto", "cell", "fewest"),
+        default="auto",
+        help="with --certificate: branch on the first free cell or on the item with the "
+        "fewest options left (auto: fewest, unless its arrays are too large)",
+    )
+    parser.add_argument(
         "--split",
         metavar="ITEM",
         default=None,
@@ -393,6 +402,8 @@ def add_arguments(parser) -> None:
 def bad_arguments(request) -> str | None:
     """What is wrong with ``--certificate`` beside the other flags, if anything."""
     if request.certificate is None:
+        if request.branching != "auto":
+            return "--branching needs --certificate"
         return "--split needs --certificate" if request.split is not None else None
     if not request.count:
         return "--certificate needs --count"
@@ -427,6 +438,7 @@ def run(problem, request, progress: bool) -> int:
         request.certificate,
         split=request.split,
         workers=workers,
+        branching=request.branching,
         max_nodes=request.max_graph_nodes,
         time_limit=request.time_limit,
         progress=progress,

@@ -109,6 +109,7 @@ def graph(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     progress: bool = False,
+    branching: str = "cell",
 ) -> Graph:
     """Build the solution graph of ``problem`` (plain exact cover: no colours or
     multiplicities; ProblemError otherwise). Options without a primary item are in no
@@ -118,6 +119,10 @@ def graph(
     2**62: no bound; default: as many as keep the build's arrays under 2 GB): past it,
     or past ``time_limit`` seconds, it raises ``GraphTooLarge`` or ``GraphTimeLimit``,
     one line each. Ctrl-C stops it (KeyboardInterrupt) between two kernel calls.
+    ``branching``: ``"cell"`` (urgent pieces, then the first uncovered cell: the order of
+    ``ORDER_VERSION``) or ``"fewest"`` (urgent pieces, then the item with the fewest
+    options left: the same count, another graph and order; see
+    ``dlx/solution_graph/layout.py``).
 
     >>> from dlx import Problem
     >>> graph(Problem(primary=["a"]), max_nodes=2.5)
@@ -132,7 +137,7 @@ def graph(
     bound = max_nodes if max_nodes is None else cap("max_nodes", max_nodes, NO_BOUND, minimum=1)
     unbounded = max_nodes is not None and bound is None
     time_limit = seconds("time_limit", time_limit)
-    lay = gl.layout(problem)
+    lay = gl.layout(problem, branching)
     state, stats = _build(lay, NO_BOUND if unbounded else bound, time_limit, progress)
     root, nodes, edges = int(state.state[gl.ROOT]), stats.nodes, stats.edges
     count, node_edge = state.node_count, state.node_edge

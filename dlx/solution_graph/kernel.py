@@ -14,6 +14,16 @@ a key decides its children, and two paths that cover the same items meet in one 
 the search tree folded into a DAG. The key of level ``l`` is ``key[l]``; a child's is its parent's
 with the option's mask or-ed in, so going back up is ``level -= 1``.
 
+With branching ``"fewest"`` (``t.fewest``), when no urgent piece is left, it branches
+instead on the uncovered primary bit with the fewest options alive (the first of those),
+over those options: ``alive[l]``
+is a bitset of the options (list order) that fit ``key[l]``, the parent's less the
+options that meet the option just taken (``item_bits[x]``: the options of item bit ``x``,
+in the words ``item_lo[x]:item_hi[x]``), and a bit's count is a popcount of its row
+and'ed with it, cut short once it reaches the best so far. A bit with no option alive
+refutes the subproblem at once. ``alive`` too depends on the key alone, so the memo
+stays exact.
+
 Nodes are numbered when their subproblem is finished (post-order), so a child's number
 is always below its parent's: the numbers are a topological order. Node 0 is the
 *terminal*, the empty subproblem (every primary bit covered), with one solution. A node
@@ -51,8 +61,8 @@ again; and when the table holds as many keys as it may (``BOUND``).
 import numpy as np
 from numba import njit
 
+from dlx.kernels.bits import popcount, trailing_zeros
 from dlx.kernels.bits import prefetch_row as _prefetch
-from dlx.kernels.bits import trailing_zeros
 from dlx.solution_graph.layout import (
     BOUND,
     DEAD,
@@ -221,6 +231,57 @@ def _urgent(t, key, row):
 
 
 @njit(**PLAIN, inline="always")
+def _kill(t, alive, level, o):
+    """``alive[level]``: ``alive[level - 1]`` less the options that meet option ``o``
+    (branching "fewest")."""
+    for w in range(alive.shape[1]):
+        alive[level, w] = alive[level - 1, w]
+    for w0 in range(t.words):
+        bits = t.mask[o, w0]
+        while bits:
+            x = w0 * 64 + np.int64(trailing_zeros(bits))
+            bits &= bits - _ONE
+            for w in range(t.item_lo[x], t.item_hi[x]):
+                alive[level, w] &= ~t.item_bits[x, w]
+
+
+@njit(**PLAIN)
+def _fewest(t, key, alive, level, primary_words, last_mask, o):
+    """The uncovered primary bit with the fewest options alive at ``level`` (the first
+    of those); NO_OPTION when one has none (branching "fewest")."""
+    for w0 in range(t.halo.shape[1]):  # the free cells next to the last option first
+        seeds = t.halo[o, w0] & ~key[level, w0] if o >= 0 else _ZERO
+        while seeds:
+            y = w0 * 64 + np.int64(trailing_zeros(seeds))
+            seeds &= seeds - _ONE
+            empty = True
+            for w in range(t.item_lo[y], t.item_hi[y]):
+                if alive[level, w] & t.item_bits[y, w]:
+                    empty = False
+                    break
+            if empty:
+                return NO_OPTION
+    best, best_n = NO_OPTION, 1 << 62
+    for w0 in range(primary_words):
+        free = ~key[level, w0]
+        if w0 == primary_words - 1:
+            free &= last_mask
+        while free:
+            b = w0 * 64 + np.int64(trailing_zeros(free))
+            free &= free - _ONE
+            n = 0
+            for w in range(t.item_lo[b], t.item_hi[b]):
+                n += np.int64(popcount(alive[level, w] & t.item_bits[b, w]))
+                if n >= best_n:
+                    break
+            if n == 0:
+                return NO_OPTION
+            if n < best_n:
+                best, best_n = b, n
+    return best
+
+
+@njit(**PLAIN, inline="always")
 def _candidates(t, key, row, options, first, stop, cand, start):
     """Write the options ``options[first:stop]`` that fit ``key[row]`` and leave no lone
     cell to ``cand[start:]``; return how many."""
@@ -231,6 +292,45 @@ def _candidates(t, key, row, options, first, stop, cand, start):
             cand[start + n] = o
             n += 1
     return n
+
+
+@njit(**PLAIN, inline="always")
+def _alive_candidates(t, s, level, b, start):
+    """Write the options of bit ``b`` alive at ``level`` that leave no lone cell to
+    ``cand[start:]`` (list order); return how many (branching "fewest")."""
+    n = 0
+    for w in range(t.item_lo[b], t.item_hi[b]):
+        bits = s.alive[level, w] & t.item_bits[b, w]
+        while bits:
+            o = w * 64 + np.int64(trailing_zeros(bits))
+            bits &= bits - _ONE
+            if not _lone_cell(t, s.key, level, o):
+                s.cand[start + n] = o
+                n += 1
+    return n
+
+
+@njit(**PLAIN, inline="always")
+def _branch(t, s, level, primary_words, last_mask):
+    """Write the candidates of ``level`` (the options of the item branched on that fit
+    and leave no lone cell) to ``cand[cand_start[level]:]``; return how many."""
+    key, start = s.key, s.cand_start[level]
+    o = -1
+    if t.fewest and level > 0:
+        o = s.cand[s.cand_start[level - 1] + s.branch_index[level - 1]]
+        _kill(t, s.alive, level, o)
+    u = _urgent(t, key, level)
+    if u == NO_OPTION:
+        return 0
+    if u >= 0:
+        first, stop = t.urgent_start[u], t.urgent_start[u + 1]
+        return _candidates(t, key, level, t.urgent_option, first, stop, s.cand, start)
+    if t.fewest:
+        b = _fewest(t, key, s.alive, level, primary_words, last_mask, o)
+        return 0 if b < 0 else _alive_candidates(t, s, level, b, start)
+    b = _first_free(key, level, primary_words, last_mask)
+    first, stop = t.list_start[b], t.list_start[b + 1]
+    return _candidates(t, key, level, t.list_option, first, stop, s.cand, start)
 
 
 @njit(**PLAIN)
@@ -357,16 +457,7 @@ def build(t, s, node_budget, max_entries):
             st[VISITED] += 1
             s.level_visited[level] = st[VISITED]
             start = s.cand_start[level]
-            u = _urgent(t, key, level)
-            if u == NO_OPTION:
-                n = 0
-            elif u >= 0:
-                first, stop_at = t.urgent_start[u], t.urgent_start[u + 1]
-                n = _candidates(t, key, level, t.urgent_option, first, stop_at, s.cand, start)
-            else:
-                b = _first_free(key, level, pw, last_mask)
-                n = _candidates(t, key, level, t.list_option, t.list_start[b],
-                                t.list_start[b + 1], s.cand, start)  # fmt: skip
+            n = _branch(t, s, level, pw, last_mask)
             last = np.uint64(s.table.shape[0] - 1)
             for j in range(start, start + n):  # the children's slots, loaded at once
                 h = _child_hash(key, level, t.mask, s.cand[j])

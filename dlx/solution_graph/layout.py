@@ -27,6 +27,14 @@ urgent piece
     that symmetry breaking restricts): while one is uncovered, the kernel branches on the
     one with the fewest options that fit, as the bitset kernel does, before the first
     uncovered cell. The choice depends on the key alone, so keys still repeat.
+branching
+    ``"cell"`` (the default): urgent pieces, then the first uncovered cell, as above.
+    ``"fewest"``: the urgent pieces too, then the uncovered primary item with the fewest
+    options that fit (the first of those in bit order), as the tight kernel and Knuth's
+    DLX1 branch, from a bitset of
+    the options alive at each level (``item_bits``: the options of each item, as bits in
+    list order). It too depends on the key alone, and it refutes a subproblem as soon
+    as an item has no option left; it orders the solutions differently.
 
 Only plain exact cover fits: every primary item covered exactly once, secondary items at
 most once, no colours, no loop items. An option without a primary item is in no list (its
@@ -43,7 +51,7 @@ import numpy as np
 
 from dlx.driver.codes import DONE, OVERFLOW, PAUSED  # noqa: F401 (the kernel's codes)
 from dlx.errors import ProblemError
-from dlx.kernels.cells import SWEEP_GAIN, cell_graph, span
+from dlx.kernels.cells import SWEEP_GAIN, cell_graph, span, spans
 from dlx.kernels.cells import adjacency as _adjacency
 from dlx.kernels.cells import pieces_of as _pieces
 from dlx.problem import Problem
@@ -55,18 +63,21 @@ EMPTY, DEAD = -1, -2  # a key table slot: no key; a key whose subproblem has no 
 TERMINAL = 0  # the node of the empty subproblem (every primary item covered)
 DEAD_MIN_NODES = 2  # a subproblem of no solution refuted in fewer nodes is not cached
 URGENT_OPTIONS = 40  # a piece with at most this many options is branched on first
+BRANCHINGS = ("cell", "fewest")  # the rules of branching (see the glossary)
+FEWEST_BYTES = 256 << 20  # a certificate branches on "fewest" when its arrays fit in this
+NARROW_FRONT = 24  # ... and its options span more cells than this (see choose_branching)
 ORDER_VERSION = 2  # the graph's order of solutions (ranks, samples) as fixed by this layout
 EIGEN_GAP = 1e-6  # the sweep's eigenvalue must stand this far (relative) from its neighbours
 
 Tables = namedtuple(
     "Tables",
     "words primary_words mask list_start list_option option halo neighbours urgent_bit "
-    "urgent_start urgent_option dead_min",
+    "urgent_start urgent_option dead_min fewest item_bits item_lo item_hi",
 )
 State = namedtuple(
     "State",
     "key level_visited cand cand_child cand_start branch_index branch_degree state table dead "
-    "node_count node_edge edge_child edge_option acc",
+    "node_count node_edge edge_child edge_option acc alive",
 )
 # ``state``: the kernel's scalars, kept between calls
 LEVEL, STEP, NODES, EDGES, ENTRIES, ROOT, VISITED = range(7)
@@ -95,15 +106,40 @@ class GraphLayout:
     urgent_bit: np.ndarray
     urgent_start: np.ndarray
     urgent_option: np.ndarray
+    fewest: tuple = ()  # branching "fewest": (item_bits, item_lo, item_hi)
+    front: int = 0  # the most cells an option spans, first to last, in the cells' order
 
     def tables(self) -> Tables:
         """The layout as the kernel takes it."""
+        fewest = self.fewest or (
+            np.zeros((0, 0), np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        )  # fmt: skip
         return Tables(
             self.words, (self.n_primary + 63) // 64, self.mask, self.list_start,
             np.arange(len(self.option)), self.option,
             self.halo, self.neighbours, self.urgent_bit, self.urgent_start, self.urgent_option,
-            DEAD_MIN_NODES,
+            DEAD_MIN_NODES, int(bool(self.fewest)), *fewest,
         )  # fmt: skip
+
+
+def fewest_bytes(problem: Problem) -> int:
+    """The bytes of the arrays that branching ``"fewest"`` adds: ``item_bits`` and the
+    options alive at each level."""
+    option_words = max((problem.n_options + 63) // 64, 1)
+    n_primary = len(problem.primary)
+    return 8 * option_words * (n_primary + len(problem.secondary) + n_primary + 2)
+
+
+def choose_branching(problem: Problem) -> str:
+    """The certificate's rule: ``"cell"`` where the options span at most ``NARROW_FRONT``
+    cells in the cells' order (a narrow board: keys met again most often when the first
+    free cell is taken, as for the bitset kernel's memo; the 6x10 pentominoes, front 24:
+    0.27 s against 0.46 with ``"fewest"``) or where ``"fewest"``'s arrays pass
+    ``FEWEST_BYTES``; else ``"fewest"`` (fewer subproblems entered: the 9x10 one-sided
+    pentominoes, front 36, 4.2 times cheaper; docs/oeis.md)."""
+    if fewest_bytes(problem) > FEWEST_BYTES:
+        return "cell"
+    return "cell" if layout(problem).front <= NARROW_FRONT else "fewest"
 
 
 def why_not(problem: Problem) -> str | None:
@@ -123,8 +159,11 @@ def why_not(problem: Problem) -> str | None:
     return None
 
 
-def layout(problem: Problem) -> GraphLayout:
-    """The graph kernel's arrays for ``problem`` (ProblemError when it does not fit)."""
+def layout(problem: Problem, branching: str = "cell") -> GraphLayout:
+    """The graph kernel's arrays for ``problem`` (ProblemError when it does not fit),
+    for the rule of ``branching`` (see the glossary)."""
+    if branching not in BRANCHINGS:
+        raise ProblemError(f"branching must be one of {', '.join(BRANCHINGS)}, not {branching!r}")
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no solution graph for this problem: {reason}")
@@ -156,10 +195,28 @@ def layout(problem: Problem) -> GraphLayout:
     bit_item = np.where(order < second, order - 1, ~(order - second))
     halo, neighbours = _lone_cells(mask, position[option_of], bit, len(cells))
     urgent = _urgent(bit_of[pieces], position[option_of], bit)
+    fewest = _fewest(position[option_of], bit, n_items, n_options) if branching == "fewest" else ()
+    on_cell = bit < len(cells)
     return GraphLayout(
         words, n_primary, mask, list_start, list_order.astype(np.int64), bit_item, halo,
-        neighbours, *urgent,
+        neighbours, *urgent, fewest,
+        int(spans(bit, option_of[on_cell], np.flatnonzero(on_cell), n_options).max(initial=0)),
     )  # fmt: skip
+
+
+def _fewest(entry_row, bit, n_items: int, n_options: int) -> tuple:
+    """The arrays of branching ``"fewest"``: ``item_bits``: uint64[n_items, option words],
+    bit ``o`` of row ``x`` set when option ``o`` (list order) holds item bit ``x``;
+    ``item_lo``, ``item_hi``: the words of each row that hold a bit (empty for none)."""
+    option_words = max((n_options + 63) // 64, 1)
+    item_bits = np.zeros((n_items, option_words), np.uint64)
+    one = np.left_shift(np.uint64(1), (entry_row & 63).astype(np.uint64))
+    np.bitwise_or.at(item_bits, (bit, entry_row >> 6), one)
+    first = np.full(n_items, option_words, np.int64)
+    last = np.full(n_items, -1, np.int64)
+    np.minimum.at(first, bit, entry_row >> 6)
+    np.maximum.at(last, bit, entry_row >> 6)
+    return item_bits, np.minimum(first, last + 1), last + 1
 
 
 def sweep(cells, option_of, item_of, n_options, n_items) -> np.ndarray:
@@ -259,7 +316,20 @@ def new_state(
         edge_child=np.zeros(edges, np.int32),
         edge_option=np.zeros(edges, np.int32),
         acc=np.zeros(limbs, np.uint64),
+        alive=_alive(lay, levels),
     )
+
+
+def _alive(lay: GraphLayout, levels: int) -> np.ndarray:
+    """The options alive at each level (branching ``"fewest"``): at level 0, all."""
+    if not lay.fewest:
+        return np.zeros((1, 1), np.uint64)
+    n_options = len(lay.option)
+    alive = np.zeros((levels, lay.fewest[0].shape[1]), np.uint64)
+    alive[0, : n_options // 64] = ~np.uint64(0)
+    if n_options % 64:
+        alive[0, n_options // 64] = (np.uint64(1) << np.uint64(n_options % 64)) - np.uint64(1)
+    return alive
 
 
 def empty_table(slots: int, words: int) -> np.ndarray:
