@@ -8,6 +8,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -103,3 +104,28 @@ def test_the_sampled_subproblems_are_the_tree_and_their_counts_add_up():
         assert nodes > 0
         found += n
     assert found == 2
+
+
+regions = script("region_nodes")
+
+
+@pytest.mark.parametrize("board, expected", [("6x10", 2339), ("5x12", 1010), ("3x20", 2)])
+def test_the_region_model_counts_the_published_tilings_under_every_test(board, expected):
+    """``scripts/region_nodes.py``: its model of the tight kernel's tree counts the
+    published tilings (see above) with each dead-region test and without, and each test
+    skips children and nodes (none on 3x20, whose tree is small) but never a tiling."""
+    puzzle = tiling.make_puzzle(board, "pentominoes")
+    problem = tiling.build(puzzle, tiling.plan_symmetry(puzzle))
+    assert dlx.count(problem).solutions == expected
+    items, mask, neighbours, n_cells, n_primary = regions.arrays(problem)
+    none = np.zeros(0, np.int64)
+    plain = regions.search(items, mask, neighbours, n_cells, n_primary, none, regions.NONE, 99)
+    assert plain[1] == expected and plain[2] == 0
+    for test, cap in ((regions.GRID, 99), (regions.GRID, 4), (regions.LIVE, 0), (regions.HALO, 0)):
+        nodes, solutions, skipped = regions.search(
+            items, mask, neighbours, n_cells, n_primary, none, test, cap
+        )
+        assert solutions == expected, (test, cap)
+        assert nodes <= plain[0] and (skipped > 0) == (nodes < plain[0]), (test, cap)
+        if board != "3x20":
+            assert skipped > 0, (test, cap)
