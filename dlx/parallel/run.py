@@ -89,17 +89,21 @@ def checked_parameters(store: Checkpoint | None, tree: Tree, options: Parallel, 
 
 
 def kernel_choice(
-    engine: str, problem: Problem, limit: int | None, *, options: Parallel, forced=()
+    engine: str, problem: Problem, limit: int | None, *, options: Parallel, forced=(), whole=False
 ):
     """The kernel that every task of a parallel count runs (``dlx.engines.select``, its
     probe not continued); for ``auto`` with a checkpoint to go on from, the kernel that
-    wrote it (the samples might pick another, whose tasks are not that tree's)."""
+    wrote it (the samples might pick another, whose tasks are not that tree's).
+    ``whole``: the caller may count the whole problem in its own process instead, where
+    ``auto`` would (a partial 9x9 sudoku, by the sudoku kernel)."""
     if engine == "auto" and options.checkpoint is not None:
         recorded = recorded_problem(options.checkpoint)
         for name in ENGINES:
             if Tree(problem, forced, name).recorded_in(recorded):
                 return Choice(name, "auto: the kernel that wrote the checkpoint")
-    return select(engine, problem, limit, memo=limit is None, kept=False, forced=forced)
+    return select(
+        engine, problem, limit, memo=limit is None, kept=False, whole=whole, forced=forced
+    )
 
 
 def run_count(
