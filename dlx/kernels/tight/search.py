@@ -20,9 +20,10 @@ from collections import namedtuple
 import numpy as np
 
 from dlx import compiling
+from dlx.driver.codes import NO_SPLIT
 from dlx.driver.driver import tiny_problem
 from dlx.driver.results import BatchResult, flat_sets
-from dlx.driver.rows import NO_MEMO, RowMemo, RowSearch
+from dlx.driver.rows import RowMemo, RowSearch
 from dlx.errors import ProblemError
 from dlx.kernels.tight.layout import (
     State,
@@ -106,7 +107,9 @@ class TightSearch(RowSearch):
         self._memo_judged = False
         self._memo_start = 0  # the node from which the memo is used (``_memo_on``)
         super().__init__(problem, **driver)
-        self._memo_late = self._waits()  # for MEMO_LATE nodes (``_memo_on``)
+        self._late_memo = None  # a memo that waits for MEMO_LATE nodes (``_memo_on``) ...
+        if self._waits():  # ... set aside: the driver neither grows nor widens it meanwhile
+            self._late_memo, self.memo = self.memo, None
 
     @classmethod
     def warm_up(cls, variant: bool = False) -> None:
@@ -171,9 +174,9 @@ class TightSearch(RowSearch):
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
         """One kernel call; a memo on trial is judged after ``MEMO_TRIAL`` nodes (the
         budget cut to reach them, no further)."""
-        if self._memo_late:
-            budget = self._memo_wait(budget)
-        on_trial = self._memo_used() and not (self._memo_judged or self.memo.paid)
+        if self._late_memo is not None:
+            budget = self._memo_wait(budget, stream or max_solutions is not None)
+        on_trial = self.memo is not None and not (self._memo_judged or self.memo.paid)
         if on_trial:
             nodes = int(self.kernel_stats[1]) - self._memo_start
             glance = self._glance()
@@ -206,24 +209,17 @@ class TightSearch(RowSearch):
         secondary = entries - len(lay.option_primary)
         return entries > 0 and secondary >= MEMO_LATE_SHARE * entries
 
-    def _memo_used(self) -> bool:
-        """Whether the next kernel call uses the memo (one is kept, and it is not
-        waiting: ``_memo_on``)."""
-        return self.memo is not None and not self._memo_late
-
-    def _memo_table(self) -> np.ndarray:
-        """The memo's table for the next kernel call (an empty one while it waits)."""
-        return super()._memo_table() if self._memo_used() else NO_MEMO
-
-    def _memo_wait(self, budget: int) -> int:
-        """``budget`` cut to reach ``MEMO_LATE`` nodes while a fresh memo waits for them;
-        there (or once the memo is gone) it waits no more (``_memo_on``)."""
+    def _memo_wait(self, budget: int, partial: bool) -> int:
+        """``budget`` cut to reach ``MEMO_LATE`` nodes while a fresh memo waits for them
+        (set aside); there it is used (``_memo_on``). A stream or a limited count
+        (``partial``), or a split, drops it, as the driver drops a memo in use."""
         nodes = int(self.kernel_stats[1])
-        if self.memo is not None and nodes < MEMO_LATE:
+        if partial or self.split_depth != NO_SPLIT:
+            self._late_memo = None
+        elif nodes < MEMO_LATE:
             return min(budget, MEMO_LATE - nodes)
-        if self.memo is not None:
+        else:
             self._memo_on()
-        self._memo_late = False
         return budget
 
     def _memo_on(self) -> None:
@@ -248,6 +244,7 @@ class TightSearch(RowSearch):
             s.key_hash[level + 1] = h
             s.level_nodes[level] = np.iinfo(np.int64).max
         self._memo_start = int(self.kernel_stats[1])
+        self.memo, self._late_memo = self._late_memo, None
 
     def _judge_memo(self) -> None:
         """Drop the memo for good once it has had ``MEMO_TRIAL`` nodes and saved less
@@ -313,7 +310,7 @@ class TightSearch(RowSearch):
         """Check the search's rows against its choices (AssertionError naming the fault)."""
         lay = self._layout
         fault = self.kernel().sanity(
-            self._tables, self._state, self._frame, root_live(lay), self._memo_used()
+            self._tables, self._state, self._frame, root_live(lay), self.memo is not None
         )
         if fault:
             what = {1: "live set", 2: "uncovered items", 3: "key", 4: "choice"}[fault % 8]
