@@ -227,10 +227,11 @@ class TightSearch(RowSearch):
         nodes without it (``_waits``): a small count (queens 8, de Bruijn's cycles:
         2,215 nodes or fewer) then pays nothing for it (its keys and lookups cost a
         tenth of such a count, and save nothing there), and a long one loses the hits
-        of its first nodes only. The keys of the levels the search is in are
-        made as the kernel makes them (``_child_key``), and those levels keep no count
-        when left (their counts and nodes were not noted on entry: their nodes are set
-        past any count's, so that none is ``MEMO_MIN_NODES`` or more)."""
+        of its first nodes only. The keys of the levels the search is in are made as
+        the kernel makes them (``dlx.kernels.tight.kernel._child_key``), and those
+        levels keep no count when left (their counts and nodes were not noted on entry:
+        their nodes are set past any count's, so that none is ``MEMO_MIN_NODES`` or
+        more)."""
         t, s = self._tables, self._state
         for level in range(int(s.state[0])):
             o = int(s.choice[level])
