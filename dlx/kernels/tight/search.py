@@ -21,7 +21,7 @@ import numpy as np
 
 from dlx import compiling
 from dlx.driver.codes import NO_SPLIT
-from dlx.driver.driver import tiny_problem
+from dlx.driver.driver import TableBytes, tiny_problem
 from dlx.driver.results import BatchResult, flat_sets
 from dlx.driver.rows import RowMemo, RowSearch
 from dlx.errors import ProblemError
@@ -208,6 +208,11 @@ class TightSearch(RowSearch):
         entries = len(lay.option_group)  # every entry, primary or secondary
         secondary = entries - len(lay.option_primary)
         return entries > 0 and secondary >= MEMO_LATE_SHARE * entries
+
+    def tables(self) -> TableBytes:
+        """The bytes this search holds now (``TableBytes``), a memo set aside included."""
+        held, late = super().tables(), self._late_memo
+        return held if late is None else held._replace(memo=late.nbytes, memo_max=late.max_bytes)
 
     def _memo_wait(self, budget: int, partial: bool) -> int:
         """``budget`` cut to reach ``MEMO_LATE`` nodes while a fresh memo waits for them
