@@ -133,19 +133,22 @@ def _select(
 
 def _counted_by_choice(choice, options: Parallel, node_limit, time_limit) -> bool:
     """Whether ``auto``'s choice for a parallel count ended the count itself (a small
-    count, done while the leading kernel was timed), so that no worker need start: only
-    where the count has no node or time limit (the choice ran without them) and only
-    processes of this machine's pool to run its tasks (a checkpoint, Dask, a client, an
-    executor or a task runner of the caller's would be left without their tasks)."""
+    count, done while the leading kernel was timed), or is a whole count to run in this
+    process (a partial 9x9 sudoku's, by the sudoku kernel), so that no worker need
+    start: only where ``_here`` says so."""
     search = choice.search
+    whole = choice.name in engines.BATCH_KERNELS  # its search not run yet: runs here
+    return search is not None and (search.done or whole) and _here(options, node_limit, time_limit)
+
+
+def _here(options: Parallel, node_limit, time_limit) -> bool:
+    """Whether a parallel count may be counted in this process instead: it has no node
+    or time limit (the choice runs without them) and only processes of this machine's
+    pool to run its tasks (a checkpoint, Dask, a client, an executor or a task runner of
+    the caller's would be left without their tasks)."""
     given = (options.checkpoint, options.dask, options.client, options.executor)
-    return (
-        search is not None
-        and search.done
-        and node_limit is None
-        and time_limit is None
-        and all(x is None for x in (*given, options.task_runner))
-    )
+    plain = node_limit is None and time_limit is None
+    return plain and all(x is None for x in (*given, options.task_runner))
 
 
 def count(
@@ -185,6 +188,7 @@ def count(
     if options is not None:
         from dlx.parallel import run as parallel
 
+        here = _here(options, node_limit, time_limit)
         choice = _select(
             engine,
             problem,
@@ -193,6 +197,7 @@ def count(
             options=options,
             forced=forced,
             time_limit=time_limit,
+            whole=here,
         )
         if _counted_by_choice(choice, options, node_limit, time_limit):
             result = count_search(choice.search, limit, progress)

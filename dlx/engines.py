@@ -148,6 +148,7 @@ def select(
     limit: int | None = None,
     memo: bool = False,
     kept: bool = True,
+    whole: bool = False,
     **options,
 ) -> Choice:
     """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
@@ -155,14 +156,16 @@ def select(
     ``options`` (keywords as for ``make_search``) and, for a count that takes a memo
     (``memo``), its memo from the start, run as a count to ``limit``, to be continued
     by such a count (None: the count makes its search afresh). ``kept=False``: the
-    caller will not continue that search (a parallel count, a stream)."""
+    caller will not continue that search (a parallel count, a stream); ``whole``: it
+    will still run a whole count in its own process (a parallel count with nothing but
+    this machine's pool: a partial 9x9 sudoku's, ``_partial_sudoku``)."""
     name = DEFAULT if engine is None else engine
     if name != "auto":
         return Choice(resolve(name, problem), f"engine={name!r}")
     if problem.propagate is not None:
         return Choice(RULES, "auto: the only kernel that applies rules")
     forced = tuple(options.get("forced", ()))
-    sudoku = _partial_sudoku(problem, limit, kept, options)
+    sudoku = _partial_sudoku(problem, limit, kept or whole, options)
     if sudoku is not None:
         return sudoku
 
@@ -212,7 +215,9 @@ def _partial_sudoku(problem: Problem, limit, kept: bool, options) -> Choice | No
     """The sudoku kernel's whole count where ``problem`` is a partial 9x9 sudoku
     (``dlx.kernels.sudoku.partial``: Knuth's SUDOKU-DLX files), counted with no forced
     options, node or solution limit (else None): on ``sudoku_royle_less2`` it took 0.58
-    of the tight kernel's CPU time (``docs/performance.md``, "A partial sudoku")."""
+    of the tight kernel's CPU time (``docs/performance.md``, "A partial sudoku"), and
+    in one process less wall time than tight on two ("The sudoku kernel for a parallel
+    count")."""
     plain = not options.get("forced") and options.get("node_limit") is None
     if not kept or limit is not None or not plain or partial_sudoku.embed(problem) is None:
         return None

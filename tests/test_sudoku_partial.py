@@ -178,3 +178,33 @@ def test_ctrl_c_stops_the_count_and_keeps_what_it_found():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert search.solutions > 0 and not search.done
+
+
+def test_a_parallel_count_runs_the_sudoku_kernel_in_this_process(monkeypatch, tmp_path, capsys):
+    """A parallel count of a partial 9x9 sudoku (``--workers 2``) is counted whole by the
+    sudoku kernel in this process, no pool started (on ``sudoku_royle_less2`` it took
+    less wall time than the tight kernel on two processes: docs/performance.md); with a
+    checkpoint (tasks to record) the tasks run as before, by the tight kernel. The count
+    is the tight kernel's."""
+    from dlx.cli import main
+    from dlx.parallel import run as parallel_run
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    problem = residue("." * 30 + SOLVED[30:], seed=3)
+    expected = dlx.count(problem, engine="tight").solutions
+    path = tmp_path / "partial.dlx"
+    path.write_text(dlx.write(problem))
+    choose = parallel_run.kernel_choice
+    recorded = dlx.Parallel(workers=2, checkpoint=str(tmp_path / "count.ckpt"))
+    assert choose("auto", problem, None, options=recorded).name == "tight"
+    assert choose("auto", problem, None, options=dlx.Parallel(workers=2), whole=True).name == (
+        "sudoku"
+    )
+    monkeypatch.setattr(parallel_run, "run_count", no_pool)
+    result = dlx.count(problem, parallel=dlx.Parallel(workers=2))
+    assert result == expected and result.stats.engine.startswith("sudoku")
+    assert main([str(path), "--count", "--workers", "2", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == str(expected) and "engine: sudoku" in err

@@ -428,6 +428,7 @@ def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
     """Queens rarely meet a subproblem twice: the memo is dropped after its trial, and
     the count stays exact; domino strips meet them all the time: it is kept."""
     monkeypatch.setattr(tightsearch, "MEMO_TRIAL", 500)
+    monkeypatch.setattr(tightsearch, "MEMO_LATE", 0)  # the memo from the root on
     for problem, expected, kept in ((queens(8), 92, False), (dominoes(40, 2), fibonacci(41), True)):
         search = TightSearch(problem, memo=TightMemo.of(problem), budget=100)
         while search.run() == PAUSED:
@@ -437,15 +438,18 @@ def test_the_memo_is_kept_only_where_it_pays(monkeypatch):
 
 def test_a_memo_that_saves_next_to_nothing_is_dropped_at_its_glance():
     """Queens never meet a subproblem twice: the memo goes at the first pause past
-    ``MEMO_GLANCE`` nodes (not at the trial's end), the count exact (2,680, OEIS A000170);
-    Scott's pentomino problem meets some (a tenth of its first nodes and lookups saved):
-    it keeps its memo past the glance (65: data/dlx/EXPECTED.tsv); so does a task of a
-    split, which waits for the trial's end."""
+    ``MEMO_GLANCE`` nodes with it (not at the trial's end; it waits for ``MEMO_LATE``
+    nodes first), the count exact (2,680, OEIS A000170); Scott's pentomino problem meets
+    some (a tenth of its first nodes and lookups saved): it keeps its memo past the
+    glance (65: data/dlx/EXPECTED.tsv); so does a task of a split, which waits for the
+    trial's end."""
     problem = queens(11)
     search = TightSearch(problem, memo=TightMemo.of(problem), budget=500)
     while search.run() == PAUSED:
-        past = int(search.kernel_stats[1]) >= tightsearch.MEMO_GLANCE
-        assert (search.memo is None) == past
+        nodes = int(search.kernel_stats[1])
+        waiting = nodes <= tightsearch.MEMO_LATE  # (set aside: used from the next call)
+        past = nodes >= tightsearch.MEMO_LATE + tightsearch.MEMO_GLANCE
+        assert (search.memo is None) == (waiting or past)
     assert search.solutions == 2680 and search.memo is None
     problem = load("scott_sym")
     search = TightSearch(problem, memo=TightMemo.of(problem), budget=500)
@@ -459,6 +463,56 @@ def test_a_memo_that_saves_next_to_nothing_is_dropped_at_its_glance():
         pass
     assert tightsearch.MEMO_GLANCE < task.kernel_stats[1] < tightsearch.MEMO_TRIAL
     assert task.memo is not None
+
+
+def test_a_small_count_looks_nothing_up_in_its_memo():
+    """A fresh memo of a search from the root of a problem whose entries are a third or
+    more secondary waits for ``MEMO_LATE`` nodes: queens 8 (1,086 nodes, 92 solutions,
+    OEIS A000170; half its entries are diagonals) ends before, with no lookup and
+    nothing kept (its keys and lookups cost a tenth of such a count:
+    docs/performance.md); with forced options, or on a problem with fewer secondary
+    entries (a domino strip: none), the memo is used from the start."""
+    problem = queens(8)
+    memo = TightMemo.of(problem)
+    search = TightSearch(problem, memo=memo)
+    assert search.run() == DONE and search.solutions == 92
+    assert search.memo_stats[0] == 0 and memo.nodes == 0 and not memo.table.any()
+    forced = TightSearch(problem, memo=TightMemo.of(problem), forced=[0])
+    assert forced.run() == DONE and forced.memo_stats[0] > 0
+    strip = dominoes(20, 2)
+    search = TightSearch(strip, memo=TightMemo.of(strip))
+    assert search.run() == DONE and search.solutions == fibonacci(21)
+    assert search.memo_stats[0] > 0
+
+
+@pytest.mark.parametrize("late", [1, 37, 400])
+def test_a_memo_used_late_keeps_its_counts_exact(late, monkeypatch):
+    """Past ``MEMO_LATE`` nodes the memo is used from the levels the search is in: their
+    keys made in Python as the kernel makes them (``sanity`` checks them at every
+    pause), and no count kept for them (their start was not noted). Domino strips
+    (Fibonacci numbers) and the pentominoes on 3x20 (8: data/dlx/EXPECTED.tsv) stay
+    exact, and the memo pays (hits)."""
+    monkeypatch.setattr(tightsearch, "MEMO_LATE", late)
+    monkeypatch.setattr(tightsearch, "MEMO_LATE_SHARE", 0.0)  # whatever the entries
+    for problem, expected in ((dominoes(30, 2), fibonacci(31)), (load("pent3x20_all"), 8)):
+        for budget in (7, 1000):
+            search = TightSearch(problem, memo=TightMemo.of(problem), budget=budget)
+            while search.run() == PAUSED:
+                search.sanity()
+            assert search.solutions == expected and search.memo_stats[1] > 0
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(bounds=False, colours=True, max_options=30, max_primary=8, max_secondary=5))
+def test_random_counts_with_a_memo_used_late_agree_with_dlx(problem):
+    """Random XCC with colours, the memo used from the 3rd, 10th or 30th node on: the
+    counts are dlx's."""
+    expected = dlx.count(problem, engine="dlx").solutions
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tightsearch, "MEMO_LATE_SHARE", 0.0)
+        for late in (3, 10, 30):
+            patch.setattr(tightsearch, "MEMO_LATE", late)
+            assert tight_count(problem, budget=4) == expected
 
 
 def test_a_memo_that_paid_is_kept_by_later_searches_without_a_trial(monkeypatch):

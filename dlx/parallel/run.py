@@ -96,19 +96,22 @@ def kernel_choice(
     options: Parallel,
     forced=(),
     time_limit: float | None = None,
+    whole=False,
 ):
     """The kernel that every task of a parallel count runs (``dlx.engines.select``, its
     probe not continued); for ``auto`` with a checkpoint to go on from, the kernel that
     wrote it (the samples might pick another, whose tasks are not that tree's). A count
     with a solution or time limit is chosen for as one without a memo: the narrow-board
-    rule's probe (``LONG_PROBE`` s of tight's count, unbounded here) is not run for it."""
+    rule's probe (``LONG_PROBE`` s of tight's count, unbounded here) is not run for it.
+    ``whole``: the caller may count the whole problem in its own process instead, where
+    ``auto`` would (a partial 9x9 sudoku, by the sudoku kernel)."""
     if engine == "auto" and options.checkpoint is not None:
         recorded = recorded_problem(options.checkpoint)
         for name in ENGINES:
             if Tree(problem, forced, name).recorded_in(recorded):
                 return Choice(name, "auto: the kernel that wrote the checkpoint")
     memo = limit is None and time_limit is None
-    return select(engine, problem, limit, memo=memo, kept=False, forced=forced)
+    return select(engine, problem, limit, memo=memo, kept=False, whole=whole, forced=forced)
 
 
 def run_count(

@@ -305,6 +305,10 @@ def _secondary_groups(option_of, code, colour, n_primary):
     if not len(item):
         return np.zeros(0, np.int64), (np.zeros(0, np.int64), np.zeros(0, np.int64)), n_primary
     shades = int(shade.max()) + 1
+    if shades == 1:  # no colours: each item one group, every entry of it a member
+        pair, inverse = _unique(item.astype(np.int64))
+        entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
+        return entry_group, (entry_group, owner), n_primary + len(pair)
     pair, inverse = _unique(item.astype(np.int64) * shades + shade)
     entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
     pair_item, pair_shade = pair // shades, pair % shades
@@ -351,6 +355,8 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
     if n_options <= 64:  # one word: every band is one word in any order
         return by_small
     orders = [by_small, np.argsort(first, kind="stable")]
+    if np.array_equal(*orders):  # one order (the small items come first): no bands to count
+        return by_small
     return min(orders, key=lambda order: _band_words(order, option_of[primary], code[primary]))
 
 

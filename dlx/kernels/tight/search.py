@@ -20,7 +20,8 @@ from collections import namedtuple
 import numpy as np
 
 from dlx import compiling
-from dlx.driver.driver import tiny_problem
+from dlx.driver.codes import NO_SPLIT
+from dlx.driver.driver import TableBytes, tiny_problem
 from dlx.driver.results import BatchResult, flat_sets
 from dlx.driver.rows import RowMemo, RowSearch
 from dlx.errors import ProblemError
@@ -42,6 +43,9 @@ MEMO_GLANCE = 5_000  # nodes (its table's first growth: no call of its own) afte
 MEMO_GLANCE_PAYS = 0.02  # ... a memo on trial that has saved under this share is dropped
 MEMO_TRIAL_BYTES = 1 << 20  # the memo's table in its trial ...
 MEMO_KEPT_NODES = 200_000  # ... and until its searches have run this many nodes
+MEMO_LATE = 2_500  # a fresh memo of a search from the root is used from this node on ...
+MEMO_LATE_SHARE = 1 / 3  # ... where at least this share of the entries are secondary
+WORD = (1 << 64) - 1  # a key's hash is a sum modulo 2 ** 64
 FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options live)
 # A search's frame (see ``dlx/kernels/tight/frames.py``): the groups each option belongs to
 # (CSR by option bit), then its rows, numbering, groups and level.
@@ -101,7 +105,11 @@ class TightSearch(RowSearch):
         self.memo_levels = MEMO_LEVELS if memo_levels is None else int(memo_levels)
         self.frames = bool(frames)
         self._memo_judged = False
+        self._memo_start = 0  # the node from which the memo is used (``_memo_on``)
         super().__init__(problem, **driver)
+        self._late_memo = None  # a memo that waits for MEMO_LATE nodes (``_memo_on``) ...
+        if self._waits():  # ... set aside: the driver neither grows nor widens it meanwhile
+            self._late_memo, self.memo = self.memo, None
 
     @classmethod
     def warm_up(cls, variant: bool = False) -> None:
@@ -166,9 +174,11 @@ class TightSearch(RowSearch):
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
         """One kernel call; a memo on trial is judged after ``MEMO_TRIAL`` nodes (the
         budget cut to reach them, no further)."""
+        if self._late_memo is not None:
+            budget = self._memo_wait(budget, stream or max_solutions is not None)
         on_trial = self.memo is not None and not (self._memo_judged or self.memo.paid)
         if on_trial:
-            nodes = int(self.kernel_stats[1])
+            nodes = int(self.kernel_stats[1]) - self._memo_start
             glance = self._glance()
             mark = glance if nodes < glance else MEMO_TRIAL
             budget = min(budget, max(mark - nodes, 1000))
@@ -181,6 +191,66 @@ class TightSearch(RowSearch):
         if on_trial:
             self._judge_memo()
         return code
+
+    def _waits(self) -> bool:
+        """Whether the memo waits for ``MEMO_LATE`` nodes (``_memo_on``): a fresh one,
+        in a search from the root of a problem whose entries are ``MEMO_LATE_SHARE`` or
+        more secondary. A key holds the state of every secondary item, and where they
+        are that many, subproblems hardly repeat: of the problems of Knuth's suite and
+        ``scripts/bench_kernels.py`` (docs/performance.md), those (queens, de Bruijn's
+        cycles, MacMahon's, the windmill, random XCC with colours: 0.49 to 0.80 of
+        their entries) saved 0 to 0.007 of their first 5,000 nodes and lookups (0.066,
+        XCC: its memo dropped after the trial); every memo that saved more was on a
+        problem with at most 0.18 (tilings, Latin squares, sudoku: up to 0.33)."""
+        if self.memo is None or self.memo.paid or self.n_fixed:
+            return False
+        lay = self._layout
+        entries = len(lay.option_group)  # every entry, primary or secondary
+        secondary = entries - len(lay.option_primary)
+        return entries > 0 and secondary >= MEMO_LATE_SHARE * entries
+
+    def tables(self) -> TableBytes:
+        """The bytes this search holds now (``TableBytes``), a memo set aside included."""
+        held, late = super().tables(), self._late_memo
+        return held if late is None else held._replace(memo=late.nbytes, memo_max=late.max_bytes)
+
+    def _memo_wait(self, budget: int, partial: bool) -> int:
+        """``budget`` cut to reach ``MEMO_LATE`` nodes while a fresh memo waits for them
+        (set aside); there it is used (``_memo_on``). A stream or a limited count
+        (``partial``), or a split, drops it, as the driver drops a memo in use."""
+        nodes = int(self.kernel_stats[1])
+        if partial or self.split_depth != NO_SPLIT:
+            self._late_memo = None
+        elif nodes < MEMO_LATE:
+            return min(budget, MEMO_LATE - nodes)
+        else:
+            self._memo_on()
+        return budget
+
+    def _memo_on(self) -> None:
+        """Use the memo from here on, in a search that ran its first ``MEMO_LATE``
+        nodes without it (``_waits``): a small count (queens 8, de Bruijn's cycles:
+        2,215 nodes or fewer) then pays nothing for it (its keys and lookups cost a
+        tenth of such a count, and save nothing there), and a long one loses the hits
+        of its first nodes only. The keys of the levels the search is in are made as
+        the kernel makes them (``dlx.kernels.tight.kernel._child_key``), and those
+        levels keep no count when left (their counts and nodes were not noted on entry:
+        their nodes are set past any count's, so that none is ``MEMO_MIN_NODES`` or
+        more)."""
+        t, s = self._tables, self._state
+        for level in range(int(s.state[0])):
+            o = int(s.choice[level])
+            s.key[level + 1] = s.key[level]
+            h = int(s.key_hash[level])
+            for b in t.option_key[t.option_key_start[o] : t.option_key_start[o + 1]]:
+                bit = np.uint64(1) << np.uint64(b & 63)
+                if not s.key[level, b >> 6] & bit:
+                    h = (h + int(t.group_hash[b])) & WORD  # wraps as the kernel's sum
+                    s.key[level + 1, b >> 6] |= bit
+            s.key_hash[level + 1] = h
+            s.level_nodes[level] = np.iinfo(np.int64).max
+        self._memo_start = int(self.kernel_stats[1])
+        self.memo, self._late_memo = self._late_memo, None
 
     def _judge_memo(self) -> None:
         """Drop the memo for good once it has had ``MEMO_TRIAL`` nodes and saved less
@@ -204,7 +274,7 @@ class TightSearch(RowSearch):
         takes 1.45 times its count without it); a memo that pays has saved more by then
         (Latin squares of order 5: 0.5 of its first 5,000 nodes and lookups; the cross
         0.26)."""
-        nodes = int(self.kernel_stats[1])
+        nodes = int(self.kernel_stats[1]) - self._memo_start
         share = int(self.memo_stats[1]) / max(nodes + int(self.memo_stats[0]), 1)
         if nodes >= MEMO_TRIAL:
             self._memo_judged = True
