@@ -75,10 +75,10 @@ def _covered(c0, c1, i):
 
 
 @njit
-def _grid_dead(c0, c1, o, items, neighbours, n_cells, cap, mark, stack, flood):
-    """A region next to option ``o``'s cells of at most ``cap`` cells, not a multiple of 5."""
-    first = flood[0] + 1
-    f = first - 1
+def _border(c0, c1, o, items, neighbours, n_cells, border):
+    """How many uncovered cells next to option ``o``'s cells, listed in ``border``
+    (a cell once for each of its covered neighbours in ``o``)."""
+    k = 0
     for j in range(WIDTH):
         c = items[o, j]
         if c < 0:
@@ -87,8 +87,20 @@ def _grid_dead(c0, c1, o, items, neighbours, n_cells, cap, mark, stack, flood):
             continue
         for d in range(4):
             s = neighbours[c, d]
-            if s < 0 or _covered(c0, c1, s) or mark[s] >= first:
-                continue
+            if s >= 0 and not _covered(c0, c1, s):
+                border[k] = s
+                k += 1
+    return k
+
+
+@njit
+def _grid_dead(c0, c1, o, items, neighbours, n_cells, cap, mark, stack, flood, border):
+    """A region next to option ``o``'s cells of at most ``cap`` cells, not a multiple of 5."""
+    first = flood[0] + 1
+    f = first - 1
+    for b in range(_border(c0, c1, o, items, neighbours, n_cells, border)):
+        s = border[b]
+        if mark[s] < first:
             f += 1
             mark[s] = f
             stack[0] = s
@@ -148,25 +160,17 @@ def _live_dead(c0, c1, live, n_live, items, n_cells, parent, size):
 
 
 @njit
-def _halo_dead(c0, c1, o, live, n_live, items, mask, neighbours, n_cells):
+def _halo_dead(c0, c1, o, live, n_live, items, mask, neighbours, n_cells, border):
     """A cell next to option ``o``'s cells, uncovered, that no live option holds."""
-    for j in range(WIDTH):
-        c = items[o, j]
-        if c < 0:
-            break
-        if c >= n_cells:
-            continue
-        for d in range(4):
-            s = neighbours[c, d]
-            if s < 0 or _covered(c0, c1, s):
-                continue
-            held = False
-            for a in range(n_live):
-                if _covered(mask[live[a], 0], mask[live[a], 1], s):
-                    held = True
-                    break
-            if not held:
-                return True
+    for b in range(_border(c0, c1, o, items, neighbours, n_cells, border)):
+        s = border[b]
+        held = False
+        for a in range(n_live):
+            if _covered(mask[live[a], 0], mask[live[a], 1], s):
+                held = True
+                break
+        if not held:
+            return True
     return False
 
 
@@ -184,6 +188,7 @@ def search(items, mask, neighbours, n_cells, n_primary, forced, test, cap):
     mark = np.zeros(128, np.int64)
     stack = np.zeros(128, np.int64)
     flood = np.zeros(1, np.int64)
+    border = np.zeros(4 * WIDTH, np.int64)
     for f in forced:
         cover[0, 0] |= mask[f, 0]
         cover[0, 1] |= mask[f, 1]
@@ -242,11 +247,13 @@ def search(items, mask, neighbours, n_cells, n_primary, forced, test, cap):
         if n == s or left == 1:
             continue
         if test == GRID:
-            dead = _grid_dead(c0, c1, o, items, neighbours, n_cells, cap, mark, stack, flood)
+            dead = _grid_dead(
+                c0, c1, o, items, neighbours, n_cells, cap, mark, stack, flood, border
+            )
         elif test == LIVE:
             dead = _live_dead(c0, c1, live[s:n], n - s, items, n_cells, mark, stack)
         elif test == HALO:
-            dead = _halo_dead(c0, c1, o, live[s:n], n - s, items, mask, neighbours, n_cells)
+            dead = _halo_dead(c0, c1, o, live[s:n], n - s, items, mask, neighbours, n_cells, border)
         else:
             dead = False
         if dead:
