@@ -339,12 +339,13 @@ def _secondary_groups(option_of, code, colour, n_primary):
     entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
     pair_item, pair_shade = pair // shades, pair % shades
     by_item = np.argsort(item, kind="stable")  # each item's entries, in entry order
-    start = np.searchsorted(item[by_item], pair_item, side="left")
-    size = np.searchsorted(item[by_item], pair_item, side="right") - start
+    per_item = np.bincount(item)
+    size = per_item[pair_item]  # a group's candidates: every entry of its item, ...
+    start = (np.cumsum(per_item) - per_item)[pair_item]  # ... from here in ``by_item``
     group = np.repeat(np.arange(len(pair)), size)
-    within = np.arange(len(group)) - np.repeat(np.cumsum(size) - size, size)
-    entry = by_item[np.repeat(start, size) + within]
-    clash = (pair_shade[group] == 0) | (shade[entry] != pair_shade[group])
+    entry = by_item[np.arange(len(group)) + np.repeat(start - (np.cumsum(size) - size), size)]
+    group_shade = pair_shade[group]
+    clash = (group_shade == 0) | (shade[entry] != group_shade)
     return entry_group, (n_primary + group[clash], owner[entry[clash]]), n_primary + len(pair)
 
 
@@ -462,24 +463,22 @@ def _compile(problem: Problem, order=_bit_order) -> TightLayout:
     bit_of[option] = np.arange(n_options)
     option_of = bit_of[option_of]
     primary = code >= 0
+    item, owner = code[primary], option_of[primary]  # the primary entries
     entry_group, (sec_g, sec_o), n_groups = _secondary_groups(option_of, code, colour, n_primary)
     group_start, group_word, group_bits = _sparse(
-        np.concatenate([code[primary], sec_g]),
-        np.concatenate([option_of[primary], sec_o]),
-        n_groups,
+        np.concatenate([item, sec_g]), np.concatenate([owner, sec_o]), n_groups
     )
-    option_primary_start, option_primary = _csr(option_of[primary], code[primary], n_options)
+    option_primary_start, option_primary = _csr(owner, item, n_options)
     option_primary_start = option_primary_start.astype(np.int32)  # small: read at random
     option_primary = option_primary.astype(np.int32)
-    group = np.empty(len(code), np.int64)
-    group[primary] = code[primary]
+    group = code.astype(np.int64)  # a copy: the primary items' groups are their codes
     group[~primary] = entry_group
     option_group_start, option_group = _csr(option_of, group, n_options)
     # key bits: the primary items, then each (secondary item, colour) group
     option_key_start, option_key = option_group_start, option_group
     key_words = max((n_groups + 63) // 64, 1)
     words = max((n_options + 63) // 64, 1)
-    item_size = np.bincount(code[primary], minlength=n_primary).astype(np.int32)
+    item_size = np.bincount(item, minlength=n_primary).astype(np.int32)
     group_hash = _hash_words(n_groups)
     return TightLayout(
         option=option,
