@@ -92,6 +92,28 @@ def test_table_bytes_add_up():
     assert TightSearch(problem, memo=memo).table_bytes() == bare.table_bytes() + memo.nbytes
 
 
+@pytest.mark.parametrize("n_primary", [5, 70, 250, 300])  # 1, 2, 4 and 5 words
+def test_item_masks_hold_each_options_primary_items(n_primary):
+    """Each option's row of ``_item_masks`` (made a word at a time up to ``MASK_PASSES``
+    words, bit by bit past them) is the set of its primary items, options with none
+    included."""
+    rng = np.random.default_rng(n_primary)
+    primary = [f"p{i}" for i in range(n_primary)]
+    problem = dlx.Problem(primary=primary, secondary=["s"])
+    for _ in range(3 * n_primary):
+        chosen = rng.choice(n_primary, size=int(rng.integers(0, 5)), replace=False)
+        items = [primary[i] for i in chosen] + (["s"] if rng.random() < 0.3 else [])
+        problem.add_option(items or ["s"])
+    problem.add_option(["s"])
+    lay = layout(problem)
+    masks = tightsearch._item_masks(problem)
+    assert masks.shape == (lay.n_options, lay.item_words) and masks.dtype == np.uint64
+    for bit, option in enumerate(lay.option):
+        items = {int(name[1:]) for name in problem.option(int(option)) if name != "s"}
+        assert {w * 64 + b for w in range(lay.item_words) for b in range(64)
+                if int(masks[bit, w]) >> b & 1} == items  # fmt: skip
+
+
 def test_layout_groups_match_the_options():
     """Each primary item's group holds exactly its options; a coloured entry's group
     holds the options that give its item another colour or none."""

@@ -41,11 +41,24 @@ class RowMemo:
         """``lay``: the kernel's layout of the problem (its ``key_words`` words a key)."""
         self.layout = lay
         start = nbytes or MEMO_FIRST_BYTES
-        self.table = _table(lay.key_words, limbs, start)
+        self._shape = _table_shape(lay.key_words, limbs, start)
+        self._table = None  # made at its first use (``table``)
         self.seconds = 0.0  # of the searches that used it
         self.nodes = 0  # ... and their nodes
         self.steps = [step for step in self.schedule() if step[2] > start]
-        self.max_bytes = max(self.table.nbytes, MEMO_BIG_BYTES)  # see ``limit``
+        self.max_bytes = max(self.nbytes, MEMO_BIG_BYTES)  # see ``limit``
+
+    @property
+    def table(self) -> np.ndarray:
+        """The table, made at its first use: a memo that a search sets aside and never
+        uses (``dlx.kernels.tight.search.TightSearch._waits``) costs no table."""
+        if self._table is None:
+            self._table = _anonymous(self._shape)
+        return self._table
+
+    @table.setter
+    def table(self, table: np.ndarray) -> None:
+        self._table, self._shape = table, table.shape
 
     @staticmethod
     def schedule() -> list[tuple[float, float, int]]:
@@ -62,7 +75,7 @@ class RowMemo:
     def limit(self, nbytes: int) -> None:
         """Grow to no more than ``nbytes`` (stay as it is if it is there already): wider
         counts then make the table fewer rows, not more bytes."""
-        self.max_bytes = max(min(self.max_bytes, nbytes), self.table.nbytes)
+        self.max_bytes = max(min(self.max_bytes, nbytes), self.nbytes)
 
     def cut(self, budget: int) -> int:
         """``budget`` (nodes of a kernel call) cut to reach the table's next growth by
@@ -79,15 +92,15 @@ class RowMemo:
         size = 0
         while any(self.seconds >= t or self.nodes >= n for t, n, _ in self.steps):
             size = self.steps.pop(0)[2]  # to the last step due (by time, or by nodes)
-        rows, width = self.table.shape
+        rows, width = self._shape
         more = 2 * _buckets_of(width, min(size, self.max_bytes)) // rows if size else 1
         if more > 1:
             self.table = _anonymous((rows * more, width))
 
     @property
     def nbytes(self) -> int:
-        """The table's size in bytes."""
-        return self.table.nbytes
+        """The table's size in bytes (made or not)."""
+        return 8 * self._shape[0] * self._shape[1]
 
     table_bytes = nbytes
 
@@ -104,7 +117,12 @@ class RowMemo:
 
 def _table(key_words: int, limbs: int, nbytes: int) -> np.ndarray:
     """An empty memo table of at most ``nbytes`` (for one limb; see ``BitMemo``)."""
-    return _anonymous((2 * _buckets(key_words, nbytes), _row_width(key_words, limbs)))
+    return _anonymous(_table_shape(key_words, limbs, nbytes))
+
+
+def _table_shape(key_words: int, limbs: int, nbytes: int) -> tuple[int, int]:
+    """The shape of ``_table(key_words, limbs, nbytes)``."""
+    return 2 * _buckets(key_words, nbytes), _row_width(key_words, limbs)
 
 
 def _buckets(key_words: int, nbytes: int) -> int:
@@ -153,12 +171,13 @@ class RowSearch(Driver):
     kernel's option numbers to the problem's; a memo of that layout whose ``table``
     widens to the count's limbs (``RowMemo``)."""
 
-    def _lay_out(self, lay, forced: list[int]):
-        """Keep ``lay`` (``self._layout``), set ``self.forced`` (the forced options in
-        the kernel's numbering, checked as the dancing-links search checks them) and
-        fresh ``kernel_stats`` (kept across restarts); return ``lay``."""
+    def _lay_out(self, lay, forced: list[int], nbytes: int | None = None):
+        """Keep ``lay`` (``self._layout``) and its bytes (``nbytes``, where the layout
+        knows them), set ``self.forced`` (the forced options in the kernel's numbering,
+        checked as the dancing-links search checks them) and fresh ``kernel_stats``
+        (kept across restarts); return ``lay``."""
         self._layout = lay
-        self._layout_nbytes = array_bytes(lay)  # asked for again and again: fixed
+        self._layout_nbytes = array_bytes(lay) if nbytes is None else nbytes  # fixed
         if forced:
             self.problem.check_forced(forced)
         position = np.empty(len(lay.option), np.int64)

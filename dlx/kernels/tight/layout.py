@@ -54,6 +54,8 @@ FULL_BAND_WORDS = range(5, 9)
 # exit is mispredicted; padded, that loop never runs
 BAND_WORDS = 16
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
+_BIT = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))  # the 64 words of one bit
+_BIT.flags.writeable = False
 
 # What the kernel takes: the arrays of a problem and those of one search, one argument
 # each (see ``dlx/kernels/tight/kernel.py`` for both).
@@ -128,12 +130,26 @@ class TightLayout:
         return self.rows * (per_row + 8 * self.max_branches + 8 * limbs)
 
     def table_bytes(self) -> int:
-        """Bytes of the layout's own arrays."""
+        """Bytes of the layout's own arrays (counted once: its build and each search of
+        it ask)."""
+        return self._nbytes
+
+    @functools.cached_property
+    def _nbytes(self) -> int:
         return array_bytes(self)
+
+    @functools.cached_property
+    def _tables(self) -> Tables:
+        return _tables(self)
 
 
 def tables(lay: TightLayout) -> Tables:
-    """The layout as the kernel takes it."""
+    """The layout as the kernel takes it (made once, each search of it reads it)."""
+    return lay._tables
+
+
+def _tables(lay: TightLayout) -> Tables:
+    """``tables``, made afresh."""
     return Tables(
         lay.words, lay.n_primary, lay.key_words,
         lay.option_primary_start, lay.option_primary,
@@ -211,7 +227,7 @@ def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
     """Groups as sparse masks: (group_start, group_word, group_bits) from the pairs
     (group, option) (each pair once)."""
     word = option >> 6
-    bit = np.left_shift(np.uint64(1), (option & 63).astype(np.uint64))
+    bit = one_bit(option)
     order = np.argsort(group * (int(word.max(initial=0)) + 1) + word, kind="stable")
     group, word, bit = group[order], word[order], bit[order]
     new = np.ones(len(group), bool)
@@ -221,6 +237,16 @@ def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
     group_start = np.zeros(n_groups + 1, np.int64)
     np.cumsum(np.bincount(group[first], minlength=n_groups), out=group_start[1:])
     return group_start, word[first].astype(np.int64), bits.astype(np.uint64)
+
+
+def one_bit(index: np.ndarray) -> np.ndarray:
+    """uint64: for each integer of ``index``, the word of its bit within its word (bit
+    ``index & 63``), read off a table (a shift of each costs twice as much).
+
+    >>> one_bit(np.array([0, 3, 64, 127])).tolist()
+    [1, 8, 1, 9223372036854775808]
+    """
+    return _BIT[index & 63]
 
 
 def _conflicts(option_group_start, option_group, group_start, group_word, group_bits, words):
@@ -313,12 +339,13 @@ def _secondary_groups(option_of, code, colour, n_primary):
     entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
     pair_item, pair_shade = pair // shades, pair % shades
     by_item = np.argsort(item, kind="stable")  # each item's entries, in entry order
-    start = np.searchsorted(item[by_item], pair_item, side="left")
-    size = np.searchsorted(item[by_item], pair_item, side="right") - start
+    per_item = np.bincount(item)
+    size = per_item[pair_item]  # a group's candidates: every entry of its item, ...
+    start = (np.cumsum(per_item) - per_item)[pair_item]  # ... from here in ``by_item``
     group = np.repeat(np.arange(len(pair)), size)
-    within = np.arange(len(group)) - np.repeat(np.cumsum(size) - size, size)
-    entry = by_item[np.repeat(start, size) + within]
-    clash = (pair_shade[group] == 0) | (shade[entry] != pair_shade[group])
+    entry = by_item[np.arange(len(group)) + np.repeat(start - (np.cumsum(size) - size), size)]
+    group_shade = pair_shade[group]
+    clash = (group_shade == 0) | (shade[entry] != group_shade)
     return entry_group, (n_primary + group[clash], owner[entry[clash]]), n_primary + len(pair)
 
 
@@ -436,24 +463,22 @@ def _compile(problem: Problem, order=_bit_order) -> TightLayout:
     bit_of[option] = np.arange(n_options)
     option_of = bit_of[option_of]
     primary = code >= 0
+    item, owner = code[primary], option_of[primary]  # the primary entries
     entry_group, (sec_g, sec_o), n_groups = _secondary_groups(option_of, code, colour, n_primary)
     group_start, group_word, group_bits = _sparse(
-        np.concatenate([code[primary], sec_g]),
-        np.concatenate([option_of[primary], sec_o]),
-        n_groups,
+        np.concatenate([item, sec_g]), np.concatenate([owner, sec_o]), n_groups
     )
-    option_primary_start, option_primary = _csr(option_of[primary], code[primary], n_options)
+    option_primary_start, option_primary = _csr(owner, item, n_options)
     option_primary_start = option_primary_start.astype(np.int32)  # small: read at random
     option_primary = option_primary.astype(np.int32)
-    group = np.empty(len(code), np.int64)
-    group[primary] = code[primary]
+    group = code.astype(np.int64)  # a copy: the primary items' groups are their codes
     group[~primary] = entry_group
     option_group_start, option_group = _csr(option_of, group, n_options)
     # key bits: the primary items, then each (secondary item, colour) group
     option_key_start, option_key = option_group_start, option_group
     key_words = max((n_groups + 63) // 64, 1)
     words = max((n_options + 63) // 64, 1)
-    item_size = np.bincount(code[primary], minlength=n_primary).astype(np.int32)
+    item_size = np.bincount(item, minlength=n_primary).astype(np.int32)
     group_hash = _hash_words(n_groups)
     return TightLayout(
         option=option,

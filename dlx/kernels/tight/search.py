@@ -30,6 +30,7 @@ from dlx.kernels.tight.layout import (
     TightLayout,
     batch_layout,
     layout,
+    one_bit,
     root_live,
     root_uncovered,
     tables,
@@ -52,6 +53,7 @@ FRAME_WORDS = 16  # a frame's words (the most it holds: 64 * FRAME_WORDS options
 Frame = namedtuple("Frame", "items member_start member live map group level")
 NO_FRAMES = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # the members: frames off
 ITEM_MASK_BYTES = 8 << 20  # each option's items as a mask while they take this at most
+MASK_PASSES = 4  # words of those masks made a word at a time (``_item_masks``)
 PARTS = "tight, in part"  # the half of the kernel's parts compiled elsewhere (dlx.compiling)
 
 
@@ -142,7 +144,8 @@ class TightSearch(RowSearch):
 
     def _prepare(self, forced: list[int]) -> None:
         """The layout, and the forced options as bits."""
-        self._tables = tables(self._lay_out(layout(self.problem), forced))
+        lay = layout(self.problem)
+        self._tables = tables(self._lay_out(lay, forced, lay.table_bytes()))
         wide = self._layout.words > FRAME_WORDS
         self._members = self.problem.layout_of(_members) if self.frames and wide else NO_FRAMES
         self._items = self.problem.layout_of(_item_masks)
@@ -362,15 +365,32 @@ def _compile(parts: list) -> None:
 
 def _item_masks(problem: Problem) -> np.ndarray:
     """uint64[n_options, item_words]: the primary items of each option (bit) of the tight
-    layout of ``problem``, as a set (no rows past ``ITEM_MASK_BYTES``; built once)."""
+    layout of ``problem``, as a set (no rows past ``ITEM_MASK_BYTES``; built once). An
+    option's items are distinct, so each word is the OR of its items' bits there, an
+    option's entries at a time (``reduceat`` over the options that have any; a pass
+    a word for up to ``MASK_PASSES`` words)."""
     lay = layout(problem)
-    if len(lay.option) * lay.item_words * 8 > ITEM_MASK_BYTES:
-        return np.zeros((0, lay.item_words), np.uint64)
-    masks = np.zeros((len(lay.option), lay.item_words), np.uint64)
-    option = np.repeat(np.arange(len(lay.option)), np.diff(lay.option_primary_start))
-    item = lay.option_primary.astype(np.int64)
-    bit = np.left_shift(np.uint64(1), (item & 63).astype(np.uint64))
-    np.bitwise_or.at(masks, (option, item >> 6), bit)
+    n_options, words = len(lay.option), lay.item_words
+    if n_options * words * 8 > ITEM_MASK_BYTES:
+        return np.zeros((0, words), np.uint64)
+    masks = np.zeros((n_options, words), np.uint64)
+    start = lay.option_primary_start
+    has = start[1:] > start[:-1]
+    first = start[:-1][has]
+    if len(first) == 0:
+        return masks
+    item = lay.option_primary
+    bit = one_bit(item)
+    if words == 1:
+        masks[has, 0] = np.bitwise_or.reduceat(bit, first)
+        return masks
+    word, zero = item >> 6, np.uint64(0)
+    if words > MASK_PASSES:  # a pass a word would cost more than ORing bit by bit
+        option = np.repeat(np.arange(n_options), np.diff(start))
+        np.bitwise_or.at(masks, (option, word), bit)
+        return masks
+    for w in range(words):
+        masks[has, w] = np.bitwise_or.reduceat(np.where(word == w, bit, zero), first)
     return masks
 
 
