@@ -131,14 +131,14 @@ def _select(
         raise Interrupted(0) from None
 
 
-def _counted_by_choice(choice, options: Parallel, node_limit, time_limit) -> bool:
+def _counted_by_choice(choice, here: bool) -> bool:
     """Whether ``auto``'s choice for a parallel count ended the count itself (a small
     count, done while the leading kernel was timed), or is a whole count to run in this
     process (a partial 9x9 sudoku's, by the sudoku kernel), so that no worker need
-    start: only where ``_here`` says so."""
+    start: only where it may be counted ``here`` (``_here``)."""
     search = choice.search
     whole = choice.name in engines.BATCH_KERNELS  # its search not run yet: runs here
-    return search is not None and (search.done or whole) and _here(options, node_limit, time_limit)
+    return here and search is not None and (search.done or whole)
 
 
 def _here(options: Parallel, node_limit, time_limit) -> bool:
@@ -199,7 +199,7 @@ def count(
             time_limit=time_limit,
             whole=here,
         )
-        if _counted_by_choice(choice, options, node_limit, time_limit):
+        if _counted_by_choice(choice, here):
             result = count_search(choice.search, limit, progress)
         else:
             result = parallel.run_count(
