@@ -166,7 +166,7 @@ def _tables(lay: TightLayout) -> Tables:
 def _size_range(option_primary_start: np.ndarray) -> tuple[int, int]:
     """The fewest and the most primary items of an option ((0, 0): no option)."""
     size = option_primary_start[1:] - option_primary_start[:-1]
-    return (int(size.min()), int(size.max())) if len(size) else (0, 0)
+    return (int(np.minimum.reduce(size)), int(np.maximum.reduce(size))) if len(size) else (0, 0)
 
 
 def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -318,6 +318,9 @@ def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, n
     used = end > start  # each group's words are in increasing order (``_sparse``)
     if words in FULL_BAND_WORDS:
         length[:] = words
+    elif words < FULL_BAND_WORDS.start and used.all():  # (every item has options)
+        first = group_word[start]
+        length = group_word[end - 1] - first + 1
     else:
         first[used] = group_word[start[used]]
         length[used] = group_word[end[used] - 1] - first[used] + 1

@@ -378,6 +378,8 @@ def _item_masks(problem: Problem) -> np.ndarray:
     masks = np.zeros((n_options, words), np.uint64)
     start = lay.option_primary_start
     has = start[1:] > start[:-1]
+    if has.all():  # (every option has primary items: no mask)
+        has = slice(None)
     first = start[:-1][has]
     if len(first) == 0:
         return masks
