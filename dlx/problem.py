@@ -352,6 +352,9 @@ class Problem:
     def first_multiplicity(self) -> tuple[str, int, int] | None:
         """The first primary item whose bounds are not 1:1, with its bounds (None: every
         primary item is covered exactly once)."""
+        n = len(self._lo)
+        if self._lo.count(1) == n and self._hi.count(1) == n:  # (the usual case, at C speed)
+            return None
         for p, (lo, hi) in enumerate(zip(self._lo, self._hi, strict=True)):
             if (lo, hi) != (1, 1):
                 return self._primary[p], lo, hi

@@ -382,7 +382,7 @@ class Driver:
     @property
     def stats(self) -> Stats:
         """Statistics so far (after a restart with wider counts, as the kernel keeps them)."""
-        _, n, u = (int(v) for v in self.kernel_stats)
+        _, n, u = self.kernel_stats.tolist()
         return Stats(self.solutions, n, u, self.seconds, tables=self.tables())
 
     def fraction(self) -> float:

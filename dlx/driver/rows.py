@@ -178,11 +178,12 @@ class RowSearch(Driver):
         (kept across restarts); return ``lay``."""
         self._layout = lay
         self._layout_nbytes = array_bytes(lay) if nbytes is None else nbytes  # fixed
+        self.forced = np.zeros(0, np.int64)
         if forced:
             self.problem.check_forced(forced)
-        position = np.empty(len(lay.option), np.int64)
-        position[lay.option] = np.arange(len(lay.option))
-        self.forced = position[np.asarray(forced, np.int64)] if forced else np.zeros(0, np.int64)
+            position = np.empty(len(lay.option), np.int64)
+            position[lay.option] = np.arange(len(lay.option))
+            self.forced = position[np.asarray(forced, np.int64)]
         self.kernel_stats = np.zeros(3, np.int64)
         return lay
 

@@ -13,7 +13,7 @@ MAX_BYTES = 2 << 30  # one search's tables (layout, search arrays, memo), at mos
 def array_bytes(obj) -> int:
     """Bytes of the numpy arrays among the fields of ``obj`` (a dataclass or named
     tuple; an array held by two fields counts once; other fields count nothing)."""
-    fields = obj._asdict().values() if hasattr(obj, "_asdict") else vars(obj).values()
+    fields = obj if isinstance(obj, tuple) else vars(obj).values()
     return sum({id(v): v.nbytes for v in fields if isinstance(v, np.ndarray)}.values())
 
 

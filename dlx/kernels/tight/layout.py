@@ -56,6 +56,8 @@ BAND_WORDS = 16
 HASH_SEED = 20261126  # the memo's random words: the same on every run and machine
 _BIT = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))  # the 64 words of one bit
 _BIT.flags.writeable = False
+_NONE = np.iinfo(np.int64).max  # no item (an option's first item, where it has none)
+_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # What the kernel takes: the arrays of a problem and those of one search, one argument
 # each (see ``dlx/kernels/tight/kernel.py`` for both).
@@ -163,8 +165,8 @@ def _tables(lay: TightLayout) -> Tables:
 
 def _size_range(option_primary_start: np.ndarray) -> tuple[int, int]:
     """The fewest and the most primary items of an option ((0, 0): no option)."""
-    size = np.diff(option_primary_start)
-    return (int(size.min()), int(size.max())) if len(size) else (0, 0)
+    size = option_primary_start[1:] - option_primary_start[:-1]
+    return (int(np.minimum.reduce(size)), int(np.maximum.reduce(size))) if len(size) else (0, 0)
 
 
 def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -177,7 +179,14 @@ def _entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def why_not(problem: Problem) -> str | None:
-    """Why the tight kernel cannot search ``problem`` (None when it can)."""
+    """Why the tight kernel cannot search ``problem`` (None when it can); worked out once
+    while the problem stays as it is (``Problem.layout_of``: ``auto`` asks it before the
+    layout, which asks it again)."""
+    return problem.layout_of(_why_not) or None
+
+
+def _why_not(problem: Problem) -> str:
+    """``why_not``, "" where the kernel takes ``problem``."""
     if not problem.primary:
         return "the problem has no primary items"
     if problem.loop_edges:
@@ -186,7 +195,7 @@ def why_not(problem: Problem) -> str | None:
     if multiplicity is not None:
         name, lo, hi = multiplicity
         return f"primary item {name!r} has bounds {lo}:{hi} (the tight kernel takes 1:1 only)"
-    return None
+    return ""
 
 
 def fits(problem: Problem) -> bool:
@@ -215,28 +224,28 @@ def _build(problem: Problem, order=None) -> TightLayout:
     return result
 
 
-def _csr(owner: np.ndarray, values: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(start int64[n + 1], values sorted by owner, stable)."""
-    order = np.argsort(owner, kind="stable")
+def _starts(owner: np.ndarray, n: int) -> np.ndarray:
+    """int64[n + 1]: where each of ``n`` owners' run starts when ``owner`` is sorted."""
     start = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(owner, minlength=n), out=start[1:])
-    return start, values[order].astype(np.int64)
+    np.bincount(owner, minlength=n).cumsum(out=start[1:])
+    return start
 
 
 def _sparse(group: np.ndarray, option: np.ndarray, n_groups: int):
     """Groups as sparse masks: (group_start, group_word, group_bits) from the pairs
     (group, option) (each pair once)."""
     word = option >> 6
-    bit = one_bit(option)
-    order = np.argsort(group * (int(word.max(initial=0)) + 1) + word, kind="stable")
-    group, word, bit = group[order], word[order], bit[order]
-    new = np.ones(len(group), bool)
-    new[1:] = (group[1:] != group[:-1]) | (word[1:] != word[:-1])
-    first = np.flatnonzero(new)
+    key = group * (int(word.max()) + 1) + word if len(word) else group  # (group, word)
+    order = key.argsort(kind="stable")
+    key = key[order]
+    new = np.empty(len(key), bool)  # the first pair of each (group, word)
+    new[:1] = True
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    first = new.nonzero()[0]
+    bit = one_bit(option)[order]
     bits = np.bitwise_or.reduceat(bit, first) if len(first) else np.zeros(0, np.uint64)
-    group_start = np.zeros(n_groups + 1, np.int64)
-    np.cumsum(np.bincount(group[first], minlength=n_groups), out=group_start[1:])
-    return group_start, word[first].astype(np.int64), bits.astype(np.uint64)
+    at = order[first]
+    return _starts(group[at], n_groups), word[at].astype(np.int64, copy=False), bits
 
 
 def one_bit(index: np.ndarray) -> np.ndarray:
@@ -259,14 +268,15 @@ def _conflicts(option_group_start, option_group, group_start, group_word, group_
     n_groups = len(group_start) - 1
     if n_options * words * 8 > CONFLICT_BYTES:
         return np.zeros((0, words), np.uint64)
-    per_option = np.diff(option_group_start)
-    if n_groups * words * 8 > CONFLICT_BYTES or not np.all(per_option):
+    per_option = option_group_start[1:] - option_group_start[:-1]
+    if n_groups * words * 8 > CONFLICT_BYTES or not per_option.all():
         return _conflicts_sparse(option_group_start, option_group, group_start, group_word,
                                  group_bits, words)  # fmt: skip
     rows = np.zeros((n_groups, words), np.uint64)
-    rows[np.repeat(np.arange(n_groups), np.diff(group_start)), group_word] = group_bits
+    rows[_owners(group_start), group_word] = group_bits
     conflict = np.empty((n_options, words), np.uint64)
-    step = max(CONFLICT_BYTES // (8 * words * max(int(per_option.max(initial=1)), 1)), 1)
+    most = int(per_option.max()) if n_options else 1
+    step = max(CONFLICT_BYTES // (8 * words * max(most, 1)), 1)
     for lo in range(0, n_options, step):
         hi = min(lo + step, n_options)
         first, last = option_group_start[lo], option_group_start[hi]
@@ -274,6 +284,11 @@ def _conflicts(option_group_start, option_group, group_start, group_word, group_
             rows[option_group[first:last]], option_group_start[lo:hi] - first, axis=0
         )
     return conflict
+
+
+def _owners(start: np.ndarray) -> np.ndarray:
+    """int64: the owner of each member of compressed rows that start at ``start``."""
+    return np.arange(len(start) - 1).repeat(start[1:] - start[:-1])
 
 
 def _conflicts_sparse(option_group_start, option_group, group_start, group_word, group_bits,
@@ -303,6 +318,9 @@ def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, n
     used = end > start  # each group's words are in increasing order (``_sparse``)
     if words in FULL_BAND_WORDS:
         length[:] = words
+    elif words < FULL_BAND_WORDS.start and used.all():  # (every item has options)
+        first = group_word[start]
+        length = group_word[end - 1] - first + 1
     else:
         first[used] = group_word[start[used]]
         length[used] = group_word[end[used] - 1] - first[used] + 1
@@ -310,9 +328,9 @@ def _bands(group_start, group_word, group_bits, n_primary, words) -> dict[str, n
             length[used] = np.minimum(-(-length[used] // BAND_WORDS) * BAND_WORDS, words)
             first[used] = np.minimum(first[used], words - length[used])
     band_start = np.zeros(n_primary + 1, np.int64)
-    np.cumsum(length, out=band_start[1:])
+    length.cumsum(out=band_start[1:])
     band = np.zeros(int(band_start[-1]), np.uint64)
-    owner = np.repeat(np.arange(n_primary), end - start)
+    owner = np.arange(n_primary).repeat(end - start)
     k = slice(int(group_start[0]), int(group_start[n_primary]))
     band[band_start[owner] + group_word[k] - first[owner]] = group_bits[k]
     return {"item_first_word": first, "item_band_start": band_start, "item_band": band}
@@ -338,12 +356,12 @@ def _secondary_groups(option_of, code, colour, n_primary):
     pair, inverse = _unique(item.astype(np.int64) * shades + shade)
     entry_group = n_primary + inverse.reshape(-1).astype(np.int64)
     pair_item, pair_shade = pair // shades, pair % shades
-    by_item = np.argsort(item, kind="stable")  # each item's entries, in entry order
+    by_item = item.argsort(kind="stable")  # each item's entries, in entry order
     per_item = np.bincount(item)
     size = per_item[pair_item]  # a group's candidates: every entry of its item, ...
-    start = (np.cumsum(per_item) - per_item)[pair_item]  # ... from here in ``by_item``
-    group = np.repeat(np.arange(len(pair)), size)
-    entry = by_item[np.arange(len(group)) + np.repeat(start - (np.cumsum(size) - size), size)]
+    start = (per_item.cumsum() - per_item)[pair_item]  # ... from here in ``by_item``
+    group = np.arange(len(pair)).repeat(size)
+    entry = by_item[np.arange(len(group)) + (start - (size.cumsum() - size)).repeat(size)]
     group_shade = pair_shade[group]
     clash = (group_shade == 0) | (shade[entry] != group_shade)
     return entry_group, (n_primary + group[clash], owner[entry[clash]]), n_primary + len(pair)
@@ -352,12 +370,12 @@ def _secondary_groups(option_of, code, colour, n_primary):
 def _unique(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(key, return_inverse=True)`` of non-negative int64 keys, by a table of
     the keys present where their range is small (no sort)."""
-    span = int(key.max(initial=-1)) + 1
+    span = int(key.max()) + 1 if len(key) else 0
     if span > 8 * len(key) + 1024:
         return np.unique(key, return_inverse=True)
     present = np.zeros(span, bool)
     present[key] = True
-    return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+    return present.nonzero()[0], (present.cumsum() - 1)[key]
 
 
 def _bit_order(option_of, code, n_options) -> np.ndarray:
@@ -369,21 +387,23 @@ def _bit_order(option_of, code, n_options) -> np.ndarray:
     first and the pieces have as many options as a cell: a 3-D box); options without
     such an item by their first primary item, those without primary items last."""
     primary = code >= 0
-    size = np.bincount(code[primary])
+    item = code[primary]
+    size = np.bincount(item)
     small = primary.copy()
     if len(size):  # no primary entry (no option at all): nothing is small
-        small[primary] = size[code[primary]] <= _median(size)
-    big = np.iinfo(np.int64).max
-    first = np.full(n_options, big, np.int64)
-    np.minimum.at(first, option_of[primary], code[primary])
-    first_small = np.full(n_options, big, np.int64)
+        small[primary] = size[item] <= _median(size)
+    first = np.empty(n_options, np.int64)
+    first.fill(_NONE)
+    np.minimum.at(first, option_of[primary], item)
+    first_small = np.empty(n_options, np.int64)
+    first_small.fill(_NONE)
     np.minimum.at(first_small, option_of[small], code[small])
     by_small = np.lexsort((first, first_small))
     if n_options <= 64:  # one word: every band is one word in any order
         return by_small
-    orders = [by_small, np.argsort(first, kind="stable")]
-    if np.array_equal(*orders):  # one order (the small items come first): no bands to count
-        return by_small
+    orders = [by_small, first.argsort(kind="stable")]
+    if (by_small == orders[1]).all():  # one order (the small items come first): no bands
+        return by_small  # to count
     return min(orders, key=lambda order: _band_words(order, option_of[primary], code[primary]))
 
 
@@ -394,7 +414,8 @@ def _median(values: np.ndarray) -> float:
     >>> _median(np.array([3, 1, 2, 9])), _median(np.array([4, 1, 7]))
     (2.5, 4.0)
     """
-    ordered = np.sort(values)
+    ordered = values.copy()
+    ordered.sort()
     half = len(ordered) // 2
     if len(ordered) % 2:
         return float(ordered[half])
@@ -408,7 +429,7 @@ def _band_words(order, option_of, item) -> int:
     bit_of[order] = np.arange(len(order))
     word = bit_of[option_of] >> 6
     n = int(item.max(initial=-1)) + 1
-    low = np.full(n, np.iinfo(np.int64).max, np.int64)
+    low = np.full(n, _NONE, np.int64)
     high = np.full(n, -1, np.int64)
     np.minimum.at(low, item, word)
     np.maximum.at(high, item, word)
@@ -468,12 +489,12 @@ def _compile(problem: Problem, order=_bit_order) -> TightLayout:
     group_start, group_word, group_bits = _sparse(
         np.concatenate([item, sec_g]), np.concatenate([owner, sec_o]), n_groups
     )
-    option_primary_start, option_primary = _csr(owner, item, n_options)
-    option_primary_start = option_primary_start.astype(np.int32)  # small: read at random
-    option_primary = option_primary.astype(np.int32)
     group = code.astype(np.int64)  # a copy: the primary items' groups are their codes
     group[~primary] = entry_group
-    option_group_start, option_group = _csr(option_of, group, n_options)
+    by_option = option_of.argsort(kind="stable")  # each option's entries, in entry order
+    option_group_start, option_group = _starts(option_of, n_options), group[by_option]
+    option_primary_start = _starts(owner, n_options).astype(np.int32)  # small: read at
+    option_primary = option_group[primary[by_option]].astype(np.int32)  # random
     # key bits: the primary items, then each (secondary item, colour) group
     option_key_start, option_key = option_group_start, option_group
     key_words = max((n_groups + 63) // 64, 1)
@@ -524,7 +545,7 @@ def _all(n: int, words: int) -> np.ndarray:
     """uint64[words]: bits ``0..n-1`` set."""
     mask = np.zeros(words, np.uint64)
     full, rest = divmod(n, 64)
-    mask[:full] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    mask[:full] = _ALL_BITS
     if rest:
         mask[full] = np.uint64((1 << rest) - 1)
     return mask

@@ -120,7 +120,9 @@ class TightSearch(RowSearch):
         compiled in a second process, on another core, while this one compiles the
         other half; ``search`` is compiled once both are in numba's cache, and loads
         them from it."""
-        if not (compiling.warmed(cls.kind, variant) or compiling.running_ahead(cls.kind)):
+        if compiling.warmed(cls.kind, variant):  # (done, or being done, in this process)
+            return
+        if not compiling.running_ahead(cls.kind):
             cls.compile_half_ahead()  # (else done, or the whole kernel compiles elsewhere)
         compiling.warm(
             cls.kind, cls.kernel().search, variant, lambda: _warm_up_in_halves(cls, variant)
@@ -171,7 +173,7 @@ class TightSearch(RowSearch):
             live=np.zeros((rows, FRAME_WORDS), np.uint64),
             map=np.zeros(bits, np.int64),
             group=np.zeros((groups, FRAME_WORDS), np.uint64),
-            level=np.full(1, -1, np.int64),
+            level=np.array([-1], np.int64),
         )
 
     def _call(self, budget: int, stream: bool, max_solutions: int | None) -> int:
@@ -185,9 +187,9 @@ class TightSearch(RowSearch):
             glance = self._glance()
             mark = glance if nodes < glance else MEMO_TRIAL
             budget = min(budget, max(mark - nodes, 1000))
+        state = self._state if self.memo is None else self._state._replace(memo=self._memo_table())
         code = self.kernel().search(
-            self._tables, self._state._replace(memo=self._memo_table()), self._frame, self.forced,
-            self.prefix,
+            self._tables, state, self._frame, self.forced, self.prefix,
             self.split_depth, budget, -1 if max_solutions is None else max_solutions, stream,
             self.memo_levels,
         )  # fmt: skip
@@ -376,6 +378,8 @@ def _item_masks(problem: Problem) -> np.ndarray:
     masks = np.zeros((n_options, words), np.uint64)
     start = lay.option_primary_start
     has = start[1:] > start[:-1]
+    if has.all():  # (every option has primary items: no mask)
+        has = slice(None)
     first = start[:-1][has]
     if len(first) == 0:
         return masks
