@@ -16,7 +16,9 @@ kernel ``auto`` ran in each checkout and ``auto``'s ratio to the best kernel.
 With ``--files DIR`` the cases are Knuth's files ``DIR/NAME.dlx`` (``scripts/knuth_suite.py``
 writes them), each counted as a command counts it: ``dlx.count`` of the file read
 afresh (outside the timing), so that every layout is in the count's time; each round
-times each engine ``--repeat`` times in turn (this thread's CPU, the median).
+times each engine ``--repeat`` times in turn (this thread's CPU, the median), the engines'
+order rotated from one repeat to the next (a count right after another kernel's costs more
+than one after its own: see docs/performance.md, "tight's fixed costs cut again").
 
 As ``bench_kernels.py`` does, a case's problem is built once and counted again and
 again, so that a kernel's layout (and ``auto``'s line-up) is built at its first count
@@ -60,8 +62,8 @@ def child(root: Path, engines: list[str], cases: list[str]) -> None:
 def child_files(root: Path, engines: list[str], folder: Path, names: list[str], repeat: int):
     """In one checkout: for each file ``folder/NAME.dlx``, ``dlx.count`` of the problem
     read afresh each time (every layout and ``auto``'s choice in the time), each engine
-    once in turn, ``repeat`` times, this thread's CPU seconds: one JSON line per file and
-    engine that takes it, the median."""
+    once in turn (the order rotated each time), ``repeat`` times, this thread's CPU
+    seconds: one JSON line per file and engine that takes it, the median."""
     sys.path[:0] = [str(root)]
     import dlx
 
@@ -76,8 +78,8 @@ def child_files(root: Path, engines: list[str], folder: Path, names: list[str], 
             takes.append(engine)
         seconds: dict[str, list[float]] = {engine: [] for engine in takes}
         ran = {}
-        for _ in range(repeat):
-            for engine in takes:
+        for i in range(repeat):
+            for engine in takes[i % len(takes) :] + takes[: i % len(takes)]:
                 problem = dlx.read(path)
                 t0 = time.thread_time()
                 result = dlx.count(problem, engine=engine)
