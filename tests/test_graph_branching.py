@@ -99,3 +99,35 @@ def test_the_certificate_rule_keeps_the_first_cell_on_a_narrow_board():
     assert choose_branching(tiling.build(narrow, tiling.plan_symmetry(narrow))) == "cell"
     assert choose_branching(tiling.build(wide, tiling.plan_symmetry(wide))) == "fewest"
     assert choose_branching(rectangles.build(rectangles.make_puzzle(7, "oblongs"))) == "fewest"
+
+
+def _frames(monkeypatch, words: int, problem: dlx.Problem):
+    """The graph of ``problem`` built with ``"fewest"`` and frames of ``words`` words (0:
+    no frames), as its ZDD's lines."""
+    from dlx.solution_graph import layout
+
+    monkeypatch.setattr(layout, "FRAME_WORDS", words)
+    g = dlx.graph(problem, branching="fewest")
+    return g.count, list(g.zdd_lines())
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(problems(bounds=False, colours=False, max_options=160, max_primary=12))
+def test_random_graphs_the_same_with_frames_or_without(problem):
+    """Frames of one word open once at most 64 options are alive of more than 64 (a
+    random problem of up to 160 options): the graph is the one without frames, its
+    count the tight kernel's."""
+    with pytest.MonkeyPatch.context() as mp:
+        plain = _frames(mp, 0, problem)
+        assert _frames(mp, 1, problem) == plain
+        assert _frames(mp, 2, problem) == plain
+    assert plain[0] == dlx.count(problem, engine="tight")
+
+
+@pytest.mark.parametrize("name", ["pent6x10_sym", "scott_sym"])
+def test_data_files_the_same_graph_with_frames_or_without(name, monkeypatch):
+    problem = load(name)
+    plain = _frames(monkeypatch, 0, problem)
+    assert plain[0] == EXPECTED[name]
+    for words in (1, 4, 16):
+        assert _frames(monkeypatch, words, problem) == plain

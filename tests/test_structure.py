@@ -99,6 +99,7 @@ SHARED_JIT = {
     "dlx.kernels.tight.frames": "TIGHT_FRAMES_DIGEST",
     "dlx.kernels.tight.leaves": "TIGHT_LEAVES_DIGEST",
     "dlx.kernels.bitset.regions": "BITSET_REGIONS_DIGEST",
+    "dlx.solution_graph.fewest": "FEWEST_DIGEST",
 }
 
 

@@ -16,13 +16,9 @@ with the option's mask or-ed in, so going back up is ``level -= 1``.
 
 With branching ``"fewest"`` (``t.fewest``), when no urgent piece is left, it branches
 instead on the uncovered primary bit with the fewest options alive (the first of those),
-over those options: ``alive[l]``
-is a bitset of the options (list order) that fit ``key[l]``, the parent's less the
-options that meet the option just taken (``item_bits[x]``: the options of item bit ``x``,
-in the words ``item_lo[x]:item_hi[x]``), and a bit's count is a popcount of its row
-and'ed with it, cut short once it reaches the best so far. A bit with no option alive
-refutes the subproblem at once. ``alive`` too depends on the key alone, so the memo
-stays exact.
+over those options, from a bitset of the options alive at each level, kept in a compact
+*frame* deep down: ``dlx/solution_graph/fewest.py`` (whose digest this file records).
+It too depends on the key alone, so the memo stays exact.
 
 Nodes are numbered when their subproblem is finished (post-order), so a child's number
 is always below its parent's: the numbers are a topological order. Node 0 is the
@@ -61,8 +57,16 @@ again; and when the table holds as many keys as it may (``BOUND``).
 import numpy as np
 from numba import njit
 
-from dlx.kernels.bits import popcount, trailing_zeros
 from dlx.kernels.bits import prefetch_row as _prefetch
+from dlx.kernels.bits import trailing_zeros
+from dlx.solution_graph.fewest import (
+    NO_OPTION,
+    alive_at,
+    candidates,
+    choose,
+    frame_at,
+    lone_cell,
+)
 from dlx.solution_graph.layout import (
     BOUND,
     DEAD,
@@ -85,13 +89,14 @@ from dlx.solution_graph.layout import (
 # dlx/kernels/bits.py's sha256, checked by tests/test_structure.py: numba's cache of this
 # kernel goes stale when dlx/kernels/bits.py changes, unless this file changes with it
 BITS_DIGEST = "2ca1aca66e643eb6"
+# dlx/solution_graph/fewest.py's sha256, checked by tests/test_structure.py (as above)
+FEWEST_DIGEST = "27733dbaffd8b65b"
 
 FORWARD, ADVANCE, FINISH = 0, 1, 2
 # Nothing but ``unrank`` allocates: compiled without numba's reference counting, which
 # would incref and decref every array of the namedtuples handed to each helper (as
 # ``dlx/kernels/bitset/kernel.py`` does)
 PLAIN = {"cache": True, "_nrt": False}
-NO_OPTION = -2  # an urgent piece has no option left
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _ZERO = np.uint64(0)
@@ -181,26 +186,6 @@ def _covers_all(key, row, primary_words, last_mask):
 
 
 @njit(**PLAIN, inline="always")
-def _lone_cell(t, key, row, o):
-    """Whether, once option ``o`` is taken at ``key[row]``, a free cell next to it has
-    no free neighbour, so that no option can cover it (``halo`` leaves out the cells
-    that an option of one cell covers)."""
-    for w0 in range(t.halo.shape[1]):
-        seeds = t.halo[o, w0] & ~key[row, w0]
-        while seeds:
-            x = w0 * 64 + np.int64(trailing_zeros(seeds))
-            seeds &= seeds - _ONE
-            alone = True
-            for w in range(t.neighbours.shape[1]):
-                if t.neighbours[x, w] & ~(key[row, w] | t.mask[o, w]):
-                    alone = False
-                    break
-            if alone:
-                return True
-    return False
-
-
-@njit(**PLAIN, inline="always")
 def _fits(t, key, row, o):
     """Whether option ``o`` fits ``key[row]``."""
     for w in range(t.words):
@@ -231,82 +216,15 @@ def _urgent(t, key, row):
 
 
 @njit(**PLAIN, inline="always")
-def _kill(t, alive, level, o):
-    """``alive[level]``: ``alive[level - 1]`` less the options that meet option ``o``
-    (branching "fewest")."""
-    for w in range(alive.shape[1]):
-        alive[level, w] = alive[level - 1, w]
-    for w0 in range(t.words):
-        bits = t.mask[o, w0]
-        while bits:
-            x = w0 * 64 + np.int64(trailing_zeros(bits))
-            bits &= bits - _ONE
-            for w in range(t.item_lo[x], t.item_hi[x]):
-                alive[level, w] &= ~t.item_bits[x, w]
-
-
-@njit(**PLAIN)
-def _fewest(t, key, alive, level, primary_words, last_mask, o):
-    """The uncovered primary bit with the fewest options alive at ``level`` (the first
-    of those); NO_OPTION when one has none (branching "fewest")."""
-    for w0 in range(t.halo.shape[1]):  # the free cells next to the last option first
-        seeds = t.halo[o, w0] & ~key[level, w0] if o >= 0 else _ZERO
-        while seeds:
-            y = w0 * 64 + np.int64(trailing_zeros(seeds))
-            seeds &= seeds - _ONE
-            empty = True
-            for w in range(t.item_lo[y], t.item_hi[y]):
-                if alive[level, w] & t.item_bits[y, w]:
-                    empty = False
-                    break
-            if empty:
-                return NO_OPTION
-    best, best_n = NO_OPTION, 1 << 62
-    for w0 in range(primary_words):
-        free = ~key[level, w0]
-        if w0 == primary_words - 1:
-            free &= last_mask
-        while free:
-            b = w0 * 64 + np.int64(trailing_zeros(free))
-            free &= free - _ONE
-            n = 0
-            for w in range(t.item_lo[b], t.item_hi[b]):
-                n += np.int64(popcount(alive[level, w] & t.item_bits[b, w]))
-                if n >= best_n:
-                    break
-            if n == 0:
-                return NO_OPTION
-            if n < best_n:
-                best, best_n = b, n
-    return best
-
-
-@njit(**PLAIN, inline="always")
 def _candidates(t, key, row, options, first, stop, cand, start):
     """Write the options ``options[first:stop]`` that fit ``key[row]`` and leave no lone
     cell to ``cand[start:]``; return how many."""
     n = 0
     for j in range(first, stop):
         o = options[j]
-        if _fits(t, key, row, o) and not _lone_cell(t, key, row, o):
+        if _fits(t, key, row, o) and not lone_cell(t, key, row, o):
             cand[start + n] = o
             n += 1
-    return n
-
-
-@njit(**PLAIN, inline="always")
-def _alive_candidates(t, s, level, b, start):
-    """Write the options of bit ``b`` alive at ``level`` that leave no lone cell to
-    ``cand[start:]`` (list order); return how many (branching "fewest")."""
-    n = 0
-    for w in range(t.item_lo[b], t.item_hi[b]):
-        bits = s.alive[level, w] & t.item_bits[b, w]
-        while bits:
-            o = w * 64 + np.int64(trailing_zeros(bits))
-            bits &= bits - _ONE
-            if not _lone_cell(t, s.key, level, o):
-                s.cand[start + n] = o
-                n += 1
     return n
 
 
@@ -316,9 +234,10 @@ def _branch(t, s, level, primary_words, last_mask):
     and leave no lone cell) to ``cand[cand_start[level]:]``; return how many."""
     key, start = s.key, s.cand_start[level]
     o = -1
-    if t.fewest and level > 0:
-        o = s.cand[s.cand_start[level - 1] + s.branch_index[level - 1]]
-        _kill(t, s.alive, level, o)
+    if t.fewest:
+        if level > 0:
+            o = s.cand[s.cand_start[level - 1] + s.branch_index[level - 1]]
+        alive_at(t, s, level, o)
     u = _urgent(t, key, level)
     if u == NO_OPTION:
         return 0
@@ -326,8 +245,13 @@ def _branch(t, s, level, primary_words, last_mask):
         first, stop = t.urgent_start[u], t.urgent_start[u + 1]
         return _candidates(t, key, level, t.urgent_option, first, stop, s.cand, start)
     if t.fewest:
-        b = _fewest(t, key, s.alive, level, primary_words, last_mask, o)
-        return 0 if b < 0 else _alive_candidates(t, s, level, b, start)
+        b = choose(t, s, level, primary_words, last_mask, o)
+        if b < 0:
+            return 0
+        n = candidates(t, s, level, b, start)
+        if n > 1:
+            frame_at(t, s, level)
+        return n
     b = _first_free(key, level, primary_words, last_mask)
     first, stop = t.list_start[b], t.list_start[b + 1]
     return _candidates(t, key, level, t.list_option, first, stop, s.cand, start)

@@ -67,6 +67,7 @@ BRANCHINGS = ("cell", "fewest")  # the rules of branching (see the glossary)
 FEWEST_BYTES = 256 << 20  # a certificate branches on "fewest" when its arrays fit in this
 NARROW_FRONT = 24  # ... and its options span more cells than this (see choose_branching)
 ORDER_VERSION = 2  # the graph's order of solutions (ranks, samples) as fixed by this layout
+FRAME_WORDS = 16  # a frame's most words (branching "fewest": dlx/solution_graph/fewest.py)
 EIGEN_GAP = 1e-6  # the sweep's eigenvalue must stand this far (relative) from its neighbours
 
 Tables = namedtuple(
@@ -77,7 +78,8 @@ Tables = namedtuple(
 State = namedtuple(
     "State",
     "key level_visited cand cand_child cand_start branch_index branch_degree state table dead "
-    "node_count node_edge edge_child edge_option acc alive",
+    "node_count node_edge edge_child edge_option acc alive frame_live frame_group frame_map "
+    "frame",
 )
 # ``state``: the kernel's scalars, kept between calls
 LEVEL, STEP, NODES, EDGES, ENTRIES, ROOT, VISITED = range(7)
@@ -317,6 +319,7 @@ def new_state(
         edge_option=np.zeros(edges, np.int32),
         acc=np.zeros(limbs, np.uint64),
         alive=_alive(lay, levels),
+        **_frames(lay, levels),
     )
 
 
@@ -330,6 +333,18 @@ def _alive(lay: GraphLayout, levels: int) -> np.ndarray:
     if n_options % 64:
         alive[0, n_options // 64] = (np.uint64(1) << np.uint64(n_options % 64)) - np.uint64(1)
     return alive
+
+
+def _frames(lay: GraphLayout, levels: int) -> dict:
+    """The frame's arrays (branching "fewest": ``dlx/solution_graph/fewest.py``), no
+    frame open; no words where frames are off."""
+    words = FRAME_WORDS if lay.fewest else 0
+    return {
+        "frame_live": np.zeros((levels, words), np.uint64),
+        "frame_group": np.zeros((lay.fewest[0].shape[0] if lay.fewest else 1, words), np.uint64),
+        "frame_map": np.zeros(64 * words, np.int64),
+        "frame": np.array([-1, 0], np.int64),  # the frame's level (-1: none) and words
+    }
 
 
 def empty_table(slots: int, words: int) -> np.ndarray:
