@@ -1,0 +1,83 @@
+"""Hostile tests of round 10 (2026-11-29): a race judged by noisy timing never trades a
+count's memo for none unconfirmed; certificates' time limits, parts folders and their
+command-line options."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import dlx
+from dlx import engines
+from dlx.driver import choose
+
+# -- a race's winner without a memo is confirmed against a leader with one ---------------
+
+
+def _dominoes(length: int) -> dlx.Problem:
+    """``length`` dominoes (one item of bounds ``length``) tiling a 2x``length`` strip,
+    laid out as ``python -m puzzles pentomino --board 2xLENGTH --pieces domino*LENGTH``
+    lays it out: F(``length`` + 1) tilings (each ends in an upright domino or two flat
+    ones)."""
+    cells = [f"{c},{r}" for c in range(length) for r in range(2)]  # as the puzzle's
+    problem = dlx.Problem(primary=[*cells, "D"], bounds={"D": (length, length)})
+    for c in range(length):
+        problem.add_option(["D", f"{c},0", f"{c},1"])
+        if c < length - 1:
+            for r in range(2):
+                problem.add_option(["D", f"{c},{r}", f"{c + 1},{r}"])
+    return problem
+
+
+def _fibonacci(n: int) -> int:
+    """F(n), F(1) = F(2) = 1."""
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def _mcc_faster_on_samples(monkeypatch) -> None:
+    """Samples with no clock: mcc 1.3 times faster than the bitset kernel on each (on a
+    busy machine their CPU times on the strip's samples came that close, either way);
+    samples at once (the leader's probe does not run on to pay for them first)."""
+    monkeypatch.setattr(choose, "_pay", lambda probe, need, small=0.0: probe.finished)
+
+    def sample(self, kernels, logs, make):
+        for kernel in kernels:
+            logs[kernel.name] += math.log({"bitset": 0.0013, "mcc": 0.001}[kernel.name])
+        return 1
+
+    monkeypatch.setattr(choose.Walker, "sample", sample)
+
+
+def test_a_parallel_count_with_a_time_limit_races_as_its_workers_count(monkeypatch):
+    """The 2x95 strip of dominoes counted on workers with a time limit (as
+    ``python -m puzzles pentomino --board 2x95 --pieces domino*95 --no-symmetry --count
+    --time-limit 60`` does): the bitset kernel leads (its memo counts the strip in 1,752
+    nodes), mcc races it (no memo: F(96), 5e19 tilings, never ends). The race ran
+    without memos (a time limit made it), though the workers count with them; the
+    samples were within 1.3 times either way, and on a busy machine (two busy loops
+    beside it) mcc won 1 race in 8: the count ran to its time limit (the flaky
+    ``test_dominoes_on_a_strip_count_through_the_memo[95-20000]``)."""
+    _mcc_faster_on_samples(monkeypatch)
+    problem = _dominoes(95)
+    assert [k.name for k in engines._lineup(problem).takers] == ["bitset", "mcc"]
+    result = dlx.count(problem, time_limit=10, parallel=dlx.Parallel(workers=1))
+    assert result.complete and result.solutions == _fibonacci(96), result.stats.engine
+    assert result.stats.engine.startswith("bitset"), result.stats.engine
+
+
+def test_a_small_memo_count_is_not_handed_to_a_kernel_without_one_on_samples(monkeypatch):
+    """The same strip counted serially, its race set up after the leader's first 50
+    nodes (so that it is raced at all: the bitset kernel's memo counts it in its first
+    step): the leader's estimate of its count is so small that no confirmation was
+    paid for (its budget under ``confirm_min``), and the samples alone handed the count
+    to mcc, which has no memo: it ran to its time limit. A kernel without a memo takes
+    a count from a leader with one only once the probes (memos and all) confirm it."""
+    _mcc_faster_on_samples(monkeypatch)
+    settings = dataclasses.replace(choose.SETTINGS, first_nodes=50, first_slice=1e-6)
+    monkeypatch.setattr(choose, "SETTINGS", settings)
+    result = dlx.count(_dominoes(95), time_limit=10)
+    assert result.complete and result.solutions == _fibonacci(96), result.stats.engine
+    assert result.stats.engine.startswith("bitset"), result.stats.engine
