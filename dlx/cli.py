@@ -27,6 +27,7 @@ from dlx.parallel.checkpoint import CheckpointError
 from dlx.preprocessing import cli as preprocli
 from dlx.solution_graph import certificate
 from dlx.solution_graph import cli as graphcli
+from dlx.solution_graph.graph import GraphTimeLimit
 from dlx.stopping import Interrupted, TimeLimitReached
 
 
@@ -266,11 +267,15 @@ def _main(argv, task_runner) -> int:
     if graphcli.wanted(request):
         try:
             return graphcli.run(problem, request, progress)
+        except GraphTimeLimit as e:  # (it had what reading left of the limit)
+            return _error(e.given(request.asked_time_limit))
         except ProblemError as e:
             return _error(e)
     if request.certificate is not None:
         try:
             return certificate.run(problem, request, progress)
+        except GraphTimeLimit as e:
+            return _error(e.given(request.asked_time_limit))
         except (OutputError, ProblemError) as e:
             return _error(e)
     parallel = _parallel_settings(request, task_runner)

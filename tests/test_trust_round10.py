@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
+from pathlib import Path
+
+import pytest
 
 import dlx
-from dlx import engines
+from dlx import cli, engines
 from dlx.driver import choose
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
 
 # -- a race's winner without a memo is confirmed against a leader with one ---------------
 
@@ -81,3 +87,29 @@ def test_a_small_memo_count_is_not_handed_to_a_kernel_without_one_on_samples(mon
     result = dlx.count(_dominoes(95), time_limit=10)
     assert result.complete and result.solutions == _fibonacci(96), result.stats.engine
     assert result.stats.engine.startswith("bitset"), result.stats.engine
+
+
+# -- a certificate's time limit is quoted as given ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "flags", [["--count", "--certificate", "CERT"], ["--count", "--certificate", "CERT",
+              "--workers", "2"], ["--sample", "1"]]
+)  # fmt: skip
+def test_a_graphs_time_limit_is_quoted_as_given(tmp_path, monkeypatch, capsys, flags):
+    """``python -m dlx FILE --count --certificate C --time-limit 0.2`` (or ``--sample``)
+    where the graph ran out of time said "within the time limit of 0 s" (or 0.1873 s):
+    what reading the file left of it, not what the user gave. (Reading is made to take
+    0.25 s here, so that nothing is left for the graph.)"""
+    real = cli.read
+
+    def slow_read(*args, **keywords):
+        problem = real(*args, **keywords)
+        time.sleep(0.25)
+        return problem
+
+    monkeypatch.setattr(cli, "read", slow_read)
+    flags = [str(tmp_path / "c.txt") if f == "CERT" else f for f in flags]
+    assert cli.main([str(DATA / "pent6x10_sym.dlx"), *flags, "--time-limit", "0.2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "within the time limit of 0.2 s (" in err[0], err
