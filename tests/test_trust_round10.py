@@ -113,3 +113,50 @@ def test_a_graphs_time_limit_is_quoted_as_given(tmp_path, monkeypatch, capsys, f
     assert cli.main([str(DATA / "pent6x10_sym.dlx"), *flags, "--time-limit", "0.2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "within the time limit of 0.2 s (" in err[0], err
+
+
+# -- a worker's error leaves no part half written in the user's folder -------------------
+
+
+def _strip_with_parts(tmp_path):
+    """The 2x6 strip of dominoes (exact cover: no item of bounds), split by its first cell
+    (two parts), and a folder of
+    parts holding a file of the user's named as a half-written part (``00007.part.tmp``,
+    no part of this certificate: it stays)."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "00007.part.tmp").write_text("the user's\n")
+    cells = [f"{c},{r}" for c in range(6) for r in range(2)]
+    problem = dlx.Problem(primary=cells)
+    for c in range(6):
+        problem.add_option([f"{c},0", f"{c},1"])
+        for r in range(2):
+            if c < 5:
+                problem.add_option([f"{c},{r}", f"{c + 1},{r}"])
+    return problem, folder
+
+
+def test_a_workers_error_leaves_no_half_written_part_in_the_users_folder(tmp_path, monkeypatch):
+    """``dlx.write_certificate(..., folder=F, workers=2)``: one worker's error ended the
+    pool while the other was writing its part: that part's ``.part.tmp`` was left in F
+    (the serial build's own part too). Now both go; a file of the user's stays."""
+    from dlx.solution_graph import certificate
+
+    problem, folder = _strip_with_parts(tmp_path)
+    real = certificate.write_part
+
+    def failing(out, problem, k, twin=None, **build):  # (the workers are forked: patched)
+        out.write("| part being written\n")
+        out.flush()
+        if k == 0:
+            time.sleep(0.5)  # the other part's file is open by then
+            raise dlx.ProblemError("a part's error")
+        time.sleep(30)
+        return real(out, problem, k, twin, **build)
+
+    monkeypatch.setattr(certificate, "write_part", failing)
+    for workers in (2, 1):
+        with pytest.raises(dlx.ProblemError, match="a part's error"):
+            dlx.write_certificate(problem, tmp_path / "c.txt", folder=folder, workers=workers)
+        left = sorted(f.name for f in folder.iterdir())
+        assert left == ["00007.part.tmp", "certificate.head"], (workers, left)

@@ -261,6 +261,7 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     build = {**build, "progress": False}  # one bar per process would mix on stderr
     tasks = [(i, problem, *parts[i], files[i], deadline, build) for i in range(len(parts))]
     sizes, pool = [0, 0, 0, 0], multiprocessing.get_context().Pool(workers, _worker_signals)
+    before = _half_written(files)
     try:
         todo = (task for task in tasks if task[0] not in counts)
         for i, result in pool.imap_unordered(_build_part, todo):
@@ -272,6 +273,10 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
         pool.close()
     except BaseException:
         pool.terminate()
+        pool.join()  # (no worker writes any more) the parts they were writing go
+        for name in _half_written(files) - before:
+            with contextlib.suppress(OSError):
+                os.remove(name)
         if own:
             shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -346,14 +351,26 @@ def _part_count(path, k: int, twin: int | None) -> int:
 
 @contextlib.contextmanager
 def _part_file(path, out):
-    """``out``, or a new file ``path`` (written under another name, then renamed)."""
+    """``out``, or a new file ``path`` (written under another name, then renamed; that
+    one removed where the part fails)."""
     if path is None:
         yield out
         return
     _make_folder(os.path.dirname(path) or ".")
-    with open_text(path + ".tmp") as part:
-        yield part
+    try:
+        with open_text(path + ".tmp") as part:
+            yield part
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(path + ".tmp")
+        raise
     os.replace(path + ".tmp", path)
+
+
+def _half_written(files) -> set:
+    """The ``.tmp`` files of the parts ``files`` there now (a later failure removes only
+    those it wrote itself, never one that was there before: ``_write_by_workers``)."""
+    return {name + ".tmp" for name in files if os.path.exists(name + ".tmp")}
 
 
 def _join(path, head: str, files, total: int) -> None:
