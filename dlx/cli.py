@@ -57,6 +57,8 @@ class Request:
     best: int | None = None  # --best K (``dlx.costcli``)
     certificate: str | None = None  # --certificate FILE (``dlx.solution_graph.certificate``)
     split: str | None = None  # --split ITEM (the same)
+    parts: str | None = None  # --parts DIR (the same)
+    stop_after: float | None = None  # --stop-after S (the same)
     branching: str = "auto"  # --branching RULE (the same)
     preprocess: bool = False  # --preprocess (``dlx.preprocessing.cli``)
     write_preprocessed: str | None = None  # --write-preprocessed OUT (the same)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+import types
 from pathlib import Path
 
 import pytest
 
 import dlx
-from dlx import cli, engines
+from dlx import certify, cli, engines
 from dlx.driver import choose
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dlx"
@@ -160,3 +161,74 @@ def test_a_workers_error_leaves_no_half_written_part_in_the_users_folder(tmp_pat
             dlx.write_certificate(problem, tmp_path / "c.txt", folder=folder, workers=workers)
         left = sorted(f.name for f in folder.iterdir())
         assert left == ["00007.part.tmp", "certificate.head"], (workers, left)
+
+
+# -- python -m dlx --certificate --parts DIR --stop-after S -------------------------------
+
+
+def _ticking(monkeypatch) -> None:
+    """The certificate's wall clock (``time.monotonic``, what ``--stop-after`` reads) made
+    to tick one second a reading: which parts a run builds does not depend on the machine."""
+    from dlx.solution_graph import certificate
+
+    ticks = iter(range(10**6))
+    clock = types.SimpleNamespace(
+        monotonic=lambda: float(next(ticks)), time=time.time, process_time=time.process_time
+    )
+    monkeypatch.setattr(certificate, "time", clock)
+
+
+def test_a_certificate_built_in_two_runs_of_the_command_is_the_one_built_in_one(
+    tmp_path, monkeypatch, capsys
+):
+    """``--parts DIR --stop-after S``: the first run builds the parts it starts within S
+    seconds (two here: the clock ticks a second a reading) and says how far it got (at
+    least the count so far; the parts left); the second, with ``--workers 2``, builds
+    the rest and joins them: the certificate is the one a single run writes, byte for
+    byte, and ``python -m dlx.certify`` accepts it (5x5 by oblongs: 256 tilings)."""
+    from puzzles import rectangles
+
+    problem = rectangles.build(rectangles.make_puzzle(5, "oblongs"))
+    source = tmp_path / "o5.dlx"
+    source.write_text(dlx.write(problem))
+    single, cert, parts = tmp_path / "single.cert", tmp_path / "o5.cert", tmp_path / "parts"
+    base = [str(source), "--count", "--split", "0,0", "--certificate"]
+    assert cli.main([*base, str(single)]) == 0
+    assert capsys.readouterr().out == "256\n"
+    _ticking(monkeypatch)
+    again = ["--parts", str(parts)]
+    assert cli.main([*base, str(cert), *again, "--stop-after", "2.5"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("at least ") and not cert.exists(), out
+    assert "parts still to build" in err and f"--parts {parts}" in err, err
+    assert len(list(parts.glob("*.part"))) == 2
+    assert cli.main([*base, str(cert), *again, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == "256\n"
+    assert cert.read_bytes() == single.read_bytes() and not list(parts.iterdir())
+    assert certify.main([str(source), str(cert)]) == 0
+    assert "valid: 256 solutions" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--parts", "P"], "--parts needs --certificate"),
+        (["--certificate", "C", "--stop-after", "5"], "--stop-after needs --parts"),
+        (["--certificate", "C", "--parts", "P", "--stop-after", "-1"], "--stop-after must be"),
+    ],
+)
+def test_the_parts_flags_refuse_what_they_cannot_do(tmp_path, capsys, flags, said):
+    """Each in one line, status 2."""
+    flags = [str(tmp_path / f) if f in ("P", "C") else f for f in flags]
+    assert cli.main([str(DATA / "pent3x20_sym.dlx"), "--count", *flags]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and said in err[0], err
+
+
+def test_stop_after_without_a_folder_is_refused(tmp_path):
+    """``dlx.write_certificate(..., stop_after=S)`` without ``folder=`` wrote a part-way
+    certificate (the parts started within S seconds, and their count as the whole)."""
+    problem, _ = _strip_with_parts(tmp_path)
+    with pytest.raises(ValueError, match="stop_after= needs folder="):
+        dlx.write_certificate(problem, tmp_path / "c.txt", stop_after=0)
+    assert not (tmp_path / "c.txt").exists()

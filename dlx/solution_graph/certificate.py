@@ -47,6 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
+from dlx.numbers import real
 from dlx.outputs import OutputError, Outputs, open_text
 from dlx.problem import Problem
 
@@ -170,6 +171,8 @@ def write(
     ``"auto"``: ``"fewest"`` unless its arrays are too large (``choose_branching``)."""
     from dlx.solution_graph.layout import choose_branching, why_not
 
+    if stop_after is not None and folder is None:  # (else a part-way certificate, written)
+        raise ValueError("stop_after= needs folder=: the parts built so far are kept there")
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no certificate: {reason}")
@@ -392,7 +395,8 @@ def _join(path, head: str, files, total: int) -> None:
 
 
 def add_arguments(parser) -> None:
-    """The flags ``--certificate FILE`` and ``--split ITEM`` of ``python -m dlx``."""
+    """The flags ``--certificate FILE``, ``--branching RULE``, ``--split ITEM``,
+    ``--parts DIR`` and ``--stop-after S`` of ``python -m dlx``."""
     parser.add_argument(
         "--certificate",
         metavar="FILE",
@@ -414,16 +418,42 @@ def add_arguments(parser) -> None:
         help="with --certificate: one part per option of this primary item (default: the "
         "item with the fewest options)",
     )
+    parser.add_argument(
+        "--parts",
+        metavar="DIR",
+        default=None,
+        help="with --certificate: write each part to a file of its own in DIR first, and "
+        "keep those already there: a certificate too long for one run is built in several "
+        "(the run that builds the last part joins them into FILE)",
+    )
+    parser.add_argument(
+        "--stop-after",
+        type=real,
+        default=None,
+        metavar="S",
+        help="with --parts: start no part after S seconds (wall); a later run with the "
+        "same --parts goes on",
+    )
 
 
 def bad_arguments(request) -> str | None:
     """What is wrong with ``--certificate`` beside the other flags, if anything."""
     if request.certificate is None:
-        if request.branching != "auto":
-            return "--branching needs --certificate"
-        return "--split needs --certificate" if request.split is not None else None
+        for flag, given in (
+            ("--branching", request.branching != "auto"),
+            ("--split", request.split is not None),
+            ("--parts", request.parts is not None),
+            ("--stop-after", request.stop_after is not None),
+        ):
+            if given:
+                return f"{flag} needs --certificate"
+        return None
     if not request.count:
         return "--certificate needs --count"
+    if request.stop_after is not None and request.parts is None:
+        return "--stop-after needs --parts (the parts built so far are kept there)"
+    if request.stop_after is not None and request.stop_after < 0:
+        return f"--stop-after must be >= 0, not {request.stop_after:g}"
     for flag, value in (
         ("--limit", request.limit),
         ("--node-limit", request.node_limit),
@@ -446,7 +476,9 @@ def bad_arguments(request) -> str | None:
 def run(problem, request, progress: bool) -> int:
     """``--count --certificate FILE``: the count on stdout, the graphs' size on stderr;
     the exit status (ProblemError goes to the caller). One process unless ``--workers N``
-    (0: every core) asks for more: each holds a part's graph."""
+    (0: every core) asks for more: each holds a part's graph. With ``--parts DIR`` the
+    parts go to DIR first (``write``'s ``folder``); a run that ``--stop-after`` ended
+    before the last part prints "at least" the parts' count so far and what is left."""
     import sys
 
     workers = 1 if request.workers is None else request.workers or os.cpu_count() or 1
@@ -454,12 +486,22 @@ def run(problem, request, progress: bool) -> int:
         problem,
         request.certificate,
         split=request.split,
+        folder=request.parts,
+        stop_after=request.stop_after,
         workers=workers,
         branching=request.branching,
         max_nodes=request.max_graph_nodes,
         time_limit=request.time_limit,
         progress=progress,
     )
+    if written.parts_left:
+        print(f"at least {written.count}")
+        sys.stdout.flush()
+        print(
+            f"{written}; certificate not written yet: run again with --parts {request.parts}",
+            file=sys.stderr,
+        )
+        return 0
     print(written.count)
     sys.stdout.flush()
     print(f"{written}; certificate: {request.certificate}", file=sys.stderr)
