@@ -17,7 +17,7 @@ from dlx.api import count, solutions
 from dlx.arguments import Parser
 from dlx.compiling import compile_all
 from dlx.dlxfile import DlxFormatError, format_option, read
-from dlx.engines import CHOICES, DEFAULT
+from dlx.engines import CHOICES, DEFAULT, counted_whole
 from dlx.engines import HELP as ENGINE_HELP
 from dlx.errors import ProblemError, WorkerError
 from dlx.numbers import integer, real
@@ -261,6 +261,7 @@ def _main(argv, task_runner) -> int:
         serial = not request.count or limited
         request = replace(request, workers=1 if serial else 0)
         small_first = not serial and request.limit is None and _plain(request)
+        small_first = small_first and not counted_whole(request.engine, problem)
     if costcli.wanted(request):
         try:
             return costcli.run(problem, request)

@@ -30,6 +30,7 @@ import numpy as np
 from dlx.driver.choose import Probe, choose, first_slice
 from dlx.driver.engine import Engine
 from dlx.driver.lineup import Choice, Kernel, Lineup, line_up
+from dlx.driver.tuning import SETTINGS
 from dlx.errors import ProblemError
 from dlx.kernels.bitset import layout as bitset_layout
 from dlx.kernels.bitset.engine import ENGINE as BITSET
@@ -208,6 +209,9 @@ def select(
             f"tight did not count in {LONG_PROBE} s: bitset, whose memo gains most there",
         )
     lineup = _bitset_leads(lineup) if bitset_first else _tight_alone(lineup)
+    if whole and probe is None and len(lineup.takers) == 1:  # no race: the first slice of
+        probe = Probe(lineup.takers[0].name, make(lineup.takers[0].name), limit)  # its count,
+        probe.advance(SETTINGS.first_slice)  # which a tiny count ends here (no pool started)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
     choice = choose(problem, lineup, make, limit, forced, kept, probe=probe)
@@ -228,6 +232,16 @@ def _partial_sudoku(problem: Problem, limit, kept: bool, options) -> Choice | No
         return None
     search = partial_sudoku.PartialCount(problem, options.get("time_limit"))
     return Choice("sudoku", "auto: a partial 9x9 sudoku (the sudoku kernel's count)", search)
+
+
+def counted_whole(engine: str | None, problem: Problem) -> bool:
+    """Whether ``engine`` (``auto``) counts ``problem`` whole, in one call of a batch
+    kernel (a partial 9x9 sudoku: ``_partial_sudoku``), given no node limit nor forced
+    options: ``python -m dlx``'s default count then tries no serial start by nodes first
+    (the sudoku kernel takes no node limit: tight counted 1,000,000 nodes of Knuth's
+    ``sudoku_royle_less2``, then the sudoku kernel all of it)."""
+    auto = (DEFAULT if engine is None else engine) == "auto" and problem.propagate is None
+    return auto and partial_sudoku.embed(problem) is not None
 
 
 def _mcc_first(problem: Problem) -> bool:

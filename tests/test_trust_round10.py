@@ -232,3 +232,46 @@ def test_stop_after_without_a_folder_is_refused(tmp_path):
     with pytest.raises(ValueError, match="stop_after= needs folder="):
         dlx.write_certificate(problem, tmp_path / "c.txt", stop_after=0)
     assert not (tmp_path / "c.txt").exists()
+
+
+# -- a tiny parallel count starts no pool; a partial sudoku has no serial start ----------
+
+
+def test_a_tiny_parallel_count_that_one_kernel_takes_starts_no_pool(monkeypatch):
+    """Queens 8 (92: tight alone takes it, no race) counted with ``workers=2``: the pool
+    was started for 1,690 nodes (0.25 s where the count takes 1 ms), since only a race
+    ran the count's first slice. Now its one kernel runs that slice, and the count ends
+    there; a count that a node limit bounds still goes to its tasks."""
+    from dlx.parallel import run
+    from puzzles.queens import queens
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    problem = queens(8)
+    assert [k.name for k in engines._lineup(problem).takers] == ["tight"]
+    monkeypatch.setattr(run, "run_count", no_pool)
+    result = dlx.count(problem, parallel=dlx.Parallel(workers=2))
+    assert result.solutions == 92 and result.complete  # OEIS A000170
+    assert "only kernel" in result.stats.engine, result.stats.engine
+    with pytest.raises(AssertionError, match="a pool"):
+        dlx.count(problem, parallel=dlx.Parallel(workers=2), node_limit=10**9)
+
+
+def test_the_default_count_of_a_partial_sudoku_has_no_serial_start(monkeypatch, capsys):
+    """``python -m dlx SUDOKU.dlx --count`` (a partial 9x9 sudoku, Knuth's SUDOKU-DLX
+    format) first counted 1,000,000 nodes with tight (a serial start by nodes, which the
+    sudoku kernel does not take), then all of it with the sudoku kernel: the start was
+    lost. Now the sudoku kernel's count is the only one (inkala: 1 solution)."""
+    counts = []
+    real = cli.count
+
+    def counted(*args, **keywords):
+        counts.append(keywords)
+        return real(*args, **keywords)
+
+    monkeypatch.setattr(cli, "count", counted)
+    assert cli.main([str(DATA / "sudoku_inkala2010.dlx"), "--count", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "1\n" and "engine: sudoku" in err, (out, err)
+    assert len(counts) == 1 and counts[0].get("node_limit") is None, counts
