@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import shutil
 import signal
 import tempfile
@@ -225,23 +226,46 @@ def _grown_sizes(sizes, stats) -> list[int]:
             max(sizes[3], stats.peak_bytes)]  # fmt: skip
 
 
-def _worker_signals() -> None:
-    """A worker leaves Ctrl-C to the parent, which ends it (SIGTERM) without a word."""
+_WORKER_PROBLEM: list = []  # a worker's problem, given once when it starts
+
+
+def _worker_start(problem) -> None:
+    """A worker keeps ``problem`` (its tasks are then a few words each) and leaves Ctrl-C
+    to the parent, which ends it (SIGTERM) without a word."""
+    _WORKER_PROBLEM[:] = [problem]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _build_part(task):
-    """A worker's task ``(i, problem, k, twin, name, deadline, build)``: the part of option
-    ``k`` written to file ``name``; ``i`` and the part's count, its graph's stats and the
+    """A worker's task ``(i, k, twin, name, deadline, build)``: the part of option ``k``
+    written to file ``name``; ``i`` and the part's count, its graph's stats and the
     worker's CPU seconds (None when started past ``deadline``, a ``time.time()``)."""
-    i, problem, k, twin, name, deadline, build = task
+    i, k, twin, name, deadline, build = task
     if deadline is not None and time.time() > deadline:
         return i, None
     started = time.process_time()
     with _part_file(name, None) as part:
-        count, stats = write_part(part, problem, k, twin, **build)
+        count, stats = write_part(part, _WORKER_PROBLEM[0], k, twin, **build)
     return i, (count, stats, time.process_time() - started)
+
+
+def _results(pool, tasks, workers: int):
+    """``_build_part``'s results of ``tasks``, as they end, at most ``workers`` of them
+    handed to ``pool`` at a time: a pool fed every task at once fills its pipe, and
+    ``terminate`` (a part's error, Ctrl-C) then waited for ever on the thread feeding it
+    (seen with 8 parts of the 6x10, each task holding the problem then)."""
+    ended, pending, out = queue.SimpleQueue(), list(reversed(tasks)), 0
+    while pending or out:
+        while pending and out < workers:
+            put = ended.put
+            pool.apply_async(_build_part, (pending.pop(),), callback=put, error_callback=put)
+            out += 1
+        got = ended.get()
+        out -= 1
+        if isinstance(got, BaseException):
+            raise got
+        yield got
 
 
 def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after, on_part,
@@ -262,12 +286,13 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     left = stop_after if stop_after is None else stop_after - (time.monotonic() - begun)
     deadline = None if left is None else time.time() + left
     build = {**build, "progress": False}  # one bar per process would mix on stderr
-    tasks = [(i, problem, *parts[i], files[i], deadline, build) for i in range(len(parts))]
-    sizes, pool = [0, 0, 0, 0], multiprocessing.get_context().Pool(workers, _worker_signals)
-    before = _half_written(files)
+    tasks = [
+        (i, *parts[i], files[i], deadline, build) for i in range(len(parts)) if i not in counts
+    ]
+    pool = multiprocessing.get_context().Pool(workers, _worker_start, (problem,))
+    sizes, before = [0, 0, 0, 0], _half_written(files)
     try:
-        todo = (task for task in tasks if task[0] not in counts)
-        for i, result in pool.imap_unordered(_build_part, todo):
+        for i, result in _results(pool, tasks, workers):
             if result is not None:
                 counts[i] = result[0]
                 sizes = _grown_sizes(sizes, result[1])
