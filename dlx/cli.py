@@ -17,7 +17,7 @@ from dlx.api import count, solutions
 from dlx.arguments import Parser
 from dlx.compiling import compile_all
 from dlx.dlxfile import DlxFormatError, format_option, read
-from dlx.engines import CHOICES, DEFAULT
+from dlx.engines import CHOICES, DEFAULT, counted_whole
 from dlx.engines import HELP as ENGINE_HELP
 from dlx.errors import ProblemError, WorkerError
 from dlx.numbers import integer, real
@@ -27,6 +27,7 @@ from dlx.parallel.checkpoint import CheckpointError
 from dlx.preprocessing import cli as preprocli
 from dlx.solution_graph import certificate
 from dlx.solution_graph import cli as graphcli
+from dlx.solution_graph.graph import GraphTimeLimit
 from dlx.stopping import Interrupted, TimeLimitReached
 
 
@@ -56,6 +57,8 @@ class Request:
     best: int | None = None  # --best K (``dlx.costcli``)
     certificate: str | None = None  # --certificate FILE (``dlx.solution_graph.certificate``)
     split: str | None = None  # --split ITEM (the same)
+    parts: str | None = None  # --parts DIR (the same)
+    stop_after: float | None = None  # --stop-after S (the same)
     branching: str = "auto"  # --branching RULE (the same)
     preprocess: bool = False  # --preprocess (``dlx.preprocessing.cli``)
     write_preprocessed: str | None = None  # --write-preprocessed OUT (the same)
@@ -258,6 +261,7 @@ def _main(argv, task_runner) -> int:
         serial = not request.count or limited
         request = replace(request, workers=1 if serial else 0)
         small_first = not serial and request.limit is None and _plain(request)
+        small_first = small_first and not counted_whole(request.engine, problem)
     if costcli.wanted(request):
         try:
             return costcli.run(problem, request)
@@ -266,11 +270,15 @@ def _main(argv, task_runner) -> int:
     if graphcli.wanted(request):
         try:
             return graphcli.run(problem, request, progress)
+        except GraphTimeLimit as e:  # (it had what reading left of the limit)
+            return _error(e.given(request.asked_time_limit))
         except ProblemError as e:
             return _error(e)
     if request.certificate is not None:
         try:
             return certificate.run(problem, request, progress)
+        except GraphTimeLimit as e:
+            return _error(e.given(request.asked_time_limit))
         except (OutputError, ProblemError) as e:
             return _error(e)
     parallel = _parallel_settings(request, task_runner)

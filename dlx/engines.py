@@ -27,8 +27,10 @@ from functools import partial
 
 import numpy as np
 
-from dlx.driver.choose import Choice, Kernel, Lineup, Probe, choose, first_slice, line_up
+from dlx.driver.choose import Probe, choose, first_slice
 from dlx.driver.engine import Engine
+from dlx.driver.lineup import Choice, Kernel, Lineup, line_up
+from dlx.driver.tuning import SETTINGS
 from dlx.errors import ProblemError
 from dlx.kernels.bitset import layout as bitset_layout
 from dlx.kernels.bitset.engine import ENGINE as BITSET
@@ -149,6 +151,7 @@ def select(
     memo: bool = False,
     kept: bool = True,
     whole: bool = False,
+    long_probe: bool = True,
     **options,
 ) -> Choice:
     """The kernel that runs ``problem`` under the name ``engine`` and why; for ``auto``
@@ -158,7 +161,9 @@ def select(
     by such a count (None: the count makes its search afresh). ``kept=False``: the
     caller will not continue that search (a parallel count, a stream); ``whole``: it
     will still run a whole count in its own process (a parallel count with nothing but
-    this machine's pool: a partial 9x9 sudoku's, ``_partial_sudoku``)."""
+    this machine's pool: a partial 9x9 sudoku's, ``_partial_sudoku``); ``long_probe=False``:
+    the narrow-board rule's probe (``_tight_ends``: ``LONG_PROBE`` s of tight's count,
+    which no limit of the count bounds where it will not be continued) is not run."""
     name = DEFAULT if engine is None else engine
     if name != "auto":
         return Choice(resolve(name, problem), f"engine={name!r}")
@@ -192,7 +197,8 @@ def select(
         if ended is not None:
             return ended
     lineup = problem.layout_of(_lineup)
-    if memo and not bitset_first and _narrow(problem, lineup, probe):  # (for the memo's sake)
+    narrow = memo and long_probe and not bitset_first  # a narrow tiling goes to bitset
+    if narrow and _narrow(problem, lineup, probe):  # for the memo's sake
         ended = _tight_ends(probe, make, limit)
         if ended is not None:
             return ended
@@ -203,6 +209,9 @@ def select(
             f"tight did not count in {LONG_PROBE} s: bitset, whose memo gains most there",
         )
     lineup = _bitset_leads(lineup) if bitset_first else _tight_alone(lineup)
+    if whole and probe is None and len(lineup.takers) == 1:  # no race: the first slice of
+        probe = Probe(lineup.takers[0].name, make(lineup.takers[0].name), limit)  # its count,
+        probe.advance(SETTINGS.first_slice)  # which a tiny count ends here (no pool started)
     for kernel in lineup.takers[1:]:  # raced after the leader: compiled meanwhile
         ENGINES[kernel.name].search.compile_ahead()
     choice = choose(problem, lineup, make, limit, forced, kept, probe=probe)
@@ -223,6 +232,16 @@ def _partial_sudoku(problem: Problem, limit, kept: bool, options) -> Choice | No
         return None
     search = partial_sudoku.PartialCount(problem, options.get("time_limit"))
     return Choice("sudoku", "auto: a partial 9x9 sudoku (the sudoku kernel's count)", search)
+
+
+def counted_whole(engine: str | None, problem: Problem) -> bool:
+    """Whether ``engine`` (``auto``) counts ``problem`` whole, in one call of a batch
+    kernel (a partial 9x9 sudoku: ``_partial_sudoku``), given no node limit nor forced
+    options: ``python -m dlx``'s default count then tries no serial start by nodes first
+    (the sudoku kernel takes no node limit: tight counted 1,000,000 nodes of Knuth's
+    ``sudoku_royle_less2``, then the sudoku kernel all of it)."""
+    auto = (DEFAULT if engine is None else engine) == "auto" and problem.propagate is None
+    return auto and partial_sudoku.embed(problem) is not None
 
 
 def _mcc_first(problem: Problem) -> bool:
@@ -343,7 +362,7 @@ def _tight_alone(lineup: Lineup) -> Lineup:
 
 
 def _lineup(problem: Problem) -> Lineup:
-    """The kernels of the registry lined up for ``problem`` (``dlx.driver.choose.line_up``),
+    """The kernels of the registry lined up for ``problem`` (``dlx.driver.lineup.line_up``),
     kept by ``Problem.layout_of`` while the problem stays as it is: a count of it asks
     no row again (a small count's race would pay as much for that as for its search).
     Picklable, as a problem sent to workers is."""

@@ -22,6 +22,7 @@ import dlx
 from dlx import compiling, engines
 from dlx.cli import main as dlx_main
 from dlx.driver import choose
+from dlx.driver.lineup import Kernel, Lineup, line_up
 from dlx.kernels.bitset import layout as bitset_layout
 from dlx.kernels.sudoku import partial
 from dlx.verify import naive_solutions
@@ -235,11 +236,11 @@ def test_the_race_clock_counts_this_thread_only():
     assert spent <= wall + 0.02, (spent, wall)
 
 
-def lined_up(problem, **suits: bool) -> choose.Lineup:
+def lined_up(problem, **suits: bool) -> Lineup:
     """Kernels that take ``problem``, lined up: ``suits[name]`` says whether the problem
     looks like kernel ``name``'s kind."""
-    kernels = [choose.Kernel(name, lambda _: None, lambda _, s=s: s) for name, s in suits.items()]
-    return choose.line_up(problem, kernels)
+    kernels = [Kernel(name, lambda _: None, lambda _, s=s: s) for name, s in suits.items()]
+    return line_up(problem, kernels)
 
 
 def test_a_count_that_ends_within_the_probe_makes_only_the_leader():
@@ -423,11 +424,11 @@ def fake_race(times: dict, leader: str = "bitset", memo: bool = False):
         search.fake = name
         return search
 
-    def kernel(name: str) -> choose.Kernel:
+    def kernel(name: str) -> Kernel:
         suits = (lambda _: True) if name == leader else None
-        return choose.Kernel(name, lambda _: None, suits)
+        return Kernel(name, lambda _: None, suits)
 
-    return choose.choose(problem, choose.line_up(problem, [kernel(n) for n in times]), make)
+    return choose.choose(problem, line_up(problem, [kernel(n) for n in times]), make)
 
 
 def test_compiling_a_kernel_for_the_race_changes_nothing_but_says_so(monkeypatch):

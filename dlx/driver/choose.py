@@ -42,11 +42,12 @@ continued when it wins, else the winner starts afresh. On a count that takes a m
 (whose savings samples do not see) the samples' winner must also confirm it: both run
 the count as long, from the leader's probe so far, doubling up to ``ratio`` of the
 winner's estimated count (at most ``confirm`` seconds; no confirmation, the samples
-deciding, where that is under ``confirm_min``: estimates read earlier are too rough)
-until one's estimate of its whole count is ``decisive`` times the other's, and it wins
-unless the leader's estimate is ``overturn`` times lower (the memo's gain must be clear
-to overrule the samples); its search is then continued. Else the winner starts
-afresh (the price: the leader's probe and the samples).
+deciding, where that is under ``confirm_min``: estimates read earlier are too rough;
+always where the winner's count has no memo) until one's estimate of its whole count
+is ``decisive`` times the other's, and it wins unless the leader's estimate is
+``overturn`` times lower (the memo's gain must be clear to overrule the samples); its
+search is then continued. Else the winner starts afresh (the price: the leader's probe
+and the samples).
 
 Compiling
 ---------
@@ -62,7 +63,8 @@ the race's set-up, never in a kernel's sample time; ``--stats`` gives them.
 The numbers named here are the fields of ``dlx.driver.tuning.SETTINGS``.
 
 This module knows no kernel by name: it is handed the functions of each kernel's row
-of the registry (``dlx.engines.ENGINES``) and one factory of searches, by kernel name.
+of the registry (``dlx.engines.ENGINES``), lined up (``dlx.driver.lineup``), and one
+factory of searches, by kernel name.
 """
 
 from __future__ import annotations
@@ -70,29 +72,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
 from dlx import compiling
+from dlx.driver.lineup import Choice, Kernel, Lineup
 from dlx.driver.tuning import SETTINGS
 from dlx.errors import ProblemError
 from dlx.words import plural
-
-
-@dataclass
-class Choice:
-    """The kernel that runs a search (``name``), why (``reason``) and, when ``auto``
-    ran the winner's search as the count runs it, that search to continue (``search``,
-    else None)."""
-
-    name: str
-    reason: str
-    search: object | None = None
-
-    def describe(self) -> str:
-        """``name (reason)``: what ``--stats`` prints."""
-        return f"{self.name} ({self.reason})"
 
 
 class Probe:
@@ -180,49 +167,6 @@ class Probe:
 def _seconds(s: float) -> str:
     """Seconds, briefly."""
     return f"{s:.3g} s"
-
-
-@dataclass(frozen=True)
-class Kernel:
-    """What the race needs to know of one kernel: its name and its registry row's calls
-    (``refuses``: problem -> reason or None; ``suits``: problem -> bool, None: never).
-    Its searches come from the race's ``make`` (see ``choose``)."""
-
-    name: str
-    refuses: Callable
-    suits: Callable | None = None
-
-
-@dataclass(frozen=True)
-class Lineup:
-    """The kernels that take a problem (``takers``) in the order the race tries them:
-    the first ``suited`` are those whose row says that it looks like their kind, the
-    rest as listed; and what each of the others says against it (``refused``: name,
-    reason). Facts of the problem (see ``line_up``)."""
-
-    takers: tuple[Kernel, ...]
-    suited: int
-    refused: tuple[tuple[str, str], ...]
-    why: str | None = None  # why the first leads, where not its ``suits``
-
-    def led_by(self, name: str, why: str) -> Lineup:
-        """The same line-up with kernel ``name`` (one of the takers) first, for the
-        reason ``why``."""
-        first = [k for k in self.takers if k.name == name]
-        rest = [k for k in self.takers if k.name != name]
-        return Lineup((*first, *rest), self.suited, self.refused, why)
-
-
-def line_up(problem, kernels: list[Kernel]) -> Lineup:
-    """``kernels`` lined up for ``problem`` (see ``Lineup``), each row asked once: a
-    caller that counts the problem again may keep it (``dlx.engines`` does, so that a
-    small count's race does not ask again)."""
-    said = [(k, k.refuses(problem)) for k in kernels]
-    takers = [k for k, why in said if why is None]
-    suited = [k for k in takers if k.suits is not None and bool(k.suits(problem))]
-    rest = [k for k in takers if k not in suited]
-    refused = tuple((k.name, why) for k, why in said if why is not None)
-    return Lineup((*suited, *rest), len(suited), refused)
 
 
 def first_slice(name: str, make: Callable, limit: int | None = None, rivals=1, leads=None):
@@ -341,10 +285,12 @@ def _race(problem, forced, make, probe, leader, others, why: str, kept: bool) ->
         said += f" {leader.name} ends first going on (left {_seconds(probe.estimate())})"
         winner = leader.name
     rival = None
-    budget = _confirm_budget(probe, logs, samples, leader.name, winner)
-    if winner != leader.name and probe.search.memo is not None and budget > 0:
-        rival = Probe(winner, make(winner), probe.limit)  # memos unseen by samples
-        if not _confirm(probe, rival, budget):
+    if winner != leader.name and probe.search.memo is not None:  # memos unseen by samples
+        rival = Probe(winner, make(winner), probe.limit)
+        budget = _confirm_budget(probe, logs, samples, leader.name, winner, rival.search.memo)
+        if budget <= 0:
+            rival = None  # the samples decide: the winner starts afresh
+        elif not _confirm(probe, rival, budget):
             said = f"{winner} fastest on {plural(samples, 'sample')}, but not with the memos:"
             said += f" probes estimate {_seconds(rival.total())} for it, {_seconds(probe.total())}"
             winner = leader.name
@@ -373,21 +319,25 @@ def _within(probe: Probe, why: str, said: str = "no sample") -> Choice:
     return Choice(probe.name, f"auto: {probe.name} {why}; {said}", probe.search)
 
 
-def _confirm_budget(probe: Probe, logs: dict, samples: int, leader: str, winner: str) -> float:
+def _confirm_budget(probe: Probe, logs, samples, leader, winner, memo=True) -> float:
     """CPU seconds that each of the leader and the samples' winner may run to confirm a
     count with memos (``_confirm``): ``ratio`` of the winner's estimated count (the
     leader's estimate over how much faster the winner was on the samples), at most
     ``confirm``; 0 (no confirmation: the samples decide) when that is under
     ``confirm_min``, where estimates read so early are too rough to overrule them (a
     memo's first hits are its cheapest: on the preprocessed pentominoes 8x8 + O the
-    bitset kernel's estimate after 5 ms was 0.9 s, its count 25 s)."""
-    total = probe.total()
+    bitset kernel's estimate after 5 ms was 0.9 s, its count 25 s). A winner whose count
+    has no memo (``memo`` None) is always confirmed, ``confirm_min`` at least: the
+    leader's memo may gain without bound (the bitset kernel's on a 2x95 strip of
+    dominoes, 1,752 nodes, against mcc's F(96) leaves; their samples within 1.3 times,
+    either way on a busy machine)."""
+    total, least = probe.total(), (0.0 if memo is not None else SETTINGS.confirm_min)
     if winner == leader or not samples or not math.isfinite(total):
-        return 0.0
+        return least
     behind = logs[leader] - logs[winner] if leader in logs else math.log(SETTINGS.margin)
     faster = math.exp(behind / samples)  # (out of the race: at least ``margin`` in all)
     budget = min(SETTINGS.ratio * total / faster, SETTINGS.confirm)
-    return budget if budget >= SETTINGS.confirm_min else 0.0
+    return budget if budget >= SETTINGS.confirm_min else least
 
 
 def _confirm(probe: Probe, rival: Probe, budget: float) -> bool:
@@ -408,13 +358,13 @@ def _confirm(probe: Probe, rival: Probe, budget: float) -> bool:
     rival.advance(SETTINGS.first_slice)  # its first step: set-up (loading, the memo's table)
     at = min(max(probe.work(), SETTINGS.confirm_min), budget)
     while True:
-        for one in (probe, rival):
-            one.advance(at - one.work())
+        for one in (probe, rival):  # (once the leader has ended, it has won: no more)
+            one.advance(0.0 if probe.finished else at - one.work())
         even = max(probe.work(), rival.work())  # the one behind catches up
         if even > 2 * budget and not (probe.finished or rival.finished):
             return True
         for one in (probe, rival):
-            one.advance(even - one.work())
+            one.advance(0.0 if probe.finished else even - one.work())
         if probe.finished or rival.finished:
             return not probe.finished
         ours, theirs = probe.total(), rival.total()

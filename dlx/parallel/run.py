@@ -101,17 +101,28 @@ def kernel_choice(
     """The kernel that every task of a parallel count runs (``dlx.engines.select``, its
     probe not continued); for ``auto`` with a checkpoint to go on from, the kernel that
     wrote it (the samples might pick another, whose tasks are not that tree's). A count
-    with a solution or time limit is chosen for as one without a memo: the narrow-board
-    rule's probe (``LONG_PROBE`` s of tight's count, unbounded here) is not run for it.
-    ``whole``: the caller may count the whole problem in its own process instead, where
-    ``auto`` would (a partial 9x9 sudoku, by the sudoku kernel)."""
+    without a solution limit is raced with memos, as its workers count it (with a time
+    limit too: raced without them, a kernel without a memo could win on samples alone,
+    and count the 2x95 strip of dominoes to its time limit where the bitset kernel's memo
+    takes 1,752 nodes); one with a time limit runs no narrow-board probe
+    (``LONG_PROBE`` s of tight's count, unbounded here). ``whole``: the caller may count
+    the whole problem in its own process instead, where ``auto`` would (a partial 9x9
+    sudoku, by the sudoku kernel)."""
     if engine == "auto" and options.checkpoint is not None:
         recorded = recorded_problem(options.checkpoint)
         for name in ENGINES:
             if Tree(problem, forced, name).recorded_in(recorded):
                 return Choice(name, "auto: the kernel that wrote the checkpoint")
-    memo = limit is None and time_limit is None
-    return select(engine, problem, limit, memo=memo, kept=False, whole=whole, forced=forced)
+    return select(
+        engine,
+        problem,
+        limit,
+        memo=limit is None,
+        kept=False,
+        whole=whole,
+        long_probe=time_limit is None,
+        forced=forced,
+    )
 
 
 def run_count(

@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import shutil
 import signal
 import tempfile
@@ -47,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dlx.errors import ProblemError
+from dlx.numbers import real
 from dlx.outputs import OutputError, Outputs, open_text
 from dlx.problem import Problem
 
@@ -170,6 +172,8 @@ def write(
     ``"auto"``: ``"fewest"`` unless its arrays are too large (``choose_branching``)."""
     from dlx.solution_graph.layout import choose_branching, why_not
 
+    if stop_after is not None and folder is None:  # (else a part-way certificate, written)
+        raise ValueError("stop_after= needs folder=: the parts built so far are kept there")
     reason = why_not(problem)
     if reason is not None:
         raise ProblemError(f"no certificate: {reason}")
@@ -222,23 +226,46 @@ def _grown_sizes(sizes, stats) -> list[int]:
             max(sizes[3], stats.peak_bytes)]  # fmt: skip
 
 
-def _worker_signals() -> None:
-    """A worker leaves Ctrl-C to the parent, which ends it (SIGTERM) without a word."""
+_WORKER_PROBLEM: list = []  # a worker's problem, given once when it starts
+
+
+def _worker_start(problem) -> None:
+    """A worker keeps ``problem`` (its tasks are then a few words each) and leaves Ctrl-C
+    to the parent, which ends it (SIGTERM) without a word."""
+    _WORKER_PROBLEM[:] = [problem]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _build_part(task):
-    """A worker's task ``(i, problem, k, twin, name, deadline, build)``: the part of option
-    ``k`` written to file ``name``; ``i`` and the part's count, its graph's stats and the
+    """A worker's task ``(i, k, twin, name, deadline, build)``: the part of option ``k``
+    written to file ``name``; ``i`` and the part's count, its graph's stats and the
     worker's CPU seconds (None when started past ``deadline``, a ``time.time()``)."""
-    i, problem, k, twin, name, deadline, build = task
+    i, k, twin, name, deadline, build = task
     if deadline is not None and time.time() > deadline:
         return i, None
     started = time.process_time()
     with _part_file(name, None) as part:
-        count, stats = write_part(part, problem, k, twin, **build)
+        count, stats = write_part(part, _WORKER_PROBLEM[0], k, twin, **build)
     return i, (count, stats, time.process_time() - started)
+
+
+def _results(pool, tasks, workers: int):
+    """``_build_part``'s results of ``tasks``, as they end, at most ``workers`` of them
+    handed to ``pool`` at a time: a pool fed every task at once fills its pipe, and
+    ``terminate`` (a part's error, Ctrl-C) then waited for ever on the thread feeding it
+    (seen with 8 parts of the 6x10, each task holding the problem then)."""
+    ended, pending, out = queue.SimpleQueue(), list(reversed(tasks)), 0
+    while pending or out:
+        while pending and out < workers:
+            put = ended.put
+            pool.apply_async(_build_part, (pending.pop(),), callback=put, error_callback=put)
+            out += 1
+        got = ended.get()
+        out -= 1
+        if isinstance(got, BaseException):
+            raise got
+        yield got
 
 
 def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after, on_part,
@@ -259,11 +286,13 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     left = stop_after if stop_after is None else stop_after - (time.monotonic() - begun)
     deadline = None if left is None else time.time() + left
     build = {**build, "progress": False}  # one bar per process would mix on stderr
-    tasks = [(i, problem, *parts[i], files[i], deadline, build) for i in range(len(parts))]
-    sizes, pool = [0, 0, 0, 0], multiprocessing.get_context().Pool(workers, _worker_signals)
+    tasks = [
+        (i, *parts[i], files[i], deadline, build) for i in range(len(parts)) if i not in counts
+    ]
+    pool = multiprocessing.get_context().Pool(workers, _worker_start, (problem,))
+    sizes, before = [0, 0, 0, 0], _half_written(files)
     try:
-        todo = (task for task in tasks if task[0] not in counts)
-        for i, result in pool.imap_unordered(_build_part, todo):
+        for i, result in _results(pool, tasks, workers):
             if result is not None:
                 counts[i] = result[0]
                 sizes = _grown_sizes(sizes, result[1])
@@ -272,6 +301,10 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
         pool.close()
     except BaseException:
         pool.terminate()
+        pool.join()  # (no worker writes any more) the parts they were writing go
+        for name in _half_written(files) - before:
+            with contextlib.suppress(OSError):
+                os.remove(name)
         if own:
             shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -346,14 +379,26 @@ def _part_count(path, k: int, twin: int | None) -> int:
 
 @contextlib.contextmanager
 def _part_file(path, out):
-    """``out``, or a new file ``path`` (written under another name, then renamed)."""
+    """``out``, or a new file ``path`` (written under another name, then renamed; that
+    one removed where the part fails)."""
     if path is None:
         yield out
         return
     _make_folder(os.path.dirname(path) or ".")
-    with open_text(path + ".tmp") as part:
-        yield part
+    try:
+        with open_text(path + ".tmp") as part:
+            yield part
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(path + ".tmp")
+        raise
     os.replace(path + ".tmp", path)
+
+
+def _half_written(files) -> set:
+    """The ``.tmp`` files of the parts ``files`` there now (a later failure removes only
+    those it wrote itself, never one that was there before: ``_write_by_workers``)."""
+    return {name + ".tmp" for name in files if os.path.exists(name + ".tmp")}
 
 
 def _join(path, head: str, files, total: int) -> None:
@@ -375,7 +420,8 @@ def _join(path, head: str, files, total: int) -> None:
 
 
 def add_arguments(parser) -> None:
-    """The flags ``--certificate FILE`` and ``--split ITEM`` of ``python -m dlx``."""
+    """The flags ``--certificate FILE``, ``--branching RULE``, ``--split ITEM``,
+    ``--parts DIR`` and ``--stop-after S`` of ``python -m dlx``."""
     parser.add_argument(
         "--certificate",
         metavar="FILE",
@@ -397,16 +443,42 @@ def add_arguments(parser) -> None:
         help="with --certificate: one part per option of this primary item (default: the "
         "item with the fewest options)",
     )
+    parser.add_argument(
+        "--parts",
+        metavar="DIR",
+        default=None,
+        help="with --certificate: write each part to a file of its own in DIR first, and "
+        "keep those already there: a certificate too long for one run is built in several "
+        "(the run that builds the last part joins them into FILE)",
+    )
+    parser.add_argument(
+        "--stop-after",
+        type=real,
+        default=None,
+        metavar="S",
+        help="with --parts: start no part after S seconds (wall); a later run with the "
+        "same --parts goes on",
+    )
 
 
 def bad_arguments(request) -> str | None:
     """What is wrong with ``--certificate`` beside the other flags, if anything."""
     if request.certificate is None:
-        if request.branching != "auto":
-            return "--branching needs --certificate"
-        return "--split needs --certificate" if request.split is not None else None
+        for flag, given in (
+            ("--branching", request.branching != "auto"),
+            ("--split", request.split is not None),
+            ("--parts", request.parts is not None),
+            ("--stop-after", request.stop_after is not None),
+        ):
+            if given:
+                return f"{flag} needs --certificate"
+        return None
     if not request.count:
         return "--certificate needs --count"
+    if request.stop_after is not None and request.parts is None:
+        return "--stop-after needs --parts (the parts built so far are kept there)"
+    if request.stop_after is not None and request.stop_after < 0:
+        return f"--stop-after must be >= 0, not {request.stop_after:g}"
     for flag, value in (
         ("--limit", request.limit),
         ("--node-limit", request.node_limit),
@@ -429,7 +501,9 @@ def bad_arguments(request) -> str | None:
 def run(problem, request, progress: bool) -> int:
     """``--count --certificate FILE``: the count on stdout, the graphs' size on stderr;
     the exit status (ProblemError goes to the caller). One process unless ``--workers N``
-    (0: every core) asks for more: each holds a part's graph."""
+    (0: every core) asks for more: each holds a part's graph. With ``--parts DIR`` the
+    parts go to DIR first (``write``'s ``folder``); a run that ``--stop-after`` ended
+    before the last part prints "at least" the parts' count so far and what is left."""
     import sys
 
     workers = 1 if request.workers is None else request.workers or os.cpu_count() or 1
@@ -437,12 +511,22 @@ def run(problem, request, progress: bool) -> int:
         problem,
         request.certificate,
         split=request.split,
+        folder=request.parts,
+        stop_after=request.stop_after,
         workers=workers,
         branching=request.branching,
         max_nodes=request.max_graph_nodes,
         time_limit=request.time_limit,
         progress=progress,
     )
+    if written.parts_left:
+        print(f"at least {written.count}")
+        sys.stdout.flush()
+        print(
+            f"{written}; certificate not written yet: run again with --parts {request.parts}",
+            file=sys.stderr,
+        )
+        return 0
     print(written.count)
     sys.stdout.flush()
     print(f"{written}; certificate: {request.certificate}", file=sys.stderr)

@@ -60,7 +60,23 @@ class GraphTooLarge(ProblemError):
 
 
 class GraphTimeLimit(ProblemError):
-    """The solution graph was not finished within the time limit."""
+    """The solution graph was not finished within the time limit (``seconds``), with
+    ``nodes`` made so far."""
+
+    def __init__(self, seconds: float, nodes: int):
+        super().__init__(
+            f"the solution graph was not finished within the time limit of {seconds:g} s "
+            f"({nodes} nodes so far)"
+        )
+        self.seconds, self.nodes = seconds, nodes
+
+    def __reduce__(self):  # (from a worker process: made again from its fields)
+        return type(self), (self.seconds, self.nodes)
+
+    def given(self, seconds: float | None) -> GraphTimeLimit:
+        """The same, quoting the limit ``seconds`` (a command's ``--time-limit`` as the
+        user gave it, where the graph got what reading the file left of it)."""
+        return self if seconds is None else GraphTimeLimit(seconds, self.nodes)
 
 
 def _kernel():
@@ -254,10 +270,7 @@ def _build(lay, max_nodes, time_limit, progress) -> tuple[gl.State, GraphStats]:
     try:
         while True:
             if time_limit is not None and time.perf_counter() - started >= time_limit:
-                raise GraphTimeLimit(
-                    f"the solution graph was not finished within the time limit of "
-                    f"{time_limit:g} s ({int(state.state[gl.NODES])} nodes so far)"
-                )
+                raise GraphTimeLimit(time_limit, int(state.state[gl.NODES]))
             t0 = time.perf_counter()
             before = int(state.state[gl.VISITED])
             code = kernel.build(tables, state, budget, bound)
