@@ -11,6 +11,7 @@ import types
 from pathlib import Path
 
 import pytest
+from boards import fibonacci
 
 import dlx
 from dlx import certify, cli, engines
@@ -34,14 +35,6 @@ def _dominoes(length: int) -> dlx.Problem:
             for r in range(2):
                 problem.add_option(["D", f"{c},{r}", f"{c + 1},{r}"])
     return problem
-
-
-def _fibonacci(n: int) -> int:
-    """F(n), F(1) = F(2) = 1."""
-    a, b = 0, 1
-    for _ in range(n):
-        a, b = b, a + b
-    return a
 
 
 def _mcc_faster_on_samples(monkeypatch) -> None:
@@ -71,7 +64,7 @@ def test_a_parallel_count_with_a_time_limit_races_as_its_workers_count(monkeypat
     problem = _dominoes(95)
     assert [k.name for k in engines._lineup(problem).takers] == ["bitset", "mcc"]
     result = dlx.count(problem, time_limit=10, parallel=dlx.Parallel(workers=1))
-    assert result.complete and result.solutions == _fibonacci(96), result.stats.engine
+    assert result.complete and result.solutions == fibonacci(96), result.stats.engine
     assert result.stats.engine.startswith("bitset"), result.stats.engine
 
 
@@ -86,7 +79,7 @@ def test_a_small_memo_count_is_not_handed_to_a_kernel_without_one_on_samples(mon
     settings = dataclasses.replace(choose.SETTINGS, first_nodes=50, first_slice=1e-6)
     monkeypatch.setattr(choose, "SETTINGS", settings)
     result = dlx.count(_dominoes(95), time_limit=10)
-    assert result.complete and result.solutions == _fibonacci(96), result.stats.engine
+    assert result.complete and result.solutions == fibonacci(96), result.stats.engine
     assert result.stats.engine.startswith("bitset"), result.stats.engine
 
 
