@@ -404,6 +404,12 @@ def resolve(engine: str | None, problem: Problem | None = None) -> str:
     raise ValueError(f"unknown engine {name!r} (known: {known})")
 
 
+def tree_version(engine: str) -> int:
+    """The version of ``engine``'s search tree (its folder's ``TREE_VERSION``), which
+    a checkpoint names (``dlx.parallel.checkpoint.Tree``)."""
+    return ENGINES[engine].tree_version
+
+
 def make_search(problem: Problem, engine: str | None = DEFAULT, **options):
     """A resumable search of ``problem`` by ``engine`` (keywords as for ``Search``)."""
     return ENGINES[resolve(engine, problem)].search(problem, **options)

@@ -58,7 +58,7 @@ def test_the_lock_is_given_back_while_forked_children_live(tmp_path):
 
     from dlx.parallel.checkpoint import Checkpoint, Tree
 
-    path, tree = tmp_path / "run.ckpt", Tree(load("scott_sym"))
+    path, tree = tmp_path / "run.ckpt", Tree(load("scott_sym"), tree_version=1)
     first = Checkpoint(path)
     assert first.load(tree) is None
     child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
@@ -248,16 +248,16 @@ def test_auto_goes_on_from_a_version_2_checkpoint_with_the_kernel_that_wrote_it(
     assert count.stats.engine == "tight (auto: the kernel that wrote the checkpoint)"
 
 
-def test_a_new_checkpoint_is_of_version_3_and_another_version_is_refused(tmp_path):
+def test_a_new_checkpoint_is_of_version_4_and_another_version_is_refused(tmp_path):
     from dlx.parallel.checkpoint import CHECKPOINT_VERSION
 
     path = tmp_path / "new.ckpt"
     options = dlx.Parallel(workers=1, checkpoint=str(path))
     assert dlx.count(load("scott_sym"), engine="tight", parallel=options).resumed == 0
     header = path.read_bytes().split(b"\n")[0]
-    assert CHECKPOINT_VERSION == 3 and b'"version":3,' in header
-    path.write_bytes(header.replace(b'"version":3,', b'"version":4,') + b"\n")
-    with pytest.raises(dlx.CheckpointError, match="version 4 is not one of"):
+    assert CHECKPOINT_VERSION == 4 and b'"version":4,' in header
+    path.write_bytes(header.replace(b'"version":4,', b'"version":5,') + b"\n")
+    with pytest.raises(dlx.CheckpointError, match="version 5 is not one of"):
         dlx.count(load("scott_sym"), engine="tight", parallel=options)
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from dlx.driver.codes import DONE, LEAF, PAUSED
 from dlx.driver.results import Progress
-from dlx.engines import make_search
+from dlx.engines import make_search, tree_version
 from dlx.kernels.costs.search import Best, Layout, check_problem, search_best
 from dlx.options import Parallel
 from dlx.parallel.checkpoint import CHECKPOINT_VERSION, Checkpoint, CheckpointError, Tree
@@ -152,7 +152,7 @@ class BestTree:
     def digest(self, version: int = CHECKPOINT_VERSION) -> str:
         """The digest of the split's tree in checkpoint ``version``, and the costs."""
         costs = ",".join(str(self.problem.option_cost(o)) for o in range(self.problem.n_options))
-        tree = Tree(_plain(self.problem), (), SPLIT_ENGINE)
+        tree = Tree(_plain(self.problem), (), SPLIT_ENGINE, tree_version=tree_version(SPLIT_ENGINE))
         text = f"{tree.digest(version)} best {costs}"
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 

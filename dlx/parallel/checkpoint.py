@@ -13,9 +13,12 @@ the task's last partial record adds up its earlier ones. A run of ``dlx.best`` k
 one too: its header names its kind and k, and each task's line holds the task's best
 costs and options.
 
-Versions: 3 takes the digest from the problem itself (``Problem.digest``); 2 took it
-from the dancing-links arrays, which are built again to read (and go on with) a file
-of version 2 only; 1 had no checks and is refused.
+Versions: 4 names the kernel's tree version (``TREE_VERSION``: a frontier is a path of
+branch numbers, which another choice would lead into another tree) in the digest, and
+refuses another. 3 took the digest from the problem (``Problem.digest``), 2 from the
+dancing-links arrays (built again for a file of version 2 only); both are continued
+in their own version while their partial records name this tree's version (written
+into each). 1 had no checks and is refused.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 try:
@@ -40,8 +43,8 @@ from dlx.parallel.split import Split, Task
 from dlx.problem import Problem
 
 CHECKPOINT_FORMAT = "dlx-checkpoint"
-CHECKPOINT_VERSION = 3  # 2: every line carries its "check"; 3: the problem's own digest
-READ_VERSIONS = (2, 3)  # the versions a checkpoint is read and continued in
+CHECKPOINT_VERSION = 4  # 2: lines' "check"; 3: the problem's digest; 4: the tree version
+READ_VERSIONS = (2, 3, 4)  # the versions a checkpoint is read and continued in
 MAX_LINE = 1 << 16  # bytes in one line of a checkpoint (a task's path is short)
 MAX_BYTES = 1 << 28  # bytes in a checkpoint (millions of task records)
 LOCK_TRIES = 8  # lock files opened, each removed by its holder before it could be taken
@@ -54,17 +57,20 @@ class CheckpointError(ValueError):
 @dataclass(frozen=True)
 class Tree:
     """The search tree whose tasks a checkpoint records: a problem, its forced options
-    and the kernel (``engine``) that searches it; the split's paths are this tree's."""
+    and the kernel (``engine``) that searches it, in the version of its tree
+    (``tree_version``: the kernel's ``TREE_VERSION``, ``dlx.engines.tree_version``);
+    the split's paths and the tasks' frontiers are this tree's."""
 
     problem: Problem
     forced: tuple = ()
     engine: str = "dlx"
+    tree_version: int = field(kw_only=True)
 
     def digest(self, version: int = CHECKPOINT_VERSION) -> str:
         """The tree's digest as checkpoint ``version`` records it: from version 3 the
-        problem's own (``Problem.digest``) and the kernel's name; version 2 hashed the
-        dancing-links arrays (built for such a file only) and named no kernel for
-        ``dlx``."""
+        problem's own (``Problem.digest``) and the kernel's name, from version 4 its
+        tree version too; version 2 hashed the dancing-links arrays (built for such a
+        file only) and named no kernel for ``dlx``."""
         if version == 2:
             text = _links_digest(self.problem, self.forced)
             if self.problem.propagate is not None:  # another tree: other paths
@@ -73,6 +79,8 @@ class Tree:
                 return text
         else:
             text = self.problem.digest(self.forced)
+        if version >= 4:
+            text = f"{text} tree {self.tree_version}"
         return hashlib.sha256(f"{text} {self.engine}".encode()).hexdigest()[:32]
 
     def recorded_in(self, recorded: Recorded | None) -> bool:
@@ -81,10 +89,12 @@ class Tree:
 
 
 class Recorded(NamedTuple):
-    """What a checkpoint's header says of its tree: its version and problem digest."""
+    """What a checkpoint's header says of its tree: its version, problem digest and
+    (from version 4) kernel."""
 
     version: int
     problem: str
+    engine: str | None = None
 
 
 def _links_digest(problem: Problem, forced) -> str:
@@ -236,7 +246,37 @@ def recorded_problem(path: str) -> Recorded | None:
     version, problem = header.get("version"), header.get("problem")
     if version not in READ_VERSIONS or not isinstance(problem, str):
         return None
-    return Recorded(version, problem)
+    engine = header.get("engine")
+    return Recorded(version, problem, engine if isinstance(engine, str) else None)
+
+
+def _refuse_another_tree(path: str, header: dict, tree: Tree) -> None:
+    """Refuse, naming both versions, a header that is ``tree``'s but for the version of
+    the kernel's search tree (its tasks' frontiers lead into the old tree)."""
+    made = header.get("tree_version")
+    if header.get("engine") != tree.engine or made == tree.tree_version:
+        return
+    if isinstance(made, int) and header.get("problem") == Tree(
+        tree.problem, tree.forced, tree.engine, tree_version=made
+    ).digest(header.get("version")):
+        raise CheckpointError(
+            f"{path}: made on version {made} of the {tree.engine} kernel's search tree, "
+            f"this dlx searches version {tree.tree_version} (its stopped tasks' places "
+            "would lead elsewhere); finish it with the dlx that wrote it, or delete it"
+        )
+
+
+def _check_tree(path: str, line_no: int, record: dict, tree: Tree) -> None:
+    """Refuse a stopped task's record (line ``line_no``) made on another version of the
+    kernel's search tree, or on one it does not name (a file of version 2 or 3)."""
+    made = record.get("tree_version")
+    if made != tree.tree_version:
+        said = "names no version of" if made is None else f"is of version {made!r} of"
+        raise CheckpointError(
+            f"{path}: line {line_no} (task {record.get('partial')} stopped part way) {said} "
+            f"the {tree.engine} kernel's search tree, this dlx searches version "
+            f"{tree.tree_version}; finish it with the dlx that wrote it, or delete it"
+        )
 
 
 def _names(path: str, fd: int) -> bool:
@@ -277,6 +317,7 @@ class Checkpoint:
         self._lock: int | None = None
         self._lock_made = False
         self.digest = ""  # the tree's digest in the file's version, the lines' checks' key
+        self.tree_version = 0  # the kernel's tree version, named by each partial record
 
     def _acquire(self) -> None:
         """Take the lock (``F.lock``, fcntl.flock), or say who holds it. A lock file is
@@ -375,6 +416,7 @@ class Checkpoint:
             record = _parse_line(self.path, line_no, line)
             index = _check_record(self.path, line_no, record, digest)
             if "partial" in record:
+                _check_tree(self.path, line_no, record, tree)
                 self.partial[index] = record  # the latest of a task's: it adds up the others
             else:
                 self.done[index] = record
@@ -415,6 +457,7 @@ class Checkpoint:
             )
         digest = tree.digest(version)
         if header.get("problem") != digest:
+            _refuse_another_tree(self.path, header, tree)
             raise CheckpointError(
                 f"{self.path}: this checkpoint belongs to a different problem (or other "
                 "forced options); use another file or delete it"
@@ -423,6 +466,7 @@ class Checkpoint:
             raise CheckpointError(f"{self.path}: line 1 is not a checkpoint header")
         if header.get("check") != _check(digest, header):
             raise CheckpointError(f"{self.path}: line 1 fails its check (edited or damaged)")
+        self.tree_version = tree.tree_version
         return digest
 
     def start(self, tree: Tree, the_split: Split) -> None:
@@ -448,10 +492,13 @@ class Checkpoint:
             self._file = self._open("a")
             return
         self.digest = tree.digest()
+        self.tree_version = tree.tree_version
         self.header = {
             "format": CHECKPOINT_FORMAT,
             "version": CHECKPOINT_VERSION,
             "problem": self.digest,
+            "engine": tree.engine,
+            "tree_version": tree.tree_version,
             "split": the_split.parameters,
             "tasks": len(the_split.tasks),
             "tasks_digest": the_split.digest(),
@@ -505,6 +552,7 @@ class Checkpoint:
             record["partial"] = record.pop("task")
             record["frontier"] = list(result.frontier)
             record["fraction"] = round(max(result.fraction, before.get("fraction", 0.0)), 6)
+            record["tree_version"] = self.tree_version  # the tree its frontier is in
             self.partial[task.index] = record
         else:
             return

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from dlx import compiling
 from dlx.driver.driver import Stats
 from dlx.driver.results import Count, GeneratorStream, Progress, Solution
-from dlx.engines import DEFAULT, ENGINES, Choice, select
+from dlx.engines import DEFAULT, ENGINES, Choice, select, tree_version
 from dlx.options import Parallel
 from dlx.parallel.checkpoint import Checkpoint, CheckpointError, Tree, recorded_problem
 from dlx.parallel.split import Split, split
@@ -111,8 +111,11 @@ def kernel_choice(
     if engine == "auto" and options.checkpoint is not None:
         recorded = recorded_problem(options.checkpoint)
         for name in ENGINES:
-            if Tree(problem, forced, name).recorded_in(recorded):
+            if Tree(problem, forced, name, tree_version=tree_version(name)).recorded_in(recorded):
                 return Choice(name, "auto: the kernel that wrote the checkpoint")
+        if recorded is not None and recorded.engine in ENGINES:  # another tree version (or
+            # problem): that kernel's checkpoint says so in one line
+            return Choice(recorded.engine, "auto: the kernel that wrote the checkpoint")
     return select(
         engine,
         problem,
@@ -147,7 +150,7 @@ def run_count(
     try:
         client, own_client = connect(options.client, options.dask)
         n_workers = worker_count(client, options.workers)
-        tree = Tree(problem, forced, engine)
+        tree = Tree(problem, forced, engine, tree_version=tree_version(engine))
         asked = split_parameters(options, n_workers)
         parameters = checked_parameters(store, tree, options, asked)
         warming = compiling.seconds()
