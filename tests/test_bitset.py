@@ -93,6 +93,41 @@ def test_polyomino_layout_finds_pieces_cells_and_x():
         assert reached == cells
 
 
+HOLED = "\n".join(["XXXXXXXX"] * 3 + ["XXX..XXX"] * 2 + ["XXXXXXXX"] * 3) + "\n"  # 8x8 less 2x2
+
+
+@pytest.mark.parametrize(
+    ("board", "pieces", "lattice", "edges"),
+    [
+        ("9x10", "one-sided-pentominoes", "square", 161),  # 9 x 9 + 8 x 10
+        ("6x10", "pentominoes", "square", 104),  # 6 x 9 + 5 x 10
+        ("5x12", "pentominoes", "square", 103),
+        (HOLED, "pentominoes", "square", 100),  # 112, less the hole's 4 inside and 8 around
+        ("hexagon:3", "I6,P6,J6,E6,V6,H6,S6,X6,C6", "triangular", 72),
+        ("4x6", "I3*3,V3*3,A3*2", "hexagonal", 53),
+    ],
+)
+def test_the_cells_adjacency_is_the_grids(board, pieces, lattice, edges):
+    """The bitset layout's neighbours (``dlx.kernels.cells.adjacency``) are the board's
+    edges (``tiling.adjacency``): near corners, where few options reach, the raw count
+    of options holding a pair joined cells two apart (169 edges on 9x10, not 161)."""
+    from puzzles.polyform import tiling
+
+    puzzle = tiling.make_puzzle(board, pieces, lattice=lattice)
+    problem = tiling.build(puzzle)
+    lay = layout(problem)
+    names = [*problem.primary, *problem.secondary]
+    name = [names[lay.bit_item[b] - 1] for b in range(lay.n_cells)]
+    found = {
+        frozenset((name[a], name[b]))
+        for a in range(lay.n_cells)
+        for b in range(lay.n_cells)
+        if int(lay.neighbours[a, b >> 6]) >> (b & 63) & 1
+    }
+    assert found == {frozenset(e) for e in tiling.adjacency(puzzle)}
+    assert len(found) == edges
+
+
 @pytest.mark.parametrize("name", ["pent6x10_sym", "sudoku_escargot"])
 def test_piece_slots_cover_each_list(name):
     """The groups that the free-piece bitset visits at bit ``b`` are exactly the options

@@ -35,7 +35,11 @@ def _root(parent: dict, c: int) -> int:
 
 
 def adjacency(cell_option, cell_bit, n_bits) -> list[tuple[int, int]] | None:
-    """Edges between cells: each option's maximum spanning tree (see the glossary)."""
+    """Edges between cells: each option's maximum spanning tree (see the glossary), a
+    pair weighed by the share of the options holding either cell that hold both (raw
+    counts of the options holding both joined cells two apart near a board's corners,
+    where few options reach the corner's own edges)."""
+    held = np.bincount(cell_bit, minlength=n_bits)  # options holding each cell
     order = np.argsort(cell_option, kind="stable")
     cell_option, cell_bit = cell_option[order], cell_bit[order]
     bounds = np.flatnonzero(np.diff(cell_option)) + 1
@@ -56,7 +60,7 @@ def adjacency(cell_option, cell_bit, n_bits) -> list[tuple[int, int]] | None:
             continue
         pairs = sorted(
             ((cells[a], cells[b]) for a in range(len(cells)) for b in range(a + 1, len(cells))),
-            key=lambda ab: -pair_count[ab],
+            key=lambda ab: -pair_count[ab] / (held[ab[0]] + held[ab[1]] - pair_count[ab]),
         )
         parent = {c: c for c in cells}
         joined = 1

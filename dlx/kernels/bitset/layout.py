@@ -37,9 +37,10 @@ sweep
     order stays.
 adjacency
     Two cells are neighbours when an edge of the maximum spanning tree of some option
-    joins them, the weight of a pair being the number of options that hold both: each
-    option's cells are connected, so an option that fits lies in one region of the
-    uncovered cells. On polyomino boards this gives the grid's edges.
+    joins them, the weight of a pair being the share of the options holding either
+    cell that hold both: each option's cells are connected, so an option that fits lies
+    in one region of the uncovered cells. On polyomino boards (holes or none) and
+    polyiamond and polyhex ones this gives the grid's edges.
 """
 
 from __future__ import annotations
