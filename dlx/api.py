@@ -213,18 +213,42 @@ def count(
                 engine=choice.name,
             ).count
     else:
-        search_options = dict(forced=forced, node_limit=node_limit, time_limit=time_limit)
-        choice = _select(
-            engine, problem, limit, memo=limit is None, progress=progress, **search_options
-        )
-        search = choice.search or engines.make_search(
-            problem,
-            choice.name,
-            progress=progress,
-            memo=engines.make_memo(problem, choice.name) if limit is None else None,
-            **search_options,
-        )
+        choice, search = _serial(problem, engine, limit, forced, node_limit, time_limit, progress)
         result = count_search(search, limit, progress)
+    result.stats.engine = choice.describe()
+    return result
+
+
+def _serial(problem: Problem, engine: str, limit, forced, node_limit, time_limit, progress):
+    """The kernel's choice and the search of a serial count (``auto``'s may have run)."""
+    search_options = dict(forced=forced, node_limit=node_limit, time_limit=time_limit)
+    choice = _select(
+        engine, problem, limit, memo=limit is None, progress=progress, **search_options
+    )
+    search = choice.search or engines.make_search(
+        problem,
+        choice.name,
+        progress=progress,
+        memo=engines.make_memo(problem, choice.name) if limit is None else None,
+        **search_options,
+    )
+    return choice, search
+
+
+def count_started(
+    problem: Problem, node_limit: int, go_on, *, engine: str = engines.DEFAULT
+) -> Count:
+    """A serial count of ``problem`` stopped at ``node_limit`` nodes and then, where
+    ``go_on`` (called with that ``Count``) gives a number of seconds, the same search
+    gone on with for at most that long (never counted again from the start): how the
+    command line's default count tries a small count on one core first."""
+    problem, _, node_limit, _ = _prepare("count", problem, (), None, None, node_limit, None)
+    choice, search = _serial(problem, engine, None, (), node_limit, None, False)
+    result = count_search(search, None, False)
+    seconds = None if result.complete else go_on(result)
+    if seconds is not None:
+        search.go_on_for(seconds)
+        result = count_search(search, None, False)
     result.stats.engine = choice.describe()
     return result
 

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, fields, replace
 
 from dlx import __version__, costcli
-from dlx.api import count, solutions
+from dlx.api import count, count_started, solutions
 from dlx.arguments import Parser
 from dlx.compiling import compile_all
 from dlx.dlxfile import DlxFormatError, format_option, read
@@ -196,7 +196,7 @@ def _bad_arguments(request: Request) -> str | None:
 
 
 SMALL_COUNT_NODES = 1_000_000  # a default count (on every core) is tried serially up to this
-# ... and goes on serially (for at most twice this) where that start's estimate of its
+# ... and goes on (the same search, for at most twice this) where that start's estimate of its
 # whole count is under this many seconds: a pool's start costs about one
 SMALL_COUNT_SECONDS = 2.0
 IGNORED_BY_COMPILE = ("asked_time_limit", "progress")  # (a copy; --compile shows no bar)
@@ -369,6 +369,12 @@ def _small_by_estimate(start) -> bool:
     )
 
 
+def _go_on(start) -> float | None:
+    """How long a serial start that estimates its count small (``_small_by_estimate``)
+    goes on (twice ``SMALL_COUNT_SECONDS``, from where it stopped), or None."""
+    return 2 * SMALL_COUNT_SECONDS if _small_by_estimate(start) else None
+
+
 def _count(
     problem, request: Request, parallel: Parallel | None, progress: bool, small_first=False
 ) -> int:
@@ -382,11 +388,8 @@ def _count(
     one, the command's start included)."""
     result = None
     try:
-        if small_first:
-            result = count(problem, node_limit=SMALL_COUNT_NODES, engine=request.engine)
-            if _small_by_estimate(result):  # (a wrong estimate costs its time bound)
-                bound = 2 * SMALL_COUNT_SECONDS
-                result = count(problem, time_limit=bound, engine=request.engine)
+        if small_first:  # (a wrong estimate costs its time bound)
+            result = count_started(problem, SMALL_COUNT_NODES, _go_on, engine=request.engine)
         if result is None or not result.complete:
             result = count(
                 problem,

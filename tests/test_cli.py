@@ -49,6 +49,36 @@ def test_a_default_count_that_ends_within_its_serial_start_starts_no_worker(monk
         main(["--count", "--no-progress", "--workers", "2", "--engine", "tight", path])
 
 
+def test_a_serial_start_that_estimates_small_goes_on_not_from_scratch(monkeypatch, capsys):
+    """The default count's serial start (here 2,000 nodes) that estimates its count
+    small goes on with the same search: one search made, not one for the start and
+    another counting from scratch (scott_sym: 65, data/dlx/EXPECTED.tsv); no pool."""
+    from dlx import engines
+    from dlx.parallel import run as parallel_run
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker pool started")
+
+    made = []
+    row = engines.ENGINES["tight"]
+
+    class Spy(row.search):
+        def __init__(self, *args, **kwargs):
+            made.append(kwargs.get("node_limit"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setitem(engines.ENGINES, "tight", row._replace(search=Spy))
+    monkeypatch.setattr(parallel_run, "run_count", no_pool)
+    monkeypatch.setattr(cli, "SMALL_COUNT_NODES", 2000)
+    monkeypatch.setattr(cli, "SMALL_COUNT_SECONDS", 1e9)  # (whatever the machine's load)
+    path = str(DATA / "scott_sym.dlx")
+    assert main(["--count", "--no-progress", "--engine", "tight", path]) == 0
+    out, err = capsys.readouterr()
+    assert out == "65\n"
+    assert made == [2000]  # one search, made for the start
+    assert dlx.count(dlx.read(path), engine="tight").stats.nodes > 2000  # (it went on)
+
+
 def test_solutions_printed_as_options(capsys):
     path = DATA / "pent3x20_sym.dlx"
     assert main(["--no-progress", str(path)]) == 0

@@ -146,12 +146,17 @@ def test_a_count_its_estimate_misjudged_goes_on_in_parallel(monkeypatch, capsys)
 
     def count(problem, **keywords):
         asked.append(keywords)
-        if keywords.get("time_limit") is not None and keywords.get("parallel") is None:
-            return dlx.Count(0, False, stopped_by="time limit")  # (as if it were too long)
         return real(problem, **keywords)
 
+    def count_started(problem, node_limit, go_on, **keywords):
+        start = dlx.Count(0, False)
+        start.fraction = 0.5  # (a start that estimates its count small)
+        assert go_on(start) == 2 * cli.SMALL_COUNT_SECONDS
+        return dlx.Count(0, False, stopped_by="time limit")  # (as if it were too long)
+
     monkeypatch.setattr(cli, "count", count)
+    monkeypatch.setattr(cli, "count_started", count_started)
     monkeypatch.setattr(cli, "SMALL_COUNT_SECONDS", 1e9)
     assert cli.main(["--count", "--no-progress", str(DATA / "pent6x10_all.dlx")]) == 0
     assert capsys.readouterr().out == f"{EXPECTED['pent6x10_all']}\n"
-    assert [k.get("parallel") is not None for k in asked] == [False, False, True]
+    assert [k.get("parallel") is not None for k in asked] == [True]

@@ -368,6 +368,12 @@ class Driver:
         """Warm the kernel up for this search's problem."""
         type(self).warm_up(self._variant())
 
+    def go_on_for(self, seconds: float) -> None:
+        """Lift a stopped search's limits, but a time limit ``seconds`` from now: the
+        next ``run`` goes on from where it stopped (no node searched again)."""
+        self.node_limit, self.stopped_by = None, None
+        self.time_limit = self.elapsed() + seconds
+
     def elapsed(self) -> float:
         """Wall seconds since the search was made, less any compiling meanwhile."""
         return time.perf_counter() - self.started - (compiling.seconds() - self.warming)
