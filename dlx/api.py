@@ -131,14 +131,15 @@ def _select(
         raise Interrupted(0) from None
 
 
-def _counted_by_choice(choice, here: bool) -> bool:
+def _counted_by_choice(choice, here: bool, ended: bool) -> bool:
     """Whether ``auto``'s choice for a parallel count ended the count itself (a small
-    count, done while the leading kernel was timed), or is a whole count to run in this
-    process (a partial 9x9 sudoku's, by the sudoku kernel), so that no worker need
-    start: only where it may be counted ``here`` (``_here``)."""
+    count, done while the leading kernel was timed: where it may have ``ended`` here,
+    ``_here`` but for a time limit, which a count already done has not reached), or is
+    a whole count to run in this process (a partial 9x9 sudoku's, by the sudoku
+    kernel: only where it may be counted ``here``), so that no worker need start."""
     search = choice.search
     whole = choice.name in engines.BATCH_KERNELS  # its search not run yet: runs here
-    return here and search is not None and (search.done or whole)
+    return search is not None and ((ended and search.done) or (here and whole))
 
 
 def _here(options: Parallel, node_limit, time_limit) -> bool:
@@ -199,7 +200,7 @@ def count(
             time_limit=time_limit,
             whole=here,
         )
-        if _counted_by_choice(choice, here):
+        if _counted_by_choice(choice, here, _here(options, node_limit, None)):
             result = count_search(choice.search, limit, progress)
         else:
             result = parallel.run_count(

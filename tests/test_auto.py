@@ -886,6 +886,23 @@ def test_a_parallel_count_that_autos_probe_ended_starts_no_worker(monkeypatch):
         dlx.count(p, parallel=dlx.Parallel(workers=2), node_limit=10**9)
 
 
+def test_a_parallel_count_with_a_time_limit_that_autos_race_ended_starts_no_worker(monkeypatch):
+    """A time limit does not stop a count that ``auto``'s race has already ended (the
+    leader's first slice: 4 I and 4 L trominoes on 4x6, pieces used several times, which
+    the bitset kernel leads): no pool is made, and the count is the dancing links' one."""
+    from dlx.parallel import run
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    p = tiling.build(tiling.make_puzzle("4x6", "I3*4,L3*4"))
+    expected = dlx.count(p, engine="dlx").solutions
+    monkeypatch.setattr(run, "run_count", no_pool)
+    result = dlx.count(p, parallel=dlx.Parallel(workers=2), time_limit=600)
+    assert "finished within its probe" in result.stats.engine
+    assert (result.solutions, result.complete) == (expected, True) and expected == 450
+
+
 def _two_colour_dominoes(width: int = 21) -> dlx.Problem:
     """Dominoes of two colours tiling a 2x``width`` box, ``width // 2`` of one and the
     rest of the other; each piece goes to 3 ``width`` - 2 places (61 for 2x21: 40
