@@ -371,3 +371,32 @@ def test_an_edge_in_two_nodes_refused():
 
 def test_colours_refused():
     assert refusal("a b | x\na x:1\nb x:1\n", b"| count 1\n").startswith("problem line 2: ")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_certificates_time_limit_is_the_whole_builds(tmp_path, monkeypatch, capsys, workers):
+    """``--certificate --time-limit T`` gave T to each part (20 parts of 5x5 by oblongs,
+    each given the whole limit): now no part starts after T, and one running then gets
+    only what is left; the build stops with the time limit's one line, quoting T. (Each
+    part is made to take 0.3 s here, the limit 0.5 s: the parts started are counted.)"""
+    import time
+
+    real, started = certificate.write_part, tmp_path / "started"
+
+    def slow(out, problem, k, twin=None, **build):  # (the workers are forked: patched)
+        with open(started, "a") as f:
+            f.write(f"{build['time_limit']}\n")
+        time.sleep(0.3)
+        return real(out, problem, k, twin, **build)
+
+    monkeypatch.setattr(certificate, "write_part", slow)
+    source = tmp_path / "o5.dlx"
+    source.write_text(dlx.write(rectangles.build(rectangles.make_puzzle(5, "oblongs"))))
+    cert = tmp_path / "o5.cert"
+    flags = ["--count", "--certificate", str(cert), "--workers", str(workers)]
+    assert dlx_main([str(source), *flags, "--time-limit", "0.5", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "within the time limit of 0.5 s (" in err[0], err
+    limits = [float(x) for x in started.read_text().split()]
+    assert 1 <= len(limits) <= 2 * workers and all(0 < x <= 0.5 for x in limits), limits
+    assert not cert.exists() or "| count" not in cert.read_text()  # (no certificate)

@@ -156,9 +156,11 @@ def write(
     primary item ``split``, default ``split_item``; ``symmetry``: a dict item: image, an
     automorphism of the problem) and write the certificate to ``path`` (see the module's
     docstring); what was written (``Written``). ``build``: ``max_nodes``,
-    ``time_limit`` (each part), ``progress``, as for ``dlx.graph``. ``on_part(k, twin,
-    count, stats, seconds)`` is called as each part ends. ``ProblemError`` (one line)
-    when the problem is not plain exact cover or a graph passes its bounds.
+    ``time_limit`` (the whole build's: no part starts after it, and a part running then
+    stops: ``GraphTimeLimit``, quoting it), ``progress``, as for ``dlx.graph``.
+    ``on_part(k, twin, count, stats, seconds)`` is called as each part ends.
+    ``ProblemError`` (one line) when the problem is not plain exact cover or a graph
+    passes its bounds.
 
     With ``folder``, each part goes to a file of its own there first, and a part already
     there is kept: a certificate too long for one run is built in several, each starting
@@ -180,6 +182,8 @@ def write(
     build["branching"] = choose_branching(problem) if branching == "auto" else branching
     split = split_item(problem) if split is None else split
     parts, begun = plan(problem, split, symmetry), time.monotonic()
+    limit = build.pop("time_limit", None)
+    ends = None if limit is None else time.time() + limit  # the whole build's time limit
     head = f"{HEADER}\n| split {split}\n"
     if symmetry:
         head += "| symmetry " + " ".join(f"{a} {b}" for a, b in symmetry.items() if a != b) + "\n"
@@ -187,7 +191,7 @@ def write(
         _claim(folder, f"{head}| problem {problem.digest()}\n")
     if workers > 1:
         return _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after,
-                                 on_part, build)  # fmt: skip
+                                 on_part, build, (limit, ends))  # fmt: skip
     sizes, counts, files = [0, 0, 0, 0], [], []
     with open_text(os.devnull) if folder else open_text(path) as out:
         out.write(head)
@@ -200,7 +204,7 @@ def write(
                 break
             started = time.process_time()
             with _part_file(files[-1], out) as part:
-                count, stats = write_part(part, problem, k, twin, **build)
+                count, stats = _timed_part(part, problem, k, twin, build, (limit, ends))
             counts.append(count * (1 if twin is None else 2))
             sizes = _grown_sizes(sizes, stats)
             if on_part is not None:
@@ -210,6 +214,24 @@ def write(
     if folder is not None and len(counts) == len(parts):
         _join(path, head, files, sum(counts))
     return Written(sum(counts), len(parts), *sizes, len(parts) - len(counts))
+
+
+def _timed_part(out, problem: Problem, k: int, twin, build: dict, timed):
+    """``write_part`` within what is left of the build's time limit (``timed``: the
+    limit and when it ends, a ``time.time()``; None and None: none): none left, or the
+    part's graph not done by then, is ``GraphTimeLimit`` quoting the whole limit."""
+    from dlx.solution_graph.graph import GraphTimeLimit
+
+    limit, ends = timed
+    if limit is None:
+        return write_part(out, problem, k, twin, **build)
+    left = ends - time.time()
+    if left <= 0:
+        raise GraphTimeLimit(limit, 0)
+    try:
+        return write_part(out, problem, k, twin, time_limit=left, **build)
+    except GraphTimeLimit as e:
+        raise GraphTimeLimit(limit, e.nodes) from None
 
 
 def _part_name(folder, i: int) -> str:
@@ -238,15 +260,16 @@ def _worker_start(problem) -> None:
 
 
 def _build_part(task):
-    """A worker's task ``(i, k, twin, name, deadline, build)``: the part of option ``k``
-    written to file ``name``; ``i`` and the part's count, its graph's stats and the
-    worker's CPU seconds (None when started past ``deadline``, a ``time.time()``)."""
-    i, k, twin, name, deadline, build = task
+    """A worker's task ``(i, k, twin, name, deadline, build, timed)``: the part of
+    option ``k`` written to file ``name`` (within the time limit ``timed``, as
+    ``_timed_part``); ``i`` and the part's count, its graph's stats and the worker's CPU
+    seconds (None when started past ``deadline``, a ``time.time()``)."""
+    i, k, twin, name, deadline, build, timed = task
     if deadline is not None and time.time() > deadline:
         return i, None
     started = time.process_time()
     with _part_file(name, None) as part:
-        count, stats = write_part(part, _WORKER_PROBLEM[0], k, twin, **build)
+        count, stats = _timed_part(part, _WORKER_PROBLEM[0], k, twin, build, timed)
     return i, (count, stats, time.process_time() - started)
 
 
@@ -269,7 +292,7 @@ def _results(pool, tasks, workers: int):
 
 
 def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after, on_part,
-                      build) -> Written:  # fmt: skip
+                      build, timed) -> Written:  # fmt: skip
     """``write`` with a pool of ``workers`` processes, a part a task (none started after
     ``stop_after`` seconds), each to its file, then joined in order. When anything stops
     it (an error, Ctrl-C), the workers are ended at once."""
@@ -287,7 +310,9 @@ def _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_a
     deadline = None if left is None else time.time() + left
     build = {**build, "progress": False}  # one bar per process would mix on stderr
     tasks = [
-        (i, *parts[i], files[i], deadline, build) for i in range(len(parts)) if i not in counts
+        (i, *parts[i], files[i], deadline, build, timed)
+        for i in range(len(parts))
+        if i not in counts
     ]
     pool = multiprocessing.get_context().Pool(workers, _worker_start, (problem,))
     sizes, before = [0, 0, 0, 0], _half_written(files)
