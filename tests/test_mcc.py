@@ -199,3 +199,22 @@ def test_tables_past_the_cap_leave_the_problem_to_dancing_links(monkeypatch):
     monkeypatch.setattr(mcclayout, "MAX_BYTES", 1000)
     assert why_not(p).startswith("its search arrays would take ")
     assert engines.resolve("auto", p) == "dlx"
+
+
+@pytest.mark.parametrize("n", [1, 5, 63, 64, 65, 130])
+def test_every_primary_item_is_active_at_the_root(n):
+    """The root's active items (set by words, not an item at a time): bits 0 to n - 1,
+    none past them; and the count of a chain of n items of bounds 0:2 is the naive one."""
+    from dlx.kernels.mcc.search import MccSearch
+
+    problem = dlx.Problem(
+        primary=[f"i{k}" for k in range(n)], bounds={f"i{k}": (0, 2) for k in range(n)}
+    )
+    for k in range(n):
+        problem.add_option([f"i{k}"] + ([f"i{k + 1}"] if k + 1 < n else []))
+    search = MccSearch(problem)
+    active = search._state.active[0]
+    bits = [p for p in range(64 * len(active)) if int(active[p >> 6]) >> (p & 63) & 1]
+    assert bits == list(range(n))
+    if n <= 12:
+        assert dlx.count(problem, engine="mcc").solutions == len(dlx.naive_solutions(problem))

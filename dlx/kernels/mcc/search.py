@@ -53,8 +53,10 @@ class MccSearch(RowSearch):
         live = np.zeros((rows, lay.words), np.uint64)
         live[0] = root_live(lay)
         active = np.zeros((rows, lay.item_words), np.uint64)
-        for p in range(lay.n_primary):
-            active[0, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        full, rest = divmod(lay.n_primary, 64)  # every primary item active at the root
+        active[0, :full] = ~np.uint64(0)
+        if rest:
+            active[0, full] = (np.uint64(1) << np.uint64(rest)) - np.uint64(1)
         bound = np.zeros((rows, lay.n_primary), np.int32)
         bound[0] = lay.hi
         levels = np.zeros(rows, np.int64)
