@@ -149,3 +149,8 @@ def test_a_version_3_checkpoint_goes_on_only_where_its_stopped_tasks_name_the_tr
     assert json.loads(path.read_text().splitlines()[0])["version"] == 3
     again = dlx.count(load("scott_sym"), engine="dlx", parallel=parallel)
     assert int(again) == EXPECTED["scott_sym"] and again.resumed == again.tasks
+    path, parallel = stopped(tmp_path / "finished")  # a stopped task finished later:
+    dlx.count(load("scott_sym"), engine="dlx", parallel=parallel)  # its partial record
+    as_version_3(path, tree_version=False)  # is no place to go on from: not refused
+    again = dlx.count(load("scott_sym"), engine="dlx", parallel=parallel)
+    assert int(again) == EXPECTED["scott_sym"] and again.resumed == again.tasks

@@ -251,8 +251,7 @@ def recorded_problem(path: str) -> Recorded | None:
 
 
 def _refuse_another_tree(path: str, header: dict, tree: Tree) -> None:
-    """Refuse, naming both versions, a header that is ``tree``'s but for the version of
-    the kernel's search tree (its tasks' frontiers lead into the old tree)."""
+    """Refuse a header that is ``tree``'s but for the kernel's tree version, in one line."""
     made = header.get("tree_version")
     if header.get("engine") != tree.engine or made == tree.tree_version:
         return
@@ -317,7 +316,7 @@ class Checkpoint:
         self._lock: int | None = None
         self._lock_made = False
         self.digest = ""  # the tree's digest in the file's version, the lines' checks' key
-        self.tree_version = 0  # the kernel's tree version, named by each partial record
+        self.tree_version = 0  # the kernel's tree version, in each partial record
 
     def _acquire(self) -> None:
         """Take the lock (``F.lock``, fcntl.flock), or say who holds it. A lock file is
@@ -412,16 +411,19 @@ class Checkpoint:
         lines = data[:end].split(b"\n")[:-1]
         header = _parse_line(self.path, 1, lines[0])
         digest = self.digest = self._check_header(header, tree)
+        partial_line = {}  # the line of each task's latest partial record
         for line_no, line in enumerate(lines[1:], start=2):
             record = _parse_line(self.path, line_no, line)
             index = _check_record(self.path, line_no, record, digest)
             if "partial" in record:
-                _check_tree(self.path, line_no, record, tree)
                 self.partial[index] = record  # the latest of a task's: it adds up the others
+                partial_line[index] = line_no
             else:
                 self.done[index] = record
         for index in self.done:
             self.partial.pop(index, None)
+        for index, record in self.partial.items():  # where a rerun would go on from
+            _check_tree(self.path, partial_line[index], record, tree)
         self.header = header
         if repair and end < len(data):  # ours: cut off the half-written last line
             fd = _open_own(self.path, os.O_RDWR)
