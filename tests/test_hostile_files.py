@@ -97,7 +97,8 @@ def test_deep_brackets_are_one_line(finished, capsys, depth):
 def test_a_checkpoint_of_the_version_before_is_refused(finished, capsys):
     """Version 1 lines carry no check: refused with one line, never resumed."""
     path, data = finished
-    old = data.replace(b'"version":3', b'"version":1')
+    old = data.replace(b'"version":4', b'"version":1')
+    assert old != data
     path.write_bytes(old)
     assert main(_count_args(path)) == 2
     _one_line_error(capsys, "older version")
