@@ -148,11 +148,17 @@ class BestTree:
     propagation, searched by the split's kernel) and the options' costs."""
 
     problem: Problem
+    engine = SPLIT_ENGINE  # (a best run records no stopped task: no frontier in its tree)
+
+    @property
+    def tree_version(self) -> int:
+        """The version of the split's kernel's tree (``Tree.tree_version``)."""
+        return tree_version(SPLIT_ENGINE)
 
     def digest(self, version: int = CHECKPOINT_VERSION) -> str:
         """The digest of the split's tree in checkpoint ``version``, and the costs."""
         costs = ",".join(str(self.problem.option_cost(o)) for o in range(self.problem.n_options))
-        tree = Tree(_plain(self.problem), (), SPLIT_ENGINE, tree_version=tree_version(SPLIT_ENGINE))
+        tree = Tree(_plain(self.problem), (), SPLIT_ENGINE, tree_version=self.tree_version)
         text = f"{tree.digest(version)} best {costs}"
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
