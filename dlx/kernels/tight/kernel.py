@@ -120,7 +120,7 @@ MEMO_DIGEST = "04c8f20e446678d1"  # dlx/kernels/shared.py
 BITS_DIGEST = "2ca1aca66e643eb6"  # dlx/kernels/bits.py
 BANDS_DIGEST = "c07b239f6ce16d0f"  # dlx/kernels/bands.py
 TIGHT_BATCH_DIGEST = "fd8702e57c1ff445"  # dlx/kernels/tight/batch.py
-TIGHT_FRAMES_DIGEST = "d8405a542533bc04"  # dlx/kernels/tight/frames.py
+TIGHT_FRAMES_DIGEST = "7c2a1617be6d5609"  # dlx/kernels/tight/frames.py
 TIGHT_LEAVES_DIGEST = "ebb55f8f80918f1b"  # dlx/kernels/tight/leaves.py
 NO_STOP = -1  # what _found returns when the search goes on
 ALL, MANY = -2, -1  # what _one_left says when an option leaves no item, or two or more
@@ -136,8 +136,8 @@ _NONE = 1 << 62  # more options than any item has
 @njit(**PLAIN, inline="always")
 def _choose_item(t, f, live, uncovered, level, framed):
     """The uncovered primary item with the fewest live options (counted in the frame if
-    ``framed``, else by bands; the first of ties; the first with at most one) and that
-    number; (-1, 0) when every item is covered."""
+    ``framed``, else by bands; the first of ties; the first with at most one, with 0 in
+    a frame if an item after it has none) and that number; (-1, 0): every item covered."""
     best = -1
     best_n = _NONE
     for w in range(uncovered.shape[1]):
@@ -153,6 +153,8 @@ def _choose_item(t, f, live, uncovered, level, framed):
                 best = p
                 best_n = n
                 if n <= 1:
+                    if n == 1 and framed and frames.dead_after(f, uncovered, level, w, items):
+                        return best, 0
                     return best, best_n
     if best < 0:
         return -1, 0
