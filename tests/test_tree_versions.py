@@ -47,7 +47,7 @@ CHOICE = {
 TREE_DIGESTS = {
     "dlx": {1: "414fd967c4fd6f0b"},
     "bitset": {1: "a594b230e80fde00"},
-    "tight": {1: "097020a2f9657301"},
+    "tight": {1: "097020a2f9657301", 2: "b7d6cbfe3d3fea7c"},
     "mcc": {1: "e3067b5b699bc58a"},
 }
 

@@ -11,6 +11,6 @@ from dlx.kernels.tight.search import TightMemo, TightSearch, batch
 # order in which it tries that item's options changes (a checkpoint's digest names it,
 # so that a stopped task's saved branch numbers never lead into another tree;
 # tests/test_tree_versions.py records the digest of the choice's source for each one)
-TREE_VERSION = 1
+TREE_VERSION = 2
 
 ENGINE = Engine("tight", TightSearch, TightMemo.of, why_not, batch=batch, tree_version=TREE_VERSION)
