@@ -11,9 +11,9 @@ class Engine(NamedTuple):
     factory (and for ``auto``, optionally: what it refuses, what looks like its
     kind; and its call of many small searches, if it has one). ``tree_version``: the
     version of its search tree (``TREE_VERSION`` in the kernel's folder: which item it
-    chooses and in which order it tries that item's options), which a checkpoint's
-    digest names, so that a stopped task's frontier (branch numbers) is never followed
-    into another tree."""
+    chooses and in which order it tries that item's options; bumped when they change),
+    which a checkpoint's digest names, so that a stopped task's frontier (branch
+    numbers) is never followed into another tree."""
 
     name: str
     search: type

@@ -12,10 +12,7 @@ def _takes_all(problem: Problem) -> None:
     return None
 
 
-# the version of this kernel's search tree: bumped whenever the item it chooses or the
-# order in which it tries that item's options changes (a checkpoint's digest names it,
-# so that a stopped task's saved branch numbers never lead into another tree;
-# tests/test_tree_versions.py records the digest of the choice's source for each one)
+# its search tree's version (``Engine.tree_version``; tests/test_tree_versions.py)
 TREE_VERSION = 1
 
 ENGINE = Engine("dlx", Search, Memo.of, _takes_all, batch=batch, tree_version=TREE_VERSION)
