@@ -400,3 +400,25 @@ def test_a_certificates_time_limit_is_the_whole_builds(tmp_path, monkeypatch, ca
     limits = [float(x) for x in started.read_text().split()]
     assert 1 <= len(limits) <= 2 * workers and all(0 < x <= 0.5 for x in limits), limits
     assert not cert.exists() or "| count" not in cert.read_text()  # (no certificate)
+
+
+def test_a_failed_serial_build_leaves_the_file_there_as_it_was(tmp_path):
+    """A build in one process that fails (a graph past its bounds, Ctrl-C) wrote its
+    part-way certificate, without its count, over the file at its path: now it writes
+    under another name and renames once done, so that file stays as it was."""
+    problem = rectangles.build(rectangles.make_puzzle(5, "oblongs"))
+    path = tmp_path / "o5.cert"
+    path.write_text("the user's own file\n")
+    with pytest.raises(dlx.ProblemError):
+        certificate.write(problem, path, split="0,0", max_nodes=1)
+
+    def stop(*args):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        certificate.write(problem, path, split="0,0", on_part=stop)
+    assert path.read_text() == "the user's own file\n"
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["o5.cert"]
+    assert certificate.write(problem, path, split="0,0").count == 256  # A360498(5), OEIS
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["o5.cert"]
+    assert path.read_text().endswith("| count 256\n")

@@ -193,7 +193,7 @@ def write(
         return _write_by_workers(problem, path, head, parts, begun, folder, workers, stop_after,
                                  on_part, build, (limit, ends))  # fmt: skip
     sizes, counts, files = [0, 0, 0, 0], [], []
-    with open_text(os.devnull) if folder else open_text(path) as out:
+    with open_text(os.devnull) if folder else _renamed(path) as out:
         out.write(head)
         for i, (k, twin) in enumerate(parts):
             files.append(None if folder is None else _part_name(folder, i))
@@ -404,15 +404,23 @@ def _part_count(path, k: int, twin: int | None) -> int:
 
 @contextlib.contextmanager
 def _part_file(path, out):
-    """``out``, or a new file ``path`` (written under another name, then renamed; that
-    one removed where the part fails)."""
+    """``out``, or a new file ``path`` in its folder (made if need be; ``_renamed``)."""
     if path is None:
         yield out
         return
     _make_folder(os.path.dirname(path) or ".")
+    with _renamed(path) as part:
+        yield part
+
+
+@contextlib.contextmanager
+def _renamed(path):
+    """``path`` opened to write, under another name renamed to ``path`` once written,
+    and removed where writing fails: a file at ``path`` is never left half-written."""
+    path = os.fspath(path)
     try:
-        with open_text(path + ".tmp") as part:
-            yield part
+        with open_text(path + ".tmp") as out:
+            yield out
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(path + ".tmp")
